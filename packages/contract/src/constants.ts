@@ -1,0 +1,76 @@
+/** Business constants and limits of the portal (spec §9). Written once; web and api import them. */
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const ACCESS_CODE_LENGTH = 6;
+/** Verification and reset codes mailed to users have the same length as access codes. */
+export const EMAIL_CODE_LENGTH = 6;
+
+export const SESSION_CACHE_MS = 30 * 60 * 1000;
+export const SESSION_FETCH_RETRIES = 1;
+
+/** Script check for mobile/tablet (inclusive) and the style breakpoint between the two menus. */
+export const MOBILE_MAX_WIDTH = 1107;
+export const MENU_STYLE_BREAKPOINT = 1296;
+
+export const TOP_BAR_HIDE_OFFSET_PX = 60;
+export const TOP_BAR_TRANSITION_MS = 300;
+
+export const SCROLL_REVEAL_DEFAULTS = {
+  offset: 120,
+  delay: 0,
+  duration: 400,
+  easing: 'ease',
+  throttleDelay: 99,
+  debounceDelay: 50,
+} as const;
+
+export const DIALOG_ANIMATION_MS = 200;
+export const SNACK_BAR_ANIMATION_MS = 300;
+export const SNACK_BAR_DEFAULT_DURATION_MS = 5000;
+export const ALERT_DEFAULT_DURATION_MS = 8000;
+
+export const SEARCH_PLACEHOLDER = 'Jump to...';
+export const SEARCH_SHORTCUT_KEY = 'k';
+export const PAGINATOR_LABEL = 'Items per page:';
+
+/** The four fixed numeric email-preference subscription ids (spec §3, §9). */
+export const SUBSCRIPTION_IDS = {
+  k12: 11754216,
+  careerTechnicalEducation: 11754217,
+  collegeUniversity: 11754218,
+  technicalUpdates: 11754219,
+} as const;
+export type EmailPreference = keyof typeof SUBSCRIPTION_IDS;
+export const EMAIL_PREFERENCES = Object.keys(SUBSCRIPTION_IDS) as EmailPreference[];
+
+/** Browser storage keys, exactly as the spec names them (§3). */
+export const STORAGE_KEYS = {
+  loginCsrf: 'login_csrf',
+  loginParams: 'login_params',
+  email: 'frontdoor_email',
+  /** The language the user chose in the menu (the web's own, not in the spec). */
+  language: 'frontdoor_language',
+} as const;
+
+/** Error-reporting sampling (§7, §9). */
+export const TELEMETRY_SAMPLING = {
+  tracesSampleRate: 1.0,
+  replaysSessionSampleRate: 0.1,
+  replaysOnErrorSampleRate: 1.0,
+} as const;
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Lifetimes of the secrets the server hands out. */
+export const VERIFICATION_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESEND_COOLDOWN_SECONDS = 30;
+export const LOGIN_REQUEST_TTL_MS = 60 * 60 * 1000;
+export const COOKIE_HASH_TTL_MS = 2 * 60 * 1000;
+export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const SESSION_COOKIE = 'fd_session';
+export const CSRF_COOKIE = 'fd_csrf';
+export const CSRF_HEADER = 'x-csrf-token';

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  greaterThanZeroRule,
+  isValidAccessCode,
+  isValidEmail,
+  passwordFlags,
+  passwordRule,
+} from './rules.ts';
+
+describe('password rule (§5)', () => {
+  it('gives InvalidPassword for a null value', () => {
+    expect(passwordRule(null)).toEqual({ InvalidPassword: true });
+  });
+
+  it('flags each failure separately', () => {
+    expect(passwordRule('short')).toEqual({
+      minLength: true,
+      uppercaseMissing: true,
+      digitMissing: true,
+      specialCharacterMissing: true,
+    });
+    expect(passwordRule('ALLUPPERCASE1!')).toEqual({ lowercaseMissing: true });
+    expect(passwordRule('alllowercase1!')).toEqual({ uppercaseMissing: true });
+    expect(passwordRule('NoDigitsHere!!')).toEqual({ digitMissing: true });
+    expect(passwordRule('NoSpecials1234')).toEqual({ specialCharacterMissing: true });
+  });
+
+  it('needs at least 12 characters (minLength)', () => {
+    expect(passwordRule('Abcdefgh1!x')).toEqual({ minLength: true });
+    expect(passwordRule('Abcdefgh1!xy')).toBeNull();
+  });
+
+  it('counts the underscore as a special character', () => {
+    expect(passwordRule('Abcdefghij1_')).toBeNull();
+  });
+
+  it('is valid exactly when no flag is raised', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (pw) => {
+        const flags = passwordFlags(pw);
+        const expected =
+          pw.length >= 12 && /[A-Z]/.test(pw) && /[a-z]/.test(pw) && /\d/.test(pw) && /[\W_]/.test(pw);
+        expect(flags.length === 0).toBe(expected);
+        expect(passwordRule(pw) === null).toBe(expected);
+      }),
+    );
+  });
+});
+
+describe('greater-than-zero rule (§5)', () => {
+  it('gives ValueIsNull for null', () => {
+    expect(greaterThanZeroRule(null)).toEqual({ ValueIsNull: true });
+  });
+  it('gives NotGTZero when the value truncates to less than 1', () => {
+    expect(greaterThanZeroRule(0.99)).toEqual({ NotGTZero: true });
+    expect(greaterThanZeroRule(-5)).toEqual({ NotGTZero: true });
+    expect(greaterThanZeroRule('abc')).toEqual({ NotGTZero: true });
+  });
+  it('passes values that truncate to 1 or more', () => {
+    expect(greaterThanZeroRule(1.5)).toBeNull();
+    expect(greaterThanZeroRule('3')).toBeNull();
+  });
+});
+
+describe('email and access code rules (§5)', () => {
+  it('checks a simple pattern after trimming', () => {
+    expect(isValidEmail('  teacher@school.org  ')).toBe(true);
+    expect(isValidEmail('teacher@school')).toBe(false);
+    expect(isValidEmail('not an email@x.org')).toBe(false);
+  });
+  it('access codes are exactly 6 characters', () => {
+    expect(isValidAccessCode('ABC123')).toBe(true);
+    expect(isValidAccessCode('ABC12')).toBe(false);
+    expect(isValidAccessCode('ABC1234')).toBe(false);
+  });
+});

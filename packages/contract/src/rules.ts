@@ -1,0 +1,53 @@
+import { MIN_PASSWORD_LENGTH, ACCESS_CODE_LENGTH } from './constants.ts';
+
+/** §5 password rule: each failure is flagged separately; valid means no flags. */
+export type PasswordFlag =
+  'minLength' | 'uppercaseMissing' | 'lowercaseMissing' | 'digitMissing' | 'specialCharacterMissing';
+export const PASSWORD_FLAGS: readonly PasswordFlag[] = [
+  'minLength',
+  'uppercaseMissing',
+  'lowercaseMissing',
+  'digitMissing',
+  'specialCharacterMissing',
+];
+export type PasswordFlags = Partial<Record<PasswordFlag, true>>;
+
+export function passwordRule(
+  value: string | null | undefined,
+): PasswordFlags | { InvalidPassword: true } | null {
+  if (value === null || value === undefined) return { InvalidPassword: true };
+  const flags: PasswordFlags = {};
+  if (value.length < MIN_PASSWORD_LENGTH) flags.minLength = true;
+  if (!/[A-Z]/.test(value)) flags.uppercaseMissing = true;
+  if (!/[a-z]/.test(value)) flags.lowercaseMissing = true;
+  if (!/\d/.test(value)) flags.digitMissing = true;
+  // "special" = a non-word character or the underscore
+  if (!/[\W_]/.test(value)) flags.specialCharacterMissing = true;
+  return Object.keys(flags).length ? flags : null;
+}
+
+export function passwordFlags(value: string): PasswordFlag[] {
+  const result = passwordRule(value);
+  return result ? (Object.keys(result) as PasswordFlag[]).filter((k) => PASSWORD_FLAGS.includes(k)) : [];
+}
+
+export const isStrongPassword = (value: string): boolean => passwordRule(value) === null;
+
+/** §5 greater-than-zero rule. */
+export function greaterThanZeroRule(
+  value: number | string | null | undefined,
+): { ValueIsNull: true } | { NotGTZero: true } | null {
+  if (value === null || value === undefined) return { ValueIsNull: true };
+  const n = Math.trunc(Number(value));
+  if (!(n >= 1)) return { NotGTZero: true };
+  return null;
+}
+
+/** The simple email pattern of the email form, run after trimming (§5). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value.trim());
+
+export const normalizeEmail = (value: string): string => value.trim().toLowerCase();
+
+/** Access code: exactly six characters (§5). */
+export const isValidAccessCode = (value: string): boolean => value.length === ACCESS_CODE_LENGTH;

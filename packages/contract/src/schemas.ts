@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
+import { messages } from './messages.ts';
+import { isStrongPassword, isValidEmail, normalizeEmail } from './rules.ts';
+import { identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
+
+/* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
+
+export const errorEnvelopeSchema = z.object({
+  status: z.literal('error'),
+  msg: z.string(),
+  code: z.string().optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const successEnvelope = <T extends z.ZodType>(payload: T) =>
+  z.object({ status: z.literal('success'), payload, msg: z.string().optional() });
+
+export const envelope = <T extends z.ZodType>(payload: T) =>
+  z.discriminatedUnion('status', [successEnvelope(payload), errorEnvelopeSchema]);
+
+/* ---------- field schemas ---------- */
+
+export const emailSchema = z
+  .string({ error: messages.emailFormatInvalid })
+  .trim()
+  .max(254, messages.emailFormatInvalid)
+  .refine(isValidEmail, messages.emailFormatInvalid)
+  .transform(normalizeEmail);
+
+export const passwordSchema = z
+  .string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .max(256, messages.passwordPolicy)
+  .refine(isStrongPassword, messages.passwordPolicy);
+
+export const emailCodeSchema = z
+  .string({ error: messages.codeRequired })
+  .trim()
+  .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), messages.codeRequired);
+
+export const accessCodeSchema = z
+  .string({ error: messages.accessCodeLength })
+  .trim()
+  .length(ACCESS_CODE_LENGTH, messages.accessCodeLength);
+
+/* ---------- §3 entities ---------- */
+
+/** Email status values (§3); the server decides the next screen with one of these. */
+export const EMAIL_STATUSES = ['login', 'create-account', 'unconfirmed', 'verify', 'reset-password'] as const;
+export const emailStatusSchema = z.enum(EMAIL_STATUSES);
+export type EmailStatus = z.infer<typeof emailStatusSchema>;
+
+export const loginParamsSchema = z.object({
+  url: z.string().url(),
+  isTeacher: z.boolean(),
+  sp_id: z.string().min(1),
+});
+export type LoginParams = z.infer<typeof loginParamsSchema>;
+
+export const DESCRIPTIONS = ['teacher', 'student', 'administrator', 'parent', 'other'] as const;
+export const descriptionSchema = z.enum(DESCRIPTIONS, { error: messages.descriptionRequired });
+export type Description = z.infer<typeof descriptionSchema>;
+
+export const rolesSchema = z.record(z.string(), z.array(z.number().int()));
+export type Roles = z.infer<typeof rolesSchema>;
+
+export const signatureUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first: z.string(),
+  last: z.string(),
+  roles: rolesSchema,
+});
+export type SignatureUser = z.infer<typeof signatureUserSchema>;
+
+export const signatureSchema = z.object({
+  user: signatureUserSchema,
+  masq: signatureUserSchema.optional(),
+});
+export type Signature = z.infer<typeof signatureSchema>;
+
+export const sessionSchema = z.discriminatedUnion('loggedin', [
+  z.object({
+    loggedin: z.literal(true),
+    payload: z.object({ token: z.string(), signature: signatureSchema }),
+  }),
+  z.object({ loggedin: z.literal(false), payload: z.null() }),
+]);
+export type Session = z.infer<typeof sessionSchema>;
+
+/* ---------- request bodies and answers, per call of §7 ---------- */
+
+export const validateEmailBody = z.object({ email: emailSchema });
+export const validateEmailResponse = envelope(emailStatusSchema);
+
+export const getCsrfQuery = z.object({
+  r: z.string().url().optional(),
+  p: identityProviderSchema,
+  /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
+  c: z.string().min(1).max(200).optional(),
+});
+export const getCsrfPayload = z.object({
+  csrf: z.string(),
+  /**
+   * PKCE S256 challenge of this state: the authorize url carries it as code_challenge with
+   * code_challenge_method=S256 (the authorization server requires PKCE).
+   */
+  code_challenge: z.string().optional(),
+});
+export const getCsrfResponse = envelope(getCsrfPayload);
+
+export const inviteEmailPayload = z.object({ email: z.string() });
+export const inviteEmailResponse = envelope(inviteEmailPayload);
+
+const nameSchema = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
+
+export const signupBody = z.object({
+  first: nameSchema(messages.firstNameRequired),
+  last: nameSchema(messages.lastNameRequired),
+  email: z.string().trim().refine(isValidEmail, messages.emailInvalidSignup).transform(normalizeEmail),
+  pw: passwordSchema,
+  description: descriptionSchema,
+  code: z.string().max(128).optional(),
+});
+export type SignupBody = z.input<typeof signupBody>;
+export const signupResponse = envelope(z.object({ email: z.string() }));
+
+export const confirmBody = z.object({ un: emailSchema, code: emailCodeSchema });
+export type ConfirmBody = z.input<typeof confirmBody>;
+
+export const RESEND_RESULTS = ['password_reset', 'verify_email'] as const;
+export const resendResultSchema = z.enum(RESEND_RESULTS);
+export type ResendResult = z.infer<typeof resendResultSchema>;
+export const resendVerificationResponse = envelope(resendResultSchema);
+
+export const sendResetBody = z.object({ un: emailSchema });
+
+export const resetBody = z
+  .object({ un: emailSchema, code: emailCodeSchema, pw: passwordSchema, confirmPw: z.string() })
+  .refine((b) => b.pw === b.confirmPw, { message: messages.passwordsDoNotMatch, path: ['confirmPw'] });
+export type ResetBody = z.input<typeof resetBody>;
+
+export const cognitoLoginBody = z.object({
+  email: emailSchema,
+  password: z.string().min(1, messages.passwordRequired).max(256),
+  /** The authorization-server interaction this password check completes. */
+  uid: z.string().max(200).optional(),
+});
+export const cognitoLoginPayload = z.object({ redirect: z.string() });
+
+export const loginParamsResponse = envelope(loginParamsSchema);
+
+export const createCsrfLoginBody = z.object({ url: z.string().url(), isTeacher: z.boolean().default(false) });
+export const createCsrfLoginPayload = z.object({ csrf: z.string() });
+
+export const basicUserRoleParam = z.object({ isStudent: z.enum(['0', '1']) });
+
+export const subscriptionChangeSchema = z.object({
+  id: z.union(
+    EMAIL_PREFERENCES.map((k) => z.literal(SUBSCRIPTION_IDS[k])) as unknown as [
+      z.ZodLiteral<number>,
+      z.ZodLiteral<number>,
+    ],
+  ),
+  subscribed: z.boolean(),
+});
+export const subscriptionBody = z.object({
+  subscriptionChanges: z.array(subscriptionChangeSchema).min(1).max(4),
+});
+export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
+
+export const accessCodeParams = z.object({ code: accessCodeSchema, sp_id: z.string().min(1).max(100) });
+export const accessCodePayload = z.object({ cookie_hash: z.string(), sp_id: z.string() });
+export const accessCodeResponse = envelope(accessCodePayload);
+
+export const ACCOUNT_METHODS = [
+  'password',
+  'Google',
+  'Microsoft',
+  'MicrosoftPersonal',
+  'SignInWithApple',
+  'Clever',
+  'ClassLink',
+] as const;
+export const accountTypePayload = z.object({
+  exists: z.boolean(),
+  methods: z.array(z.enum(ACCOUNT_METHODS)),
+});
+export const accountTypeResponse = envelope(accountTypePayload);
+export type AccountTypePayload = z.infer<typeof accountTypePayload>;
+
+export const realmBody = z.object({
+  email: z.string().trim().refine(isValidEmail, messages.workEmailInvalid),
+});
+export const realmPayload = z.object({
+  accountType: microsoftAccountTypeSchema,
+  domain: z.string().optional(),
+});
+export const realmResponse = envelope(realmPayload);
+
+export const cookieQuery = z.object({
+  hash: z.string().min(1).max(200),
+  return_url: z.string().url(),
+  token: z.string().max(200).optional(),
+});
+
+/* ---------- §3 configuration file (assets/cfg/config.json) ---------- */
+
+export const configSchema = z.object({
+  env: z.string().min(1),
+  apiUrl: z.string().min(1),
+  loginUrl: z.string().min(1),
+  siteUrls: z.object({
+    root: z.string(),
+    contactUs: z.string(),
+    privacy: z.string(),
+    terms: z.string(),
+    help: z.string(),
+  }),
+  clientIds: z.object({ portal: z.string() }),
+  redirectUri: z.string(),
+  translation: z.object({ key: z.string().nullable(), scriptUrl: z.string().nullable() }),
+  sentryDsn: z.string().nullable(),
+  requestTimeoutMs: z.number().int().positive(),
+  providerName: z.string(),
+});
+export type PortalConfig = z.infer<typeof configSchema>;
+export const isProduction = (cfg: Pick<PortalConfig, 'env'>): boolean => cfg.env === 'production';
