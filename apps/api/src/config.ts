@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Raw environment, as read once at start; identity reads its per-provider variables from it. */
+export type Env = Record<string, string | undefined>;
+
+export interface AppConfig {
+  /** APP_ENV; `production` is production, anything else is a non-production environment. */
+  env: string;
+  production: boolean;
+  port: number;
+  host: string;
+  /** Behind a reverse proxy: client IPs (rate limits, logs) come from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Origin the browser sees, without a trailing slash. */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origins of a SPA hosted elsewhere (API-only mode); empty = same origin only. */
+  corsOrigins: string[];
+  translationKey: string | null;
+  translationScriptUrl: string | null;
+  sentryDsn: string | null;
+  crmWebhookUrl: string | undefined;
+  realmUpstreamUrl: string;
+  /** Loosens every rate limit (tests, load tests); 1 in normal operation. */
+  rateLimitMultiplier: number;
+  /** Server secret: pepper of stored codes and key of the product token (auth/sig). */
+  secret: string;
+  /** Cookies are Secure unless the portal runs on http://localhost. */
+  cookieSecure: boolean;
+  /** Built SPA served by this process. */
+  webDist: string;
+  /** Non-production only: the bundled development identity provider at /dev/idp/<provider>. */
+  devIdp: boolean;
+  /** Non-production without SMTP_URL: mails go to the database mailbox shown at /dev/mailbox. */
+  devMailbox: boolean;
+  siteUrls: { root: string; contactUs: string; privacy: string; terms: string; help: string };
+  providerName: string;
+  rawEnv: Env;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+const DEV_SECRET = 'frontdoor-development-secret-not-for-production';
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const flag = (value: string | undefined): boolean | undefined =>
+  value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+
+function siteUrls(root: string): AppConfig['siteUrls'] {
+  return {
+    root,
+    contactUs: `${root}/contact-us`,
+    privacy: `${root}/privacy`,
+    terms: `${root}/terms`,
+    help: `${root}/help`,
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const appEnv = env.APP_ENV?.trim() || 'development';
+  const production = appEnv === 'production';
+  const port = Number.parseInt(env.PORT ?? '8080', 10);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
+  const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
+  let publicOrigin: URL;
+  try {
+    publicOrigin = new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL is not a URL: ${publicUrl}`);
+  }
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  const devIdp = flag(env.DEV_IDP) ?? !production;
+  const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && !smtpUrl);
+  const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? '1');
+
+  const problems: string[] = [];
+  if (production) {
+    if (!smtpUrl) problems.push('SMTP_URL is required in production (mail cannot go to the dev mailbox)');
+    if (devIdp) problems.push('DEV_IDP must be off in production');
+    if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
+    if (!env.SECRET) problems.push('SECRET is required in production');
+  }
+  if (!(multiplier > 0))
+    problems.push(`RATE_LIMIT_MULTIPLIER must be a positive number, got ${env.RATE_LIMIT_MULTIPLIER}`);
+  if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
+
+  const defaultSite = production ? 'https://www.frontdoor.education' : 'https://staging.frontdoor.education';
+  return {
+    env: appEnv,
+    production,
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    trustProxy: flag(env.TRUST_PROXY) ?? false,
+    publicUrl,
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`,
+    corsOrigins: list(env.CORS_ORIGINS).map((o) => o.replace(/\/+$/, '')),
+    translationKey: env.TRANSLATION_KEY?.trim() || null,
+    translationScriptUrl: env.TRANSLATION_SCRIPT_URL?.trim() || null,
+    sentryDsn: env.SENTRY_DSN?.trim() || null,
+    crmWebhookUrl: env.CRM_WEBHOOK_URL?.trim() || undefined,
+    realmUpstreamUrl: env.REALM_UPSTREAM_URL?.trim() || 'https://login.microsoftonline.com/getuserrealm.srf',
+    rateLimitMultiplier: multiplier,
+    secret: env.SECRET || DEV_SECRET,
+    cookieSecure: !(
+      publicOrigin.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(publicOrigin.hostname)
+    ),
+    webDist: path.resolve(env.WEB_DIST?.trim() || DEFAULT_WEB_DIST),
+    devIdp,
+    devMailbox,
+    siteUrls: siteUrls((env.SITE_URL?.trim() || defaultSite).replace(/\/+$/, '')),
+    providerName: env.PROVIDER_NAME?.trim() || 'Frontdoor',
+    rawEnv: env,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What every route and service needs; built once by main.ts (or a test harness) and handed to buildApp. */
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+  /** Epoch milliseconds; tests move time by replacing it. */
+  now: () => number;
+}

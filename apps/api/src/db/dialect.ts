@@ -1,0 +1,12 @@
+import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+
+export const isPostgres = (db: Kysely<unknown>): boolean =>
+  db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** An auto-incrementing integer `id` primary key, spelled the way each dialect wants it. */
+export const autoIncrementId =
+  (db: Kysely<unknown>) =>
+  <T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | 'id'> =>
+    isPostgres(db)
+      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());

@@ -1,0 +1,185 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table shapes. Portable across SQLite and PostgreSQL: timestamps are epoch milliseconds
+ * (bigint on PostgreSQL, parsed to number), booleans are 0/1 integers, JSON is text.
+ */
+export interface UsersTable {
+  id: string;
+  email: string; // lowercased; unique
+  first: string;
+  last: string;
+  description: string | null;
+  password_hash: string | null; // argon2id; null for accounts that only sign in through a provider
+  confirmed: number;
+  must_reset: number;
+  is_student: number | null; // null until the post-login question is answered
+  roles: string; // JSON: { [role]: number[] }
+  language: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An account's link to an upstream identity: (provider, subject) is the stable key. */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: string;
+  provider: string;
+  subject: string; // issuer/tenant-qualified stable id
+  email: string | null;
+  created_at: number;
+}
+
+/** Verification and reset codes, stored hashed, single use, expiring, attempt limited. */
+export interface EmailCodesTable {
+  id: Generated<number>;
+  user_id: string;
+  purpose: 'verify' | 'reset';
+  code_hash: string;
+  attempts: number;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+
+export interface InvitesTable {
+  code: string;
+  email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface ServiceProvidersTable {
+  sp_id: string;
+  name: string;
+  origins: string; // JSON string[] of allowed return-URL origins
+  client_id: string;
+  client_secret_hash: string;
+  created_at: number;
+}
+
+/** A login request a service provider opened; its csrf travels in /log-in/{csrf}. */
+export interface LoginRequestsTable {
+  csrf: string;
+  sp_id: string;
+  url: string;
+  is_teacher: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface AccessCodesTable {
+  code: string;
+  sp_id: string;
+  user_id: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** Short-lived, single-use hashes that auth/cookie trades for a session cookie. */
+export interface CookieHashesTable {
+  hash_digest: string;
+  user_id: string;
+  sp_id: string | null;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string; // sha256 of the cookie token
+  user_id: string;
+  masq_user_id: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface SubscriptionsTable {
+  user_id: string;
+  subscription_id: number;
+  subscribed: number;
+  updated_at: number;
+}
+
+export interface MailboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text: string;
+  html: string;
+  sent_at: number;
+}
+
+export interface RealmOverridesTable {
+  domain: string;
+  account_type: string;
+}
+
+/** oidc-provider's adapter storage, one table for every model. */
+export interface OidcPayloadsTable {
+  id: string;
+  type: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+/** Upstream-federation state issued by social/get_csrf, bound to the browser. */
+export interface FederationStatesTable {
+  state: string;
+  provider: string;
+  browser_binding: string;
+  return_url: string | null;
+  login_hint: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** The portal's login request csrf, so the callback continues to /post-login/<csrf>. */
+  login_csrf: string | null;
+}
+
+/** Key material of the authorization server (JSON), created once and shared by every instance. */
+export interface IdentityKeysTable {
+  name: string;
+  material: string;
+  created_at: number;
+}
+
+/** Preference changes waiting for (or done with) delivery to CRM_WEBHOOK_URL. */
+export interface CrmOutboxTable {
+  id: Generated<number>;
+  user_id: string;
+  payload: string; // JSON body POSTed to the webhook
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  user_identities: UserIdentitiesTable;
+  email_codes: EmailCodesTable;
+  invites: InvitesTable;
+  service_providers: ServiceProvidersTable;
+  login_requests: LoginRequestsTable;
+  access_codes: AccessCodesTable;
+  cookie_hashes: CookieHashesTable;
+  sessions: SessionsTable;
+  subscriptions: SubscriptionsTable;
+  mailbox: MailboxTable;
+  realm_overrides: RealmOverridesTable;
+  oidc_payloads: OidcPayloadsTable;
+  federation_states: FederationStatesTable;
+  identity_keys: IdentityKeysTable;
+  crm_outbox: CrmOutboxTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;

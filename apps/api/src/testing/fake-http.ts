@@ -1,0 +1,30 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+export interface FakeServer {
+  url: string;
+  requests: { method: string; url: string; body: string }[];
+  close: () => Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1, port 0, answering with `handler` and recording every request. */
+export async function startFakeServer(
+  handler: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+): Promise<FakeServer> {
+  const requests: FakeServer['requests'] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body });
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** PostgreSQL of the CI and dev machines; tests create a private database on it. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** null when PostgreSQL answers, else the reason it does not (printed when its runs are skipped). */
+export async function postgresReachable(url = TEST_DATABASE_URL): Promise<string | null> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * A fresh database: SQLite in memory, or a private PostgreSQL database. Dropping waits until the
+ * pool's backends have really gone: pg's pool.end() resolves while they are still closing, and a
+ * forced drop under them surfaces as an uncaught 'terminating connection' error.
+ */
+export async function createTestDb(
+  dialect: Dialect,
+): Promise<{ db: Db; databaseUrl: string | undefined; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
+    await migrateToLatest(db);
+    return { db, databaseUrl: undefined, drop: () => db.destroy() };
+  }
+  const name = `api_test_${randomBytes(6).toString('hex')}`;
+  const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const databaseUrl = `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`;
+  const db = createDb({ databaseUrl, dataDir: '.' });
+  await migrateToLatest(db);
+  return {
+    db,
+    databaseUrl,
+    drop: async () => {
+      await db.destroy();
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(admin);
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await sql`drop database ${sql.id(name)}`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
