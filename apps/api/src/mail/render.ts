@@ -1,0 +1,99 @@
+import { escapeHtml } from '../services/html.ts';
+import type { MailMessage } from './mailer.ts';
+import type { MailTexts } from './templates/types.ts';
+import { en } from './templates/en.ts';
+import { es } from './templates/es.ts';
+import { fr } from './templates/fr.ts';
+import { pt } from './templates/pt.ts';
+import { zh } from './templates/zh.ts';
+import { ar } from './templates/ar.ts';
+
+export const MAIL_LANGUAGES = { en, es, fr, pt, zh, ar } satisfies Record<string, MailTexts>;
+export type MailLanguage = keyof typeof MAIL_LANGUAGES;
+
+const isMailLanguage = (value: string): value is MailLanguage => Object.hasOwn(MAIL_LANGUAGES, value);
+
+/** The first supported language of a tag list ("pt-BR, fr;q=0.8"), else English. */
+export function pickLanguage(...candidates: (string | null | undefined)[]): MailLanguage {
+  for (const candidate of candidates) {
+    for (const part of (candidate ?? '').split(',')) {
+      const base = part.split(';')[0]?.trim().toLowerCase().split('-')[0] ?? '';
+      if (isMailLanguage(base)) return base;
+    }
+  }
+  return 'en';
+}
+
+export type MailKind =
+  | { kind: 'verify'; code: string; email: string }
+  | { kind: 'reset'; code: string; email: string }
+  | { kind: 'invite'; code: string };
+
+export interface MailRecipient {
+  to: string;
+  first: string;
+  language: string;
+}
+
+/** The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>. */
+export function mailLink(publicUrl: string, mail: MailKind): string {
+  switch (mail.kind) {
+    case 'verify':
+      return `${publicUrl}/validate?${new URLSearchParams({ em: mail.email, vc: mail.code }).toString()}`;
+    case 'reset':
+      return `${publicUrl}/password-reset?${new URLSearchParams({ code: mail.code, email: mail.email }).toString()}`;
+    case 'invite':
+      return `${publicUrl}/invite/${encodeURIComponent(mail.code)}`;
+  }
+}
+
+/** Builds the text and HTML versions of a mail in the recipient's language. */
+export function renderMail(
+  recipient: MailRecipient,
+  mail: MailKind,
+  site: { publicUrl: string; providerName: string },
+): MailMessage {
+  const lang = pickLanguage(recipient.language);
+  const t = MAIL_LANGUAGES[lang];
+  const link = mailLink(site.publicUrl, mail);
+  const p = site.providerName;
+  const words =
+    mail.kind === 'invite'
+      ? {
+          subject: t.invite.subject(p),
+          intro: t.invite.intro(p),
+          action: t.invite.action,
+          code: null,
+          expiry: null,
+        }
+      : { ...t[mail.kind], code: { label: t[mail.kind].codeLabel, value: mail.code } };
+
+  const text = [
+    t.greeting(recipient.first),
+    '',
+    words.intro,
+    ...(words.code ? ['', `${words.code.label}: ${words.code.value}`] : []),
+    '',
+    `${words.action}: ${link}`,
+    ...(words.expiry ? ['', words.expiry] : []),
+    '',
+    t.ignore,
+    '',
+    t.signOff(p),
+  ].join('\n');
+
+  const e = escapeHtml;
+  const html = `<!doctype html>
+<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><title>${e(words.subject)}</title></head>
+<body style="font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a">
+<p>${e(t.greeting(recipient.first))}</p>
+<p>${e(words.intro)}</p>
+${words.code ? `<p>${e(words.code.label)}:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${e(words.code.value)}</p>` : ''}
+<p><a href="${e(link)}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${e(words.action)}</a></p>
+<p style="font-size:13px;color:#555">${e(link)}</p>
+${words.expiry ? `<p>${e(words.expiry)}</p>` : ''}
+<p style="color:#555">${e(t.ignore)}</p>
+<p>${e(t.signOff(p))}</p>
+</body></html>`;
+  return { to: recipient.to, subject: words.subject, text, html };
+}

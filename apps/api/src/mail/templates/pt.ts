@@ -1,0 +1,27 @@
+import type { MailTexts } from './types.ts';
+
+export const pt: MailTexts = {
+  dir: 'ltr',
+  greeting: (first) => (first ? `Olá ${first},` : 'Olá,'),
+  verify: {
+    subject: 'Verifique o seu endereço de e-mail',
+    intro: 'Confirme o seu endereço de e-mail para concluir a criação da sua conta.',
+    codeLabel: 'O seu código de verificação é',
+    action: 'Verificar o meu e-mail',
+    expiry: 'O código é válido por 24 horas.',
+  },
+  reset: {
+    subject: 'Redefina a sua senha',
+    intro: 'Recebemos um pedido para redefinir a senha da sua conta.',
+    codeLabel: 'O seu código de redefinição de senha é',
+    action: 'Escolher uma nova senha',
+    expiry: 'O código é válido por 1 hora.',
+  },
+  invite: {
+    subject: (p) => `Você foi convidado para ${p}`,
+    intro: (p) => `Você foi convidado a criar uma conta em ${p}.`,
+    action: 'Criar a minha conta',
+  },
+  ignore: 'Se não fez este pedido, pode ignorar este e-mail.',
+  signOff: (p) => `A equipa ${p}`,
+};

@@ -1,0 +1,27 @@
+import type { MailTexts } from './types.ts';
+
+export const zh: MailTexts = {
+  dir: 'ltr',
+  greeting: (first) => (first ? `${first}，您好：` : '您好：'),
+  verify: {
+    subject: '验证您的电子邮件地址',
+    intro: '请确认您的电子邮件地址以完成帐户创建。',
+    codeLabel: '您的验证码是',
+    action: '验证我的邮箱',
+    expiry: '验证码在 24 小时内有效。',
+  },
+  reset: {
+    subject: '重置您的密码',
+    intro: '我们收到了重置您帐户密码的请求。',
+    codeLabel: '您的密码重置码是',
+    action: '设置新密码',
+    expiry: '重置码在 1 小时内有效。',
+  },
+  invite: {
+    subject: (p) => `邀请您加入 ${p}`,
+    intro: (p) => `您受邀在 ${p} 上创建帐户。`,
+    action: '创建我的帐户',
+  },
+  ignore: '如果这不是您本人的操作，请忽略此邮件。',
+  signOff: (p) => `${p} 团队`,
+};

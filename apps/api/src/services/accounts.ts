@@ -1,0 +1,163 @@
+import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { renderMail, type MailKind } from '../mail/render.ts';
+import { ApiError } from './http.ts';
+import {
+  checkCode,
+  consumeCode,
+  issueCode,
+  lastIssuedAt,
+  type CodeCheck,
+  type CodePurpose,
+} from './codes.ts';
+import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './users.ts';
+import { revokeUserSessions } from './sessions.ts';
+
+/** Renders and sends a mail; a transport failure is logged (the user can ask for the code again). */
+export async function sendAccountMail(
+  ctx: AppContext,
+  user: Pick<User, 'email' | 'first' | 'language'>,
+  mail: MailKind,
+): Promise<boolean> {
+  const message = renderMail(
+    { to: user.email, first: user.first, language: user.language },
+    mail,
+    ctx.config,
+  );
+  try {
+    await ctx.mailer.send(message);
+    return true;
+  } catch (err) {
+    ctx.logger.error({ err, to: user.email, kind: mail.kind }, 'mail delivery failed');
+    return false;
+  }
+}
+
+const withinCooldown = (issuedAt: number | null, now: number) =>
+  issuedAt !== null && now - issuedAt < RESEND_COOLDOWN_SECONDS * 1000;
+
+/** Issues a code of `purpose` and mails it; inside the resend cooldown it answers 429 (or silently skips). */
+export async function mailCode(
+  ctx: AppContext,
+  user: User,
+  purpose: CodePurpose,
+  onCooldown: 'reject' | 'skip',
+): Promise<void> {
+  const now = ctx.now();
+  if (withinCooldown(await lastIssuedAt(ctx.db, user.id, purpose), now)) {
+    if (onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests');
+    return;
+  }
+  const code = await issueCode(ctx.db, ctx.config.secret, user.id, purpose, now);
+  await sendAccountMail(ctx, user, { kind: purpose, code, email: user.email });
+}
+
+/** Starts a password reset: mails a reset code when the account exists; says nothing either way. */
+export async function startPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
+  if (user) await mailCode(ctx, user, 'reset', 'skip');
+}
+
+export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirmed'> {
+  password: string;
+  inviteCode?: string | undefined;
+}
+
+/** Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction. */
+export async function signUp(ctx: AppContext, input: SignupInput): Promise<User> {
+  const now = ctx.now();
+  if (await findUserByEmail(ctx.db, input.email)) {
+    throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
+  }
+  const passwordHash = await hashPassword(input.password);
+  const row = newUserRow({ ...input, passwordHash, confirmed: false }, now);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (input.inviteCode) {
+        const used = await trx
+          .updateTable('invites')
+          .set({ used_at: now })
+          .where('code', '=', input.inviteCode)
+          .where('email', '=', row.email)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) throw new ApiError(400, 'inviteNotFound');
+      }
+      await trx.insertInto('users').values(row).execute();
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // the unique index caught a concurrent sign-up of the same address
+    if (await findUserByEmail(ctx.db, row.email)) {
+      throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
+    }
+    throw error;
+  }
+  await mailCode(ctx, row, 'verify', 'skip');
+  return row;
+}
+
+const CODE_FAILURES: Record<
+  Exclude<CodeCheck['result'], 'ok'>,
+  { status: number; code: MessageCode; exception: string }
+> = {
+  mismatch: { status: 400, code: 'invalidVerificationCode', exception: 'CodeMismatchException' },
+  none: { status: 400, code: 'expiredCode', exception: 'ExpiredCodeException' },
+  expired: { status: 400, code: 'expiredCode', exception: 'ExpiredCodeException' },
+  attemptLimit: { status: 429, code: 'attemptLimit', exception: 'LimitExceededException' },
+};
+
+/** Confirms a self-signed-up account with its mailed code. */
+export async function confirmAccount(ctx: AppContext, email: string, code: string): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
+  // an unknown address answers like a wrong code: confirm reveals nothing validateEmail does not
+  if (!user) throw new ApiError(400, 'invalidVerificationCode');
+  if (user.confirmed) throw new ApiError(409, 'userAlreadyConfirmed');
+  const now = ctx.now();
+  const check = await checkCode(ctx.db, ctx.config.secret, user.id, 'verify', code, now);
+  if (check.result !== 'ok') {
+    const failure = CODE_FAILURES[check.result];
+    throw new ApiError(failure.status, failure.code);
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeCode(trx, check.codeId, now))) throw new ApiError(400, 'expiredCode');
+    await trx.updateTable('users').set({ confirmed: 1, updated_at: now }).where('id', '=', user.id).execute();
+  });
+}
+
+/** Reset failures carry their text as embedded JSON (§8), in the shape of the hosted service's errors. */
+export const resetFailure = (status: number, code: MessageCode, exception: string): ApiError =>
+  new ApiError(status, code, embedMessage('Password reset failed:', exception, messages[code]));
+
+/**
+ * Sets a new password with a reset code. The code proves the address, so the account becomes
+ * confirmed and loses its must-reset flag; every other session ends (one transaction).
+ */
+export async function resetPassword(
+  ctx: AppContext,
+  email: string,
+  code: string,
+  password: string,
+): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) throw resetFailure(400, 'invalidVerificationCode', 'CodeMismatchException');
+  const now = ctx.now();
+  const check = await checkCode(ctx.db, ctx.config.secret, user.id, 'reset', code, now);
+  if (check.result !== 'ok') {
+    const failure = CODE_FAILURES[check.result];
+    throw resetFailure(failure.status, failure.code, failure.exception);
+  }
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeCode(trx, check.codeId, now)))
+      throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, confirmed: 1, must_reset: 0, updated_at: now })
+      .where('id', '=', user.id)
+      .execute();
+    await revokeUserSessions(trx, user.id, now);
+  });
+}

@@ -1,0 +1,110 @@
+import {
+  CODE_MAX_ATTEMPTS,
+  EMAIL_CODE_LENGTH,
+  RESET_CODE_TTL_MS,
+  VERIFICATION_CODE_TTL_MS,
+} from '@frontdoor/contract';
+import type { Db } from '../db/index.ts';
+import { pepperedDigest, randomDigits, safeEqual } from './crypto.ts';
+
+export type CodePurpose = 'verify' | 'reset';
+const TTL: Record<CodePurpose, number> = { verify: VERIFICATION_CODE_TTL_MS, reset: RESET_CODE_TTL_MS };
+
+/** Bound to the account and purpose, so a code of one purpose or user never matches another. */
+const digest = (pepper: string, userId: string, purpose: CodePurpose, code: string) =>
+  pepperedDigest(pepper, `${purpose}:${userId}:${code}`);
+
+/** Issues a new mailed code; earlier live codes of the same purpose stop working (one transaction). */
+export async function issueCode(
+  db: Db,
+  pepper: string,
+  userId: string,
+  purpose: CodePurpose,
+  now: number,
+): Promise<string> {
+  const code = randomDigits(EMAIL_CODE_LENGTH);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('email_codes')
+      .set({ consumed_at: now })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('email_codes')
+      .values({
+        user_id: userId,
+        purpose,
+        code_hash: digest(pepper, userId, purpose, code),
+        attempts: 0,
+        expires_at: now + TTL[purpose],
+        consumed_at: null,
+        created_at: now,
+      })
+      .execute();
+  });
+  return code;
+}
+
+/** When the last code of this purpose was issued (for the resend cooldown), or null. */
+export async function lastIssuedAt(db: Db, userId: string, purpose: CodePurpose): Promise<number | null> {
+  const row = await db
+    .selectFrom('email_codes')
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}
+
+export type CodeCheck =
+  { result: 'ok'; codeId: number } | { result: 'mismatch' | 'expired' | 'attemptLimit' | 'none' };
+
+/**
+ * Checks a code without consuming it; the caller consumes it in the transaction that applies its
+ * effect (consumeCode). A wrong guess counts against the live code; after CODE_MAX_ATTEMPTS it is dead.
+ */
+export async function checkCode(
+  db: Db,
+  pepper: string,
+  userId: string,
+  purpose: CodePurpose,
+  code: string,
+  now: number,
+): Promise<CodeCheck> {
+  const row = await db
+    .selectFrom('email_codes')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return { result: 'none' };
+  if (row.attempts >= CODE_MAX_ATTEMPTS) return { result: 'attemptLimit' };
+  if (row.expires_at <= now) return { result: 'expired' };
+  if (!safeEqual(row.code_hash, digest(pepper, userId, purpose, code))) {
+    await db
+      .updateTable('email_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', row.id)
+      .execute();
+    return { result: 'mismatch' };
+  }
+  return { result: 'ok', codeId: row.id };
+}
+
+/** Marks a code used; false when a concurrent request used it first. */
+export async function consumeCode(db: Db, codeId: number, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('email_codes')
+    .set({ consumed_at: now })
+    .where('id', '=', codeId)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

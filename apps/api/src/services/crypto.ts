@@ -1,0 +1,20 @@
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** A URL-safe random secret of `bytes` bytes of entropy. */
+export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/** Keyed digest for short secrets (mailed codes): a stolen table cannot be brute-forced without the pepper. */
+export const pepperedDigest = (pepper: string, value: string): string =>
+  createHmac('sha256', pepper).update(value).digest('hex');
+
+/** `length` decimal digits from a CSPRNG (leading zeros allowed). */
+export const randomDigits = (length: number): string =>
+  Array.from({ length }, () => String(randomInt(0, 10))).join('');
+
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

@@ -1,0 +1,93 @@
+import type { Db } from '../db/index.ts';
+import type { ServiceProvidersTable } from '../db/types.ts';
+import { randomToken, safeEqual, sha256 } from './crypto.ts';
+
+export interface ServiceProvider {
+  spId: string;
+  name: string;
+  origins: string[];
+  clientId: string;
+}
+
+function toProvider(row: ServiceProvidersTable): ServiceProvider {
+  let origins: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.origins);
+    if (Array.isArray(parsed)) origins = parsed.filter((o): o is string => typeof o === 'string');
+  } catch {
+    // a broken row allows no origin at all
+  }
+  return { spId: row.sp_id, name: row.name, origins, clientId: row.client_id };
+}
+
+export async function findServiceProvider(db: Db, spId: string): Promise<ServiceProvider | undefined> {
+  const row = await db
+    .selectFrom('service_providers')
+    .selectAll()
+    .where('sp_id', '=', spId)
+    .executeTakeFirst();
+  return row ? toProvider(row) : undefined;
+}
+
+/** The origin of a URL (scheme://host:port), or null when it is not an absolute http(s) URL. */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export const allowsReturnUrl = (sp: ServiceProvider, url: string): boolean => {
+  const origin = originOf(url);
+  return origin !== null && sp.origins.includes(origin);
+};
+
+/** Client secrets are 32 random bytes, so a plain sha256 is enough to store them. */
+export async function createServiceProvider(
+  db: Db,
+  input: { spId: string; name: string; origins: string[] },
+  now: number,
+): Promise<{ sp_id: string; clientId: string; clientSecret: string }> {
+  const origins = input.origins.map((o) => {
+    const origin = originOf(o);
+    if (!origin) throw new Error(`not an http(s) origin: ${o}`);
+    return origin;
+  });
+  const clientId = `sp_${randomToken(12)}`;
+  const clientSecret = randomToken(32);
+  await db
+    .insertInto('service_providers')
+    .values({
+      sp_id: input.spId,
+      name: input.name,
+      origins: JSON.stringify(origins),
+      client_id: clientId,
+      client_secret_hash: sha256(clientSecret),
+      created_at: now,
+    })
+    .execute();
+  return { sp_id: input.spId, clientId, clientSecret };
+}
+
+/** HTTP Basic credentials → the service provider, or undefined. */
+export async function authenticateServiceProvider(
+  db: Db,
+  authorization: string | undefined,
+): Promise<ServiceProvider | undefined> {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const sep = decoded.indexOf(':');
+  if (sep <= 0) return undefined;
+  const clientId = decoded.slice(0, sep);
+  const secret = decoded.slice(sep + 1);
+  const row = await db
+    .selectFrom('service_providers')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (!row || !safeEqual(sha256(secret), row.client_secret_hash)) return undefined;
+  return toProvider(row);
+}

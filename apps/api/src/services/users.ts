@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
+import { normalizeEmail, rolesSchema } from '@frontdoor/contract';
+import type { Db } from '../db/index.ts';
+import type { User } from '../db/types.ts';
+
+/** OWASP password storage cheat sheet, argon2id minimum: m=19 MiB, t=2, p=1. */
+// algorithm 2 = Algorithm.Argon2id (a const enum, not importable under verbatimModuleSyntax)
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2);
+
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (!passwordHash) return false;
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewAccount {
+  email: string;
+  first: string;
+  last: string;
+  description?: string | null;
+  passwordHash: string | null;
+  confirmed: boolean;
+  mustReset?: boolean;
+  roles?: Roles;
+  language?: string;
+}
+
+/** Builds the row of a new account; the caller inserts it (inside its own transaction when it writes more). */
+export function newUserRow(account: NewAccount, now: number): User {
+  return {
+    id: randomUUID(),
+    email: normalizeEmail(account.email),
+    first: account.first,
+    last: account.last,
+    description: account.description ?? null,
+    password_hash: account.passwordHash,
+    confirmed: account.confirmed ? 1 : 0,
+    must_reset: account.mustReset ? 1 : 0,
+    is_student: null,
+    roles: JSON.stringify(account.roles ?? {}),
+    language: account.language ?? 'en',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * The email status (§3/§4) that decides the SPA's next screen. An account made for the user
+ * (admin, invite, roster) has no password yet: verify. A must-reset flag wins over unconfirmed
+ * because completing a reset also proves the address.
+ */
+export function emailStatusOf(user: User | undefined): EmailStatus {
+  if (!user) return 'create-account';
+  if (!user.password_hash) return 'verify';
+  if (user.must_reset) return 'reset-password';
+  if (!user.confirmed) return 'unconfirmed';
+  return 'login';
+}
+
+export function rolesOf(user: User): Roles {
+  try {
+    const parsed = rolesSchema.safeParse(JSON.parse(user.roles));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export const signatureUser = (user: User): SignatureUser => ({
+  id: user.id,
+  email: user.email,
+  first: user.first,
+  last: user.last,
+  roles: rolesOf(user),
+});
