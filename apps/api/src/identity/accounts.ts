@@ -1,0 +1,104 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Db } from '../db/index.ts';
+import type { User } from '../db/types.ts';
+import type { UpstreamIdentity } from './upstream-identity.ts';
+
+export type AccountResolution = 'existing' | 'linked' | 'created';
+
+/**
+ * Address of an account whose provider gave no email the portal may use as its own (reserved
+ * `.invalid` domain: never deliverable, never equal to a real person's address).
+ */
+export const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'provider' | 'subject'>): string =>
+  `${identity.provider.toLowerCase()}-${createHash('sha256').update(identity.subject).digest('hex').slice(0, 20)}@federated.invalid`;
+
+const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
+  db
+    .selectFrom('user_identities')
+    .innerJoin('users', 'users.id', 'user_identities.user_id')
+    .selectAll('users')
+    .where('user_identities.provider', '=', identity.provider)
+    .where('user_identities.subject', '=', identity.subject)
+    .executeTakeFirst();
+
+/**
+ * The local account of an upstream sign-in:
+ * 1. the account already linked to (provider, subject);
+ * 2. else the account with the same email, only when the provider verified it and is trusted
+ *    to (Google, Apple). Linking an unconfirmed self-sign-up confirms it and drops its
+ *    password, so whoever pre-registered the address cannot keep a way in;
+ * 3. else a new confirmed account without a password. Its email is the provider's only when
+ *    trusted and free; otherwise a placeholder, so an unverified address never becomes an
+ *    account's (and never receives its reset codes).
+ * Each path writes in one transaction.
+ */
+export async function resolveUpstreamAccount(
+  db: Db,
+  identity: UpstreamIdentity,
+): Promise<{ user: User; resolution: AccountResolution }> {
+  const known = await findByIdentity(db, identity);
+  if (known) return { user: known, resolution: 'existing' };
+  const now = Date.now();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const sameEmail =
+        identity.email !== null
+          ? await trx.selectFrom('users').selectAll().where('email', '=', identity.email).executeTakeFirst()
+          : undefined;
+      let user: User;
+      let resolution: AccountResolution;
+      if (sameEmail && identity.linkableEmail) {
+        if (sameEmail.confirmed !== 1) {
+          await trx
+            .updateTable('users')
+            .set({ confirmed: 1, password_hash: null, updated_at: now })
+            .where('id', '=', sameEmail.id)
+            .execute();
+        }
+        user = {
+          ...sameEmail,
+          confirmed: 1,
+          password_hash: sameEmail.confirmed === 1 ? sameEmail.password_hash : null,
+        };
+        resolution = 'linked';
+      } else {
+        user = {
+          id: randomUUID(),
+          email:
+            identity.linkableEmail && identity.email && !sameEmail
+              ? identity.email
+              : federatedPlaceholderEmail(identity),
+          first: identity.first,
+          last: identity.last,
+          description: null,
+          password_hash: null,
+          confirmed: 1,
+          must_reset: 0,
+          is_student: null,
+          roles: '{}',
+          language: 'en',
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto('users').values(user).execute();
+        resolution = 'created';
+      }
+      await trx
+        .insertInto('user_identities')
+        .values({
+          user_id: user.id,
+          provider: identity.provider,
+          subject: identity.subject,
+          email: identity.email,
+          created_at: now,
+        })
+        .execute();
+      return { user, resolution };
+    });
+  } catch (error) {
+    // the same person finishing two sign-ins at once: the other transaction created the link
+    const raced = await findByIdentity(db, identity);
+    if (raced) return { user: raced, resolution: 'existing' };
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+import { kyselyAdapter, pruneExpiredPayloads } from './adapter.ts';
+import { loadIdentityKeys } from './keys.ts';
+
+describe('oidc-provider Kysely adapter (SQLite)', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
+    await migrateToLatest(db);
+  });
+  afterAll(() => db.destroy());
+
+  it('stores, finds by id and uid, consumes once-used codes and keeps models apart', async () => {
+    const codes = kyselyAdapter(db)('AuthorizationCode');
+    const sessions = kyselyAdapter(db)('Session');
+    await codes.upsert('c1', { grantId: 'g1', accountId: 'a' }, 60);
+    await sessions.upsert('s1', { uid: 'u1', accountId: 'a' }, 60);
+    expect(await codes.find('c1')).toEqual({ grantId: 'g1', accountId: 'a' });
+    expect(await sessions.find('c1')).toBeUndefined();
+    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: 'a' });
+    await codes.consume('c1');
+    expect((await codes.find('c1'))?.consumed).toBeGreaterThan(0);
+    await codes.upsert('c1', { grantId: 'g1', accountId: 'b' }, 60);
+    expect((await codes.find('c1'))?.accountId).toBe('b');
+  });
+
+  it('hides expired rows, prunes them, and revokes every row of a grant', async () => {
+    const tokens = kyselyAdapter(db)('AccessToken');
+    await db
+      .insertInto('oidc_payloads')
+      .values({
+        id: 'old',
+        type: 'AccessToken',
+        payload: '{}',
+        grant_id: null,
+        user_code: null,
+        uid: null,
+        expires_at: Date.now() - 1,
+        consumed_at: null,
+      })
+      .execute();
+    expect(await tokens.find('old')).toBeUndefined();
+    expect(await pruneExpiredPayloads(db)).toBeGreaterThanOrEqual(1);
+    await tokens.upsert('t1', { grantId: 'g2' }, 60);
+    await kyselyAdapter(db)('AuthorizationCode').upsert('c2', { grantId: 'g2' }, 60);
+    await tokens.revokeByGrantId('g2');
+    expect(await tokens.find('t1')).toBeUndefined();
+    expect(await kyselyAdapter(db)('AuthorizationCode').find('c2')).toBeUndefined();
+    await tokens.upsert('t2', { grantId: 'g3' });
+    await tokens.destroy('t2');
+    expect(await tokens.find('t2')).toBeUndefined();
+  });
+
+  it('namespaces keep the dev identity providers apart from the authorization server', async () => {
+    await kyselyAdapter(db, 'devidp:Google:')('Session').upsert('same', { accountId: 'dev' }, 60);
+    await kyselyAdapter(db)('Session').upsert('same', { accountId: 'portal' }, 60);
+    expect((await kyselyAdapter(db, 'devidp:Google:')('Session').find('same'))?.accountId).toBe('dev');
+    expect((await kyselyAdapter(db)('Session').find('same'))?.accountId).toBe('portal');
+  });
+
+  it('creates the signing key, cookie keys and secret once; configured cookie keys win', async () => {
+    const first = await loadIdentityKeys(db);
+    const second = await loadIdentityKeys(db);
+    expect(second.jwks).toEqual(first.jwks);
+    expect(second.secret.equals(first.secret)).toBe(true);
+    expect(first.jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(first.jwks.keys[0]?.d).toBeDefined();
+    expect((await loadIdentityKeys(db, ['k2', 'k1'])).cookieKeys).toEqual(['k2', 'k1']);
+  });
+});

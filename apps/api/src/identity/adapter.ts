@@ -1,0 +1,78 @@
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/index.ts';
+
+/**
+ * oidc-provider storage over the `oidc_payloads` table (one row per model instance, keyed by
+ * id and model type), so sessions, codes and interactions survive restarts and are shared by
+ * every instance on PostgreSQL. `namespace` keeps the dev identity providers' rows apart from
+ * the portal's authorization server.
+ */
+export function kyselyAdapter(db: Db, namespace = ''): AdapterFactory {
+  return (name: string): Adapter => {
+    const type = `${namespace}${name}`;
+    const now = () => Date.now();
+
+    const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string) => {
+      const row = await db
+        .selectFrom('oidc_payloads')
+        .select(['payload', 'expires_at', 'consumed_at'])
+        .where('type', '=', type)
+        .where(column, '=', value)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (row.expires_at !== null && row.expires_at <= now()) return undefined;
+      const payload = JSON.parse(row.payload) as AdapterPayload;
+      // the library treats a truthy `consumed` as "already used" (single-use codes)
+      return row.consumed_at === null
+        ? payload
+        : { ...payload, consumed: Math.floor(row.consumed_at / 1000) };
+    };
+
+    return {
+      async upsert(id, payload, expiresIn) {
+        const expiresAt = expiresIn ? now() + expiresIn * 1000 : null;
+        const row = {
+          payload: JSON.stringify(payload),
+          grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+          user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
+          uid: typeof payload.uid === 'string' ? payload.uid : null,
+          expires_at: expiresAt,
+        };
+        await db
+          .insertInto('oidc_payloads')
+          .values({ id, type, consumed_at: null, ...row })
+          .onConflict((oc) => oc.columns(['id', 'type']).doUpdateSet(row))
+          .execute();
+      },
+      find: (id) => findWhere('id', id),
+      findByUid: (uid) => findWhere('uid', uid),
+      findByUserCode: (userCode) => findWhere('user_code', userCode),
+      async consume(id) {
+        await db
+          .updateTable('oidc_payloads')
+          .set({ consumed_at: now() })
+          .where('type', '=', type)
+          .where('id', '=', id)
+          .execute();
+      },
+      async destroy(id) {
+        await db.deleteFrom('oidc_payloads').where('type', '=', type).where('id', '=', id).execute();
+      },
+      async revokeByGrantId(grantId) {
+        // a grant's codes and tokens live under several model types; grant ids are random, so
+        // matching on the id alone revokes exactly this grant's rows
+        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+      },
+    };
+  };
+}
+
+/**
+ * Removes expired rows (oidc-provider never deletes what it does not look up again) and
+ * expired sign-in states; returns how many rows went.
+ */
+export async function pruneExpiredPayloads(db: Db, now = Date.now()): Promise<number> {
+  const payloads = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', now).executeTakeFirst();
+  const states = await db.deleteFrom('federation_states').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(payloads.numDeletedRows) + Number(states.numDeletedRows);
+}

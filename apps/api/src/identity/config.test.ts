@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
+import { identitySettings } from './config.ts';
+
+const PUBLIC = 'http://localhost:8080';
+const secret = (p: string) => `secret-${p}`;
+
+describe('identity settings from the environment', () => {
+  it('without configuration the dev identity provider serves every upstream (OIDC, roster ones as plain OAuth 2.0)', () => {
+    const { upstreams } = identitySettings({}, PUBLIC, true, secret);
+    expect(upstreams.map((u) => u.provider)).toEqual(UPSTREAM_PROVIDERS);
+    expect(upstreams.every((u) => u.dev && u.issuer === `${PUBLIC}/dev/idp/${u.provider}`)).toBe(true);
+    expect(Object.fromEntries(upstreams.map((u) => [u.provider, u.protocol]))).toEqual({
+      Google: 'oidc',
+      Microsoft: 'oidc',
+      MicrosoftPersonal: 'oidc',
+      SignInWithApple: 'oidc',
+      Clever: 'oauth2',
+      ClassLink: 'oauth2',
+    });
+  });
+
+  it('with the dev identity provider off, unconfigured providers are unavailable', () => {
+    expect(identitySettings({}, PUBLIC, false, secret).upstreams).toEqual([]);
+  });
+
+  it('a client id makes a provider real, with the vendor defaults', () => {
+    const { upstreams } = identitySettings(
+      {
+        GOOGLE_CLIENT_ID: 'g',
+        GOOGLE_CLIENT_SECRET: 'gs',
+        MICROSOFT_CLIENT_ID: 'm',
+        MICROSOFT_ALLOWED_TENANTS: 't1, t2',
+        CLEVER_CLIENT_ID: 'c',
+        CLASSLINK_CLIENT_ID: 'l',
+        CLASSLINK_ISSUER: 'https://launchpad.classlink.com',
+        OIDC_COOKIE_KEYS: 'a,b',
+      },
+      PUBLIC,
+      false,
+      secret,
+    );
+    const by = Object.fromEntries(upstreams.map((u) => [u.provider, u]));
+    expect(by.Google).toMatchObject({
+      protocol: 'oidc',
+      issuer: 'https://accounts.google.com',
+      clientSecret: 'gs',
+      dev: false,
+    });
+    expect(by.Microsoft).toMatchObject({
+      issuer: 'https://login.microsoftonline.com/organizations/v2.0',
+      allowedTenants: ['t1', 't2'],
+    });
+    expect(by.Clever).toMatchObject({
+      protocol: 'oauth2',
+      authorizationEndpoint: 'https://clever.com/oauth/authorize',
+      tokenEndpoint: 'https://clever.com/oauth/tokens',
+      apiUrl: 'https://api.clever.com',
+      clientAuth: 'client_secret_basic',
+    });
+    expect(by.ClassLink).toMatchObject({ protocol: 'oidc', issuer: 'https://launchpad.classlink.com' });
+    expect(identitySettings({ OIDC_COOKIE_KEYS: 'a,b' }, PUBLIC, false, secret).cookieKeys).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('Sign in with Apple needs its team id, key id and private key', async () => {
+    expect(() => identitySettings({ APPLE_CLIENT_ID: 'com.example.web' }, PUBLIC, false, secret)).toThrow(
+      /APPLE_TEAM_ID/,
+    );
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const pem = (await exportPKCS8(privateKey)).replace(/\n/g, '\\n');
+    const { upstreams } = identitySettings(
+      {
+        APPLE_CLIENT_ID: 'com.example.web',
+        APPLE_TEAM_ID: 'TEAM',
+        APPLE_KEY_ID: 'KEY',
+        APPLE_PRIVATE_KEY: pem,
+      },
+      PUBLIC,
+      false,
+      secret,
+    );
+    expect(upstreams[0]?.apple).toMatchObject({ teamId: 'TEAM', keyId: 'KEY' });
+    expect(upstreams[0]?.apple?.privateKey).toContain('-----BEGIN PRIVATE KEY-----\n');
+  });
+});

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@frontdoor/contract';
+import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { devAccountId, devClaims } from './dev-idp.ts';
+import { Browser, startHarness, type Harness } from './test-support.ts';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const who = { email: 'ada@school.example', first: 'Ada', last: 'Byron' };
+
+async function authorize(browser: Browser, provider: string, loginHint: string) {
+  const csrf = JSON.parse((await browser.request('GET', `/api/social/get_csrf?p=${provider}`)).body) as {
+    payload: { csrf: string; code_challenge: string };
+  };
+  const query = new URLSearchParams({
+    client_id: 'frontdoor-portal',
+    response_type: 'code',
+    redirect_uri: `${browser.baseUrl}/api/auth/callback`,
+    scope: 'openid email profile',
+    state: csrf.payload.csrf,
+    identity_provider: provider,
+    login_hint: loginHint,
+    code_challenge: csrf.payload.code_challenge,
+    code_challenge_method: 'S256',
+  });
+  return browser.navigate(`/oidc/oauth2/authorize?${query.toString()}`, (url) =>
+    url.pathname.startsWith('/post-login'),
+  );
+}
+
+describe('dev identity provider claims', () => {
+  it('answer in each provider’s shape', () => {
+    const id = devAccountId('Microsoft', who.email);
+    expect(devAccountId('Microsoft', 'ADA@school.example')).toBe(id);
+    const entra = devClaims('Microsoft', id, who);
+    expect(entra.tid).toMatch(GUID);
+    expect(entra.tid).not.toBe(MICROSOFT_PERSONAL_TENANT);
+    expect(entra.oid).toMatch(GUID);
+    expect(devClaims('MicrosoftPersonal', id, who).tid).toBe(MICROSOFT_PERSONAL_TENANT);
+    expect(devClaims('SignInWithApple', id, who)).toMatchObject({
+      email_verified: 'true',
+      is_private_email: 'false',
+    });
+    expect(devClaims('SignInWithApple', id, who)).not.toHaveProperty('given_name');
+    expect(devClaims('Google', id, who)).toMatchObject({
+      email_verified: true,
+      hd: 'school.example',
+      given_name: 'Ada',
+    });
+    expect(devClaims('Google', id, { ...who, email: 'ada@gmail.com' })).not.toHaveProperty('hd');
+    expect(devClaims('ClassLink', id, who).TenantId).toEqual(expect.any(Number));
+  });
+});
+
+describe('dev identity provider page', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h?.close());
+
+  it('is a labelled, escaped, mobile-ready form with a "Sign in" button, prefilled from login_hint', async () => {
+    const page = await authorize(new Browser(h.baseUrl), 'Google', '"><script>alert(1)</script>@x.example');
+    expect(page.status).toBe(200);
+    expect(page.url.pathname).toMatch(/^\/dev\/idp\/Google\/interaction\//);
+    expect(page.body).not.toContain('<script>alert(1)</script>');
+    expect(page.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@x.example"');
+    for (const [id, label] of [
+      ['email', 'Email'],
+      ['first', 'First name'],
+      ['last', 'Last name'],
+    ]) {
+      expect(page.body).toContain(`<label for="${id}">${label}</label>`);
+      expect(page.body).toContain(`id="${id}"`);
+    }
+    expect(page.body).toContain('<button type="submit">Sign in</button>');
+    expect(page.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(page.body).toContain('<html lang="en">');
+  });
+
+  it('re-asks with an accessible error for an invalid email', async () => {
+    const browser = new Browser(h.baseUrl);
+    const page = await authorize(browser, 'Clever', '');
+    const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const again = await browser.request('POST', action, {
+      body: new URLSearchParams({ email: 'nope', first: 'A', last: 'B' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('role="alert"');
+    expect(again.body).toContain('aria-invalid="true"');
+  });
+});
+
+describe('without the dev identity provider (as in production)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Microsoft is configured but its issuer cannot be reached
+    h = await startHarness({
+      env: { DEV_IDP: '0', MICROSOFT_CLIENT_ID: 'm', MICROSOFT_ISSUER: 'http://127.0.0.1:9/v2.0' },
+    });
+  });
+  afterAll(() => h?.close());
+
+  it('serves no /dev/idp and refuses an unconfigured identity_provider at the callback', async () => {
+    const browser = new Browser(h.baseUrl);
+    const discovery = await browser.request('GET', '/dev/idp/Google/.well-known/openid-configuration', {
+      headers: { accept: 'application/json' },
+    });
+    expect(discovery.status).toBe(404);
+    expect(discovery.body).not.toContain('issuer');
+    const end = await authorize(browser, 'Google', who.email);
+    expect(end.url.pathname).toBe('/api/auth/callback');
+    expect(end.status).toBe(400);
+    expect(end.body).toContain(messages.upstreamFailed);
+  });
+
+  it('an unreachable upstream ends at the callback page instead of an error', async () => {
+    const end = await authorize(new Browser(h.baseUrl), 'Microsoft', who.email);
+    expect(end.url.pathname).toBe('/api/auth/callback');
+    expect(end.status).toBe(400);
+    expect(end.body).toContain(messages.upstreamFailed);
+  });
+});

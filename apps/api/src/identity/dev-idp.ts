@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { type Account, type KoaContextWithOIDC } from 'oidc-provider';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import {
+  PROVIDER_DISPLAY_NAMES,
+  isValidEmail,
+  normalizeEmail,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
+import type { Db } from '../db/index.ts';
+import { kyselyAdapter } from './adapter.ts';
+import { MICROSOFT_PERSONAL_TENANT, type UpstreamSettings } from './config.ts';
+import { upstreamCallbackPath } from './federation.ts';
+import { html, messagePage, page } from './html.ts';
+import { commonSettings, freshLoginPolicy } from './oidc-common.ts';
+
+/**
+ * The bundled development identity provider (non-production only): one oidc-provider per
+ * upstream at /dev/idp/<provider>, with a page where a person types the identity to return,
+ * answering in that provider's shape (Entra tid/oid, Apple's string booleans and form_post
+ * `user`, Clever and ClassLink user-info APIs). So every sign-in button works offline.
+ */
+
+/** What the person typed on the dev sign-in page. */
+export interface DevIdentity {
+  email: string;
+  first: string;
+  last: string;
+}
+
+const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
+/** A GUID-shaped id derived from its inputs, stable across restarts. */
+const guid = (...parts: string[]) => {
+  const h = hash(...parts);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+};
+const digits = (h: string, n: number) => BigInt(`0x${h}`).toString().slice(0, n);
+
+/** The account id of a typed identity: the same email always returns the same person. */
+export const devAccountId = (provider: UpstreamProvider, email: string): string =>
+  hash(provider, normalizeEmail(email)).slice(0, 32);
+
+/** Claims as the real provider shapes them (ID token / userinfo). */
+export function devClaims(
+  provider: UpstreamProvider,
+  accountId: string,
+  who: DevIdentity,
+): Record<string, unknown> {
+  const name = `${who.first} ${who.last}`.trim();
+  const domain = who.email.split('@')[1] ?? '';
+  switch (provider) {
+    case 'Google':
+      return {
+        sub: digits(hash('google', accountId), 21),
+        email: who.email,
+        email_verified: true,
+        name,
+        given_name: who.first,
+        family_name: who.last,
+        ...(domain && domain !== 'gmail.com' ? { hd: domain } : {}),
+      };
+    case 'Microsoft':
+    case 'MicrosoftPersonal':
+      return {
+        sub: hash('pairwise', accountId).slice(0, 43),
+        tid: provider === 'MicrosoftPersonal' ? MICROSOFT_PERSONAL_TENANT : guid('tenant', domain),
+        oid: guid('oid', accountId),
+        email: who.email,
+        preferred_username: who.email,
+        name,
+        given_name: who.first,
+        family_name: who.last,
+      };
+    case 'SignInWithApple':
+      return {
+        sub: `000${digits(hash('apple', accountId), 3)}.${hash('apple-sub', accountId).slice(0, 32)}.${digits(hash('apple-n', accountId), 4)}`,
+        email: who.email,
+        email_verified: 'true',
+        is_private_email: 'false',
+      };
+    case 'Clever':
+      return {
+        sub: hash('clever', accountId).slice(0, 24),
+        user_type: 'teacher',
+        district: hash('clever-district', domain).slice(0, 24),
+        email: who.email,
+        given_name: who.first,
+        family_name: who.last,
+      };
+    case 'ClassLink':
+      return {
+        sub: digits(hash('classlink', accountId), 8),
+        TenantId: Number(digits(hash('classlink-tenant', domain), 4)),
+        email: who.email,
+        given_name: who.first,
+        family_name: who.last,
+      };
+  }
+}
+
+const accountType = (provider: UpstreamProvider) => `devidp:${provider}:Account`;
+
+async function saveAccount(
+  db: Db,
+  provider: UpstreamProvider,
+  accountId: string,
+  who: DevIdentity,
+): Promise<void> {
+  const payload = JSON.stringify(who);
+  await db
+    .insertInto('oidc_payloads')
+    .values({
+      id: accountId,
+      type: accountType(provider),
+      payload,
+      grant_id: null,
+      user_code: null,
+      uid: null,
+      expires_at: null,
+      consumed_at: null,
+    })
+    .onConflict((oc) => oc.columns(['id', 'type']).doUpdateSet({ payload }))
+    .execute();
+}
+
+async function loadAccount(
+  db: Db,
+  provider: UpstreamProvider,
+  accountId: string,
+): Promise<DevIdentity | undefined> {
+  const row = await db
+    .selectFrom('oidc_payloads')
+    .select('payload')
+    .where('type', '=', accountType(provider))
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.payload) as DevIdentity) : undefined;
+}
+
+let signingKey: Promise<JWK> | undefined;
+/** One RS256 key per process for every dev provider (development only, never the portal's key). */
+const devSigningKey = () =>
+  (signingKey ??= generateKeyPair('RS256', { extractable: true }).then(async ({ privateKey }) => ({
+    ...(await exportJWK(privateKey)),
+    kid: 'dev-idp',
+    alg: 'RS256',
+    use: 'sig',
+  })));
+
+export interface DevIdpOptions {
+  db: Db;
+  publicUrl: string;
+  settings: UpstreamSettings;
+  cookieKeys: string[];
+}
+
+/** The roster providers speak plain OAuth 2.0: their tokens are for the user-info API. */
+const isRosterApi = (s: UpstreamSettings) => s.protocol === 'oauth2';
+
+export async function createDevIdentityProvider({
+  db,
+  publicUrl,
+  settings,
+  cookieKeys,
+}: DevIdpOptions): Promise<Provider> {
+  const { provider } = settings;
+  const issuer = settings.issuer;
+  const apiResource = `${issuer}/api`;
+  const idp = new Provider(issuer, {
+    ...commonSettings,
+    adapter: kyselyAdapter(db, `devidp:${provider}:`),
+    clients: [
+      {
+        client_id: settings.clientId,
+        client_secret: settings.clientSecret,
+        redirect_uris: [`${publicUrl}${upstreamCallbackPath(provider)}`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: settings.clientAuth,
+      },
+    ],
+    jwks: { keys: [await devSigningKey()] },
+    cookies: {
+      keys: cookieKeys,
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    claims: {
+      openid: ['sub', 'tid', 'oid', 'user_type', 'district', 'TenantId'],
+      email: ['email', 'email_verified', 'is_private_email'],
+      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'hd'],
+      name: [],
+    },
+    // like the real providers, the ID token carries the profile claims itself
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    routes: {
+      authorization: '/oauth2/authorize',
+      token: '/oauth2/token',
+      userinfo: '/userinfo',
+      jwks: '/jwks',
+    },
+    interactions: {
+      url: (_ctx, interaction) => `/dev/idp/${provider}/interaction/${interaction.uid}`,
+      policy: freshLoginPolicy(),
+    },
+    features: {
+      ...commonSettings.features,
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => (isRosterApi(settings) ? apiResource : undefined),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, resource: string) => {
+          if (resource !== apiResource) throw new Error('unknown resource');
+          return { scope: 'profile', accessTokenFormat: 'opaque', audience: apiResource };
+        },
+      },
+    },
+    loadExistingGrant: async (ctx) => {
+      const grant = await commonSettings.loadExistingGrant(ctx);
+      if (grant && isRosterApi(settings)) {
+        grant.addResourceScope(apiResource, 'profile');
+        await grant.save();
+      }
+      return grant;
+    },
+    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+      const who = await loadAccount(db, provider, sub);
+      if (!who) return undefined;
+      const claims = devClaims(provider, sub, who);
+      return { accountId: sub, claims: async () => ({ ...claims, sub: String(claims.sub) }) };
+    },
+  });
+  if (provider === 'SignInWithApple') idp.use(appleUserField(db));
+  return idp;
+}
+
+/** Apple form-posts a `user` JSON (name, email) beside the code on the first authorization. */
+function appleUserField(db: Db) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    const accountId = ctx.oidc?.session?.accountId;
+    if (
+      ctx.oidc?.route !== 'resume' ||
+      typeof ctx.body !== 'string' ||
+      !accountId ||
+      !ctx.body.includes('name="code"')
+    )
+      return;
+    const who = await loadAccount(db, 'SignInWithApple', accountId);
+    if (!who) return;
+    const user = JSON.stringify({ name: { firstName: who.first, lastName: who.last }, email: who.email });
+    const input = html`<input type="hidden" name="user" value="${user}" />`.value;
+    ctx.body = ctx.body.replace('<noscript>', `${input}\n    <noscript>`);
+  };
+}
+
+type DevRequest = FastifyRequest<{ Params: { uid: string } }>;
+
+function signInPage(
+  provider: UpstreamProvider,
+  action: string,
+  values: Partial<DevIdentity>,
+  error?: string,
+): string {
+  const title = `${PROVIDER_DISPLAY_NAMES[provider]} (development sign-in)`;
+  return page(
+    title,
+    html`<h1>${title}</h1>
+      <p class="note">
+        This development identity provider stands in for ${PROVIDER_DISPLAY_NAMES[provider]}. Type the
+        identity it should return.
+      </p>
+      ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ''}
+      <form method="post" action="${action}" novalidate>
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value="${values.email ?? ''}"
+          ${error ? html`aria-invalid="true" aria-describedby="form-error"` : ''}
+        />
+        <label for="first">First name</label>
+        <input id="first" name="first" type="text" autocomplete="given-name" value="${values.first ?? ''}" />
+        <label for="last">Last name</label>
+        <input id="last" name="last" type="text" autocomplete="family-name" value="${values.last ?? ''}" />
+        <button type="submit">Sign in</button>
+      </form>`,
+  );
+}
+
+const field = (body: unknown, name: string): string => {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof v === 'string' ? v.trim().slice(0, 254) : '';
+};
+
+/** Reads the bearer token of a user-info call and returns the person it was issued for. */
+async function tokenOwner(db: Db, idp: Provider, provider: UpstreamProvider, request: FastifyRequest) {
+  const match = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '');
+  const token = match?.[1] ? await idp.AccessToken.find(match[1]) : undefined;
+  if (!token?.accountId) return undefined;
+  const who = await loadAccount(db, provider, token.accountId);
+  return who ? { accountId: token.accountId, who } : undefined;
+}
+
+/** Fastify routes of one dev provider: its sign-in page and, for the roster providers, their APIs. */
+export function devIdpRoutes(
+  scope: FastifyInstance,
+  db: Db,
+  idp: Provider,
+  provider: UpstreamProvider,
+): void {
+  const base = `/dev/idp/${provider}`;
+  const noStore = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+
+  scope.get(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
+    const details = await idp.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+    if (!details || details.uid !== request.params.uid) {
+      return noStore(reply)
+        .code(400)
+        .send(
+          messagePage('Sign-in expired', 'This sign-in attempt is not valid any more. Please start again.'),
+        );
+    }
+    const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+    return noStore(reply).send(signInPage(provider, `${base}/interaction/${details.uid}`, { email: hint }));
+  });
+
+  scope.post(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
+    const details = await idp.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+    if (!details || details.uid !== request.params.uid) {
+      return noStore(reply)
+        .code(400)
+        .send(
+          messagePage('Sign-in expired', 'This sign-in attempt is not valid any more. Please start again.'),
+        );
+    }
+    const who = {
+      email: field(request.body, 'email'),
+      first: field(request.body, 'first'),
+      last: field(request.body, 'last'),
+    };
+    if (!isValidEmail(who.email)) {
+      return noStore(reply)
+        .code(400)
+        .send(
+          signInPage(provider, `${base}/interaction/${details.uid}`, who, 'Enter a valid email address.'),
+        );
+    }
+    who.email = normalizeEmail(who.email);
+    const accountId = devAccountId(provider, who.email);
+    await saveAccount(db, provider, accountId, who);
+    const returnTo = await idp.interactionResult(
+      request.raw,
+      reply.raw,
+      { login: { accountId } },
+      { mergeWithLastSubmission: false },
+    );
+    return reply.redirect(returnTo, 303);
+  });
+
+  if (provider === 'Clever') {
+    scope.get(`${base}/v3.0/me`, async (request, reply) => {
+      const owner = await tokenOwner(db, idp, provider, request);
+      if (!owner) return reply.code(401).send({ message: 'invalid token' });
+      const c = devClaims(provider, owner.accountId, owner.who);
+      return {
+        type: 'user',
+        data: { id: c.sub, district: c.district, type: 'user', authorized_by: 'district' },
+        links: [],
+      };
+    });
+    scope.get(
+      `${base}/v3.0/users/:id`,
+      async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+        const owner = await tokenOwner(db, idp, provider, request);
+        if (!owner) return reply.code(401).send({ message: 'invalid token' });
+        const c = devClaims(provider, owner.accountId, owner.who);
+        if (request.params.id !== c.sub) return reply.code(403).send({ message: 'forbidden' });
+        return {
+          data: {
+            id: c.sub,
+            district: c.district,
+            email: c.email,
+            name: { first: owner.who.first, last: owner.who.last },
+            roles: { teacher: {} },
+          },
+        };
+      },
+    );
+  }
+  if (provider === 'ClassLink') {
+    scope.get(`${base}/v2/my/info`, async (request, reply) => {
+      const owner = await tokenOwner(db, idp, provider, request);
+      if (!owner) return reply.code(401).send({ message: 'invalid token' });
+      const c = devClaims(provider, owner.accountId, owner.who);
+      return {
+        UserId: Number(c.sub),
+        TenantId: c.TenantId,
+        FirstName: owner.who.first,
+        LastName: owner.who.last,
+        DisplayName: `${owner.who.first} ${owner.who.last}`.trim(),
+        Email: owner.who.email,
+        LoginId: owner.who.email.split('@')[0],
+        Role: 'Teacher',
+      };
+    });
+  }
+}

@@ -1,0 +1,210 @@
+import * as client from 'openid-client';
+import { SignJWT, importPKCS8 } from 'jose';
+import type { UpstreamProvider } from '@frontdoor/contract';
+import type { AppleSigningKey, UpstreamSettings } from './config.ts';
+import { deriveSecret } from './keys.ts';
+import {
+  UpstreamIdentityError,
+  fromApple,
+  fromClassLinkInfo,
+  fromClassLinkOidc,
+  fromCleverApi,
+  fromCleverOidc,
+  fromGoogle,
+  fromMicrosoft,
+  type UpstreamIdentity,
+} from './upstream-identity.ts';
+
+/** Plain http is allowed only towards this machine (the dev identity provider, local doubles). */
+export const isLoopbackHttp = (url: string): boolean => {
+  const { protocol, hostname } = new URL(url);
+  return (
+    protocol === 'http:' && (hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]')
+  );
+};
+
+/** Sign in with Apple's client secret: an ES256 JWT signed with the team's key (at most 6 months). */
+export async function appleClientSecret(
+  key: AppleSigningKey,
+  clientId: string,
+  audience: string,
+  now = Date.now(),
+): Promise<string> {
+  const privateKey = await importPKCS8(key.privateKey, 'ES256');
+  const iat = Math.floor(now / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: key.keyId })
+    .setIssuer(key.teamId)
+    .setSubject(clientId)
+    .setAudience(audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 10 * 60)
+    .sign(privateKey);
+}
+
+/** The callback an upstream returns the browser to; cookie independent (keyed by state = uid). */
+export const upstreamCallbackPath = (provider: UpstreamProvider): string =>
+  `/oidc/interaction/callback/${provider}`;
+
+export interface FederationOptions {
+  publicUrl: string;
+  secret: Buffer;
+  /** Requests to the portal's own origin are served in process (the dev identity provider). */
+  fetch: client.CustomFetch;
+}
+
+/**
+ * Upstream federation with openid-client: builds the authorization URL for an interaction and
+ * completes it into an UpstreamIdentity. The upstream `state` is the interaction uid and the
+ * PKCE verifier and nonce are derived from it (HKDF over the identity secret), so nothing is
+ * stored; the interaction's own cookie binds the round trip to the browser.
+ */
+export class Federation {
+  readonly #settings: Map<UpstreamProvider, UpstreamSettings>;
+  readonly #configs = new Map<UpstreamProvider, Promise<client.Configuration>>();
+
+  constructor(
+    upstreams: UpstreamSettings[],
+    private readonly options: FederationOptions,
+  ) {
+    this.#settings = new Map(upstreams.map((u) => [u.provider, u]));
+  }
+
+  has(provider: UpstreamProvider): boolean {
+    return this.#settings.has(provider);
+  }
+
+  settings(provider: UpstreamProvider): UpstreamSettings {
+    const s = this.#settings.get(provider);
+    if (!s) throw new UpstreamIdentityError(`${provider} is not configured`);
+    return s;
+  }
+
+  redirectUri(provider: UpstreamProvider): string {
+    return `${this.options.publicUrl}${upstreamCallbackPath(provider)}`;
+  }
+
+  #verifier = (provider: UpstreamProvider, uid: string) =>
+    deriveSecret(this.options.secret, `pkce:${provider}`, uid);
+  #nonce = (provider: UpstreamProvider, uid: string) =>
+    deriveSecret(this.options.secret, `nonce:${provider}`, uid);
+
+  async #baseConfig(s: UpstreamSettings): Promise<client.Configuration> {
+    let pending = this.#configs.get(s.provider);
+    if (!pending) {
+      pending = this.#createConfig(s);
+      this.#configs.set(s.provider, pending);
+      // a failed discovery is retried on the next sign-in instead of being cached
+      pending.catch(() => this.#configs.delete(s.provider));
+    }
+    return pending;
+  }
+
+  async #createConfig(s: UpstreamSettings): Promise<client.Configuration> {
+    const auth =
+      s.clientAuth === 'client_secret_basic'
+        ? client.ClientSecretBasic(s.clientSecret)
+        : client.ClientSecretPost(s.clientSecret);
+    const insecure = isLoopbackHttp(s.issuer);
+    if (s.protocol === 'oidc') {
+      return client.discovery(new URL(s.issuer), s.clientId, undefined, auth, {
+        [client.customFetch]: this.options.fetch,
+        execute: insecure ? [client.allowInsecureRequests] : [],
+      });
+    }
+    const config = new client.Configuration(
+      { issuer: s.issuer, authorization_endpoint: s.authorizationEndpoint, token_endpoint: s.tokenEndpoint },
+      s.clientId,
+      undefined,
+      auth,
+    );
+    config[client.customFetch] = this.options.fetch;
+    if (insecure) client.allowInsecureRequests(config);
+    return config;
+  }
+
+  /** Apple's client secret is a short-lived JWT, so its configuration is rebuilt per exchange. */
+  async #exchangeConfig(s: UpstreamSettings): Promise<client.Configuration> {
+    const base = await this.#baseConfig(s);
+    if (!s.apple) return base;
+    const secret = await appleClientSecret(s.apple, s.clientId, s.issuer);
+    const config = new client.Configuration(
+      base.serverMetadata(),
+      s.clientId,
+      undefined,
+      client.ClientSecretPost(secret),
+    );
+    config[client.customFetch] = this.options.fetch;
+    return config;
+  }
+
+  async authorizationUrl(provider: UpstreamProvider, uid: string, loginHint?: string): Promise<URL> {
+    const s = this.settings(provider);
+    const config = await this.#baseConfig(s);
+    const params: Record<string, string> = {
+      redirect_uri: this.redirectUri(provider),
+      response_type: 'code',
+      state: uid,
+      code_challenge: await client.calculatePKCECodeChallenge(this.#verifier(provider, uid)),
+      code_challenge_method: 'S256',
+    };
+    if (s.scope) params.scope = s.scope;
+    if (s.protocol === 'oidc') params.nonce = this.#nonce(provider, uid);
+    // Apple returns the name only with form_post; Google/Microsoft take the email as a hint
+    if (provider === 'SignInWithApple') params.response_mode = 'form_post';
+    else if (loginHint) params.login_hint = loginHint;
+    return client.buildAuthorizationUrl(config, params);
+  }
+
+  /**
+   * Exchanges the code of `callbackUrl` (the upstream's authorization response as received at
+   * the callback, query or form) and maps the result to an UpstreamIdentity.
+   */
+  async complete(provider: UpstreamProvider, uid: string, callbackUrl: URL): Promise<UpstreamIdentity> {
+    const s = this.settings(provider);
+    const config = await this.#exchangeConfig(s);
+    const checks = { pkceCodeVerifier: this.#verifier(provider, uid), expectedState: uid };
+    if (s.protocol === 'oidc') {
+      const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+        ...checks,
+        expectedNonce: this.#nonce(provider, uid),
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims() ?? {};
+      switch (provider) {
+        case 'Google':
+          return fromGoogle(claims);
+        case 'Microsoft':
+        case 'MicrosoftPersonal':
+          return fromMicrosoft(provider, claims, s.allowedTenants);
+        case 'SignInWithApple':
+          return fromApple(claims, callbackUrl.searchParams.get('user') ?? undefined);
+        case 'Clever':
+          return fromCleverOidc(claims);
+        case 'ClassLink':
+          return fromClassLinkOidc(claims);
+      }
+    }
+    const tokens = await client.authorizationCodeGrant(config, callbackUrl, checks);
+    const get = async (path: string): Promise<Record<string, unknown>> => {
+      const response = await client.fetchProtectedResource(
+        config,
+        tokens.access_token,
+        new URL(`${s.apiUrl}${path}`),
+        'GET',
+      );
+      if (!response.ok)
+        throw new UpstreamIdentityError(`user info request failed with status ${response.status}`);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    if (provider === 'Clever') {
+      const me = await get('/v3.0/me');
+      const userId = (me.data as { id?: unknown } | undefined)?.id;
+      const user =
+        typeof userId === 'string' ? await get(`/v3.0/users/${encodeURIComponent(userId)}`) : undefined;
+      return fromCleverApi(me, user);
+    }
+    if (provider === 'ClassLink') return fromClassLinkInfo(await get('/v2/my/info'));
+    throw new UpstreamIdentityError(`${provider} needs OpenID Connect`);
+  }
+}

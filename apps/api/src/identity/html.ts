@@ -1,0 +1,70 @@
+/** Minimal server-rendered pages of the identity side (error pages, the dev identity provider). */
+
+import { escapeHtml } from '../services/html.ts';
+
+/** A tagged template that escapes every interpolated value unless it is already `SafeHtml`. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    const part = Array.isArray(v) ? v.map((x) => render(x)).join('') : render(v);
+    out += part + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
+
+const render = (v: unknown): string =>
+  v instanceof SafeHtml ? v.value : v === null || v === undefined || v === false ? '' : escapeHtml(String(v));
+
+const STYLE = `
+  *{box-sizing:border-box}
+  body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8;line-height:1.5}
+  main{max-width:28rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+  h1{font-size:1.375rem;margin:0 0 1rem}
+  label{display:block;font-weight:600;margin:1rem 0 .25rem}
+  input{width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px}
+  input:focus,button:focus,a:focus{outline:3px solid #2563eb;outline-offset:2px}
+  button,.button{display:inline-block;margin-top:1.5rem;width:100%;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;text-align:center;text-decoration:none;cursor:pointer}
+  .note{font-size:.875rem;color:#4b5563}
+  .error{color:#b91c1c}
+  @media (max-width:480px){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none}}
+`;
+
+/** A complete, self-contained page: no scripts, readable at 390 px, language declared. */
+export function page(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>${title}</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main>${body}</main>
+      </body>
+    </html>`.value;
+}
+
+/** The page shown when a sign-in step is refused (bad state, provider failure, bad request). */
+export function messagePage(
+  title: string,
+  message: string,
+  action?: { href: string; label: string },
+): string {
+  return page(
+    title,
+    html`<h1>${title}</h1>
+      <p role="alert">${message}</p>
+      ${action ? html`<a class="button" href="${action.href}">${action.label}</a>` : ''}`,
+  );
+}

@@ -1,0 +1,162 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import {
+  API_PREFIX,
+  apiPaths,
+  isValidEmail,
+  messages,
+  normalizeEmail,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { safeEqual } from '../services/crypto.ts';
+import { resolveUpstreamAccount } from './accounts.ts';
+import { isIdentityProvider } from './authorization-server.ts';
+import type { Federation } from './federation.ts';
+import { messagePage } from './html.ts';
+import { deriveSecret } from './keys.ts';
+
+/** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
+export const INTERACTION_COOKIE = 'fd_interaction';
+export const INTERACTION_COOKIE_PATH = `${API_PREFIX}${apiPaths.cognitoLogin}`;
+export const interactionBinding = (secret: Buffer, uid: string): string =>
+  deriveSecret(secret, 'interaction-binding', uid);
+export const isBoundToInteraction = (secret: Buffer, uid: string, cookie: string | undefined): boolean =>
+  typeof cookie === 'string' && safeEqual(cookie, interactionBinding(secret, uid));
+
+/** Interaction uids are oidc-provider nanoids; anything else never reaches a lookup or a path. */
+export const UID_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
+
+export interface InteractionDeps {
+  ctx: AppContext;
+  provider: Provider;
+  federation: Federation;
+  secret: Buffer;
+  /** Sends the password-reset mail for an email (same service as cognito/sendreset). */
+  sendReset: (email: string) => Promise<void>;
+}
+
+export const refusePage = (reply: FastifyReply, status = 400, message: string = messages.stateInvalid) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(messagePage('Sign-in could not continue', message, { href: '/log-in', label: 'Back to sign in' }));
+
+type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
+
+/** The current interaction of this browser, only when it is the one the URL names. */
+async function currentInteraction(provider: Provider, request: UidRequest, reply: FastifyReply) {
+  const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+  return details && details.uid === request.params.uid ? details : undefined;
+}
+
+const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
+  isIdentityProvider(value) && value !== 'COGNITO' ? value : undefined;
+
+/**
+ * Routes of the authorization server's interactions (under /oidc, served by Fastify beside the
+ * mounted oidc-provider):
+ * - GET /oidc/interaction/:uid — COGNITO (or no identity_provider) → the SPA password page
+ *   /sign-in/<uid>?login_hint=..; an upstream → its authorization URL;
+ * - GET|POST /oidc/interaction/callback/:provider — the upstream's redirect_uri, cookie
+ *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated;
+ * - GET /oidc/interaction/:uid/federated — exchanges the upstream code, finds, links or creates
+ *   the account and finishes the interaction;
+ * - GET /oidc/forgotPassword — sends the reset mail, → /forgot-password?email=.. (or /email).
+ */
+export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps): void {
+  const { ctx, provider, federation, secret } = deps;
+  const log = ctx.logger.child({ component: 'identity' });
+  /** Ends the interaction with an OAuth error: the portal's callback shows messages.upstreamFailed. */
+  const endWithError = async (request: UidRequest, reply: FastifyReply, error: string) => {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+      error,
+      error_description: messages.upstreamFailed,
+    });
+    return reply.redirect(returnTo, 303);
+  };
+
+  scope.get('/oidc/interaction/:uid', async (request: UidRequest, reply) => {
+    const details = await currentInteraction(provider, request, reply);
+    if (!details) return refusePage(reply);
+    const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
+    const upstream = upstreamOf(details.params.identity_provider);
+    if (!upstream) {
+      reply.setCookie(INTERACTION_COOKIE, interactionBinding(secret, details.uid), {
+        path: INTERACTION_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.config.cookieSecure,
+        maxAge: Math.max(1, details.exp - Math.floor(ctx.now() / 1000)),
+      });
+      const query = loginHint ? `?login_hint=${encodeURIComponent(loginHint)}` : '';
+      return reply.redirect(`/sign-in/${encodeURIComponent(details.uid)}${query}`, 303);
+    }
+    try {
+      const url = await federation.authorizationUrl(upstream, details.uid, loginHint);
+      return reply.redirect(url.href, 303);
+    } catch (error) {
+      log.error({ err: error, provider: upstream }, 'upstream provider unreachable');
+      return endWithError(request, reply, 'temporarily_unavailable');
+    }
+  });
+
+  const toFederated = async (
+    request: FastifyRequest<{ Params: { provider: string } }>,
+    reply: FastifyReply,
+    params: URLSearchParams,
+  ) => {
+    const state = params.get('state') ?? '';
+    if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(reply);
+    return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
+  };
+  scope.get(
+    '/oidc/interaction/callback/:provider',
+    (request: FastifyRequest<{ Params: { provider: string } }>, reply) =>
+      toFederated(request, reply, new URL(request.url, 'http://x').searchParams),
+  );
+  scope.post(
+    '/oidc/interaction/callback/:provider',
+    (request: FastifyRequest<{ Params: { provider: string } }>, reply) => {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'string') params.set(key, value);
+      }
+      return toFederated(request, reply, params);
+    },
+  );
+
+  scope.get('/oidc/interaction/:uid/federated', async (request: UidRequest, reply) => {
+    const details = await currentInteraction(provider, request, reply);
+    const upstream = details && upstreamOf(details.params.identity_provider);
+    if (!details || !upstream || !federation.has(upstream)) return refusePage(reply);
+    const callbackUrl = new URL(federation.redirectUri(upstream));
+    callbackUrl.search = new URL(request.url, 'http://x').search;
+    let accountId: string;
+    try {
+      const identity = await federation.complete(upstream, details.uid, callbackUrl);
+      const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity);
+      log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
+      accountId = user.id;
+    } catch (error) {
+      log.warn({ err: error, provider: upstream }, 'upstream sign-in failed');
+      return endWithError(request, reply, 'access_denied');
+    }
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+      login: { accountId, amr: [upstream] },
+    });
+    return reply.redirect(returnTo, 303);
+  });
+
+  scope.get(
+    '/oidc/forgotPassword',
+    async (request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply) => {
+      const hint = request.query.login_hint;
+      if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);
+      const email = normalizeEmail(hint);
+      await deps.sendReset(email);
+      return reply.redirect(`/forgot-password?email=${encodeURIComponent(email)}`, 303);
+    },
+  );
+}

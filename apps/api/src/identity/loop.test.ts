@@ -1,0 +1,442 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SESSION_COOKIE,
+  apiPaths,
+  messages,
+  type IdentityProvider,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
+import { readSession } from '../services/sessions.ts';
+import { hashPassword, newUserRow } from '../services/users.ts';
+import { deriveSecret, loadIdentityKeys } from './keys.ts';
+import { portalPkceVerifier } from './portal-login.ts';
+import { Browser, postgresReachable, startHarness, type Harness } from './test-support.ts';
+
+const PASSWORD = 'Correct-Horse-42!';
+const isSpaPage = (url: URL) =>
+  /^\/(sign-in|post-login|forgot-password|email|log-in)(\/|$)/.test(url.pathname);
+
+async function addPasswordUser(
+  h: Harness,
+  email: string,
+  extra: { confirmed?: boolean; mustReset?: boolean } = {},
+) {
+  const row = newUserRow(
+    {
+      email,
+      first: 'Pat',
+      last: 'Lee',
+      passwordHash: await hashPassword(PASSWORD),
+      confirmed: extra.confirmed ?? true,
+      mustReset: extra.mustReset ?? false,
+    },
+    Date.now(),
+  );
+  await h.db.insertInto('users').values(row).execute();
+  return row;
+}
+
+/** SPA button → get_csrf → authorize url, exactly as the SPA builds it (with PKCE). */
+async function startSignIn(
+  h: Harness,
+  browser: Browser,
+  provider: IdentityProvider,
+  loginHint?: string,
+  loginCsrf = 'login-csrf-1',
+) {
+  const csrf = await browser.request(
+    'GET',
+    `/api/${apiPaths.getCsrf}?p=${provider}&r=${encodeURIComponent(`${h.baseUrl}/log-in`)}&c=${loginCsrf}`,
+  );
+  expect(csrf.status).toBe(200);
+  const { payload } = JSON.parse(csrf.body) as { payload: { csrf: string; code_challenge: string } };
+  const query = new URLSearchParams({
+    client_id: 'frontdoor-portal',
+    response_type: 'code',
+    redirect_uri: `${h.baseUrl}/api/auth/callback`,
+    scope: 'openid email profile',
+    state: payload.csrf,
+    identity_provider: provider,
+    code_challenge: payload.code_challenge,
+    code_challenge_method: 'S256',
+  });
+  if (loginHint) query.set('login_hint', loginHint);
+  return { state: payload.csrf, authorizeUrl: `/oidc/oauth2/authorize?${query.toString()}` };
+}
+
+async function sessionUser(h: Harness, browser: Browser): Promise<string | undefined> {
+  const session = await readSession(h.db, browser.cookie(SESSION_COOKIE), Date.now());
+  return session?.userId;
+}
+
+/** The dev identity provider's page: type the identity and press 'Sign in'. */
+async function devIdpSignIn(
+  browser: Browser,
+  page: { url: URL; body: string },
+  who: { email: string; first: string; last: string },
+) {
+  expect(page.body).toContain('<button type="submit">Sign in</button>');
+  const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  return browser.navigate(new URL(action, page.url), isSpaPage, 'POST', new URLSearchParams(who).toString());
+}
+
+async function upstreamLoop(
+  h: Harness,
+  provider: UpstreamProvider,
+  who: { email: string; first: string; last: string },
+) {
+  const browser = new Browser(h.baseUrl);
+  const { authorizeUrl } = await startSignIn(h, browser, provider, who.email);
+  const page = await browser.navigate(authorizeUrl, isSpaPage);
+  expect(page.url.pathname).toBe(`/dev/idp/${provider}/interaction/${page.url.pathname.split('/').pop()}`);
+  const end = await devIdpSignIn(browser, page, who);
+  return { browser, end };
+}
+
+function suite(name: string, postgres: boolean) {
+  describe(`sign-in loop (${name})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness({ postgres });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('COGNITO: authorize → /sign-in/<uid> → cognito/login → callback → session → /post-login/<csrf>', async () => {
+      const user = await addPasswordUser(h, 'teacher@school.example');
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const signInPage = await browser.navigate(authorizeUrl, isSpaPage);
+      expect(signInPage.url.pathname).toMatch(/^\/sign-in\/[\w-]+$/);
+      expect(signInPage.url.searchParams.get('login_hint')).toBe(user.email);
+      const uid = signInPage.url.pathname.split('/').pop();
+
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(200);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      const end = await browser.navigate(payload.redirect, isSpaPage);
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBe(user.id);
+    });
+
+    it('COGNITO: a wrong password answers the contract message and signs nobody in', async () => {
+      const user = await addPasswordUser(h, 'wrong-pw@school.example');
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: 'Wrong-password-1!',
+        uid,
+      });
+      expect(login.status).toBe(401);
+      expect(JSON.parse(login.body)).toEqual({
+        status: 'error',
+        msg: messages.incorrectCredentials,
+        code: 'incorrectCredentials',
+      });
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it('COGNITO: an unconfirmed account answers userNotConfirmed', async () => {
+      const user = await addPasswordUser(h, 'unconfirmed@school.example', { confirmed: false });
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(403);
+      expect(JSON.parse(login.body)).toMatchObject({
+        msg: messages.userNotConfirmed,
+        code: 'userNotConfirmed',
+      });
+    });
+
+    it('COGNITO: a must-reset account is sent to the reset flow with a reset mail, not signed in', async () => {
+      const user = await addPasswordUser(h, 'must-reset@school.example', { mustReset: true });
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(200);
+      expect(JSON.parse(login.body)).toEqual({
+        status: 'success',
+        payload: { redirect: `/forgot-password?email=${encodeURIComponent(user.email)}` },
+        msg: messages.passwordResetRequired,
+      });
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      const mails = await h.db
+        .selectFrom('mailbox')
+        .selectAll()
+        .where('to_address', '=', user.email)
+        .execute();
+      expect(mails).toHaveLength(1);
+    });
+
+    it('COGNITO: cognito/login refuses an interaction uid this browser did not start', async () => {
+      const user = await addPasswordUser(h, 'foreign-uid@school.example');
+      const owner = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, owner, 'COGNITO', user.email);
+      const uid = (await owner.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const attacker = new Browser(h.baseUrl);
+      await attacker.request('GET', '/healthz');
+      const login = await attacker.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(400);
+      expect(JSON.parse(login.body)).toMatchObject({ msg: messages.stateInvalid, code: 'stateInvalid' });
+    });
+
+    it('forgotPassword: mails the reset code and 303s to /forgot-password?email=..; without a valid email to /email', async () => {
+      const user = await addPasswordUser(h, 'forgot@school.example');
+      const browser = new Browser(h.baseUrl);
+      const sent = await browser.request(
+        'GET',
+        `/oidc/forgotPassword?client_id=frontdoor-portal&response_type=code&login_hint=${encodeURIComponent(user.email)}`,
+      );
+      expect(sent.status).toBe(303);
+      expect(sent.headers.get('location')).toBe(`/forgot-password?email=${encodeURIComponent(user.email)}`);
+      const mails = await h.db
+        .selectFrom('mailbox')
+        .selectAll()
+        .where('to_address', '=', user.email)
+        .execute();
+      expect(mails).toHaveLength(1);
+      const invalid = await browser.request('GET', '/oidc/forgotPassword?login_hint=not-an-email');
+      expect(invalid.status).toBe(303);
+      expect(invalid.headers.get('location')).toBe('/email');
+    });
+
+    it('refuses a replayed authorization code and a reused state', async () => {
+      const user = await addPasswordUser(h, 'replay@school.example');
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl, state } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      const atCallback = await browser.navigate(
+        payload.redirect,
+        (url) => url.pathname === '/api/auth/callback',
+      );
+      const code = atCallback.url.searchParams.get('code') ?? '';
+      expect(code).not.toBe('');
+      const first = await browser.navigate(atCallback.url, isSpaPage);
+      expect(first.url.pathname).toBe('/post-login/login-csrf-1');
+
+      // the same callback again: the state is used up
+      const again = await browser.request('GET', atCallback.url);
+      expect(again.status).toBe(400);
+      expect(again.body).toContain(messages.stateInvalid);
+
+      // the code itself, replayed at the token endpoint with the right client and verifier
+      const keys = await loadIdentityKeys(h.db);
+      const token = await fetch(`${h.baseUrl}/oidc/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`frontdoor-portal:${deriveSecret(keys.secret, 'portal-client', 'frontdoor-portal')}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: `${h.baseUrl}/api/auth/callback`,
+          code_verifier: portalPkceVerifier(keys.secret, state),
+        }).toString(),
+      });
+      expect(token.status).toBe(400);
+      expect(((await token.json()) as { error: string }).error).toBe('invalid_grant');
+    });
+
+    it('refuses a wrong redirect_uri and an unknown client with a page, never a redirect', async () => {
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
+      const wrongRedirect = await browser.request(
+        'GET',
+        authorizeUrl.replace(
+          encodeURIComponent(`${h.baseUrl}/api/auth/callback`),
+          encodeURIComponent('https://evil.example/cb'),
+        ),
+      );
+      expect(wrongRedirect.status).toBe(400);
+      expect(wrongRedirect.headers.get('location')).toBeNull();
+      expect(wrongRedirect.body).toContain('redirect_uri');
+      const unknownClient = await browser.request(
+        'GET',
+        authorizeUrl.replace('client_id=frontdoor-portal', 'client_id=someone-else'),
+      );
+      expect(unknownClient.status).toBe(400);
+      expect(unknownClient.headers.get('location')).toBeNull();
+    });
+
+    it('refuses an authorization request without PKCE, and an unknown identity_provider, back at the callback', async () => {
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
+      const noPkce = await browser.navigate(authorizeUrl.replace(/&code_challenge=[^&]+/, ''), isSpaPage);
+      expect(noPkce.status).toBe(400);
+      expect(noPkce.body).toContain(messages.upstreamFailed);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      const second = await startSignIn(h, browser, 'COGNITO');
+      const badIdp = await browser.navigate(
+        second.authorizeUrl.replace('identity_provider=COGNITO', 'identity_provider=Facebook'),
+        isSpaPage,
+      );
+      expect(badIdp.status).toBe(400);
+      expect(badIdp.body).toContain(messages.upstreamFailed);
+    });
+
+    it('refuses a forged state and a state issued to another browser', async () => {
+      const user = await addPasswordUser(h, 'foreign-state@school.example');
+      const forged = await new Browser(h.baseUrl).request(
+        'GET',
+        '/api/auth/callback?code=abc&state=forged-state',
+      );
+      expect(forged.status).toBe(400);
+      expect(forged.body).toContain(messages.stateInvalid);
+
+      // the victim's browser got the state; the attacker's browser completes a sign-in with it
+      const victim = new Browser(h.baseUrl);
+      const { state } = await startSignIn(h, victim, 'COGNITO');
+      const attacker = new Browser(h.baseUrl);
+      const own = await startSignIn(h, attacker, 'COGNITO', user.email);
+      const uid = (
+        await attacker.navigate(own.authorizeUrl.replace(own.state, state), isSpaPage)
+      ).url.pathname
+        .split('/')
+        .pop();
+      const login = await attacker.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      const end = await attacker.navigate(payload.redirect, isSpaPage);
+      expect(end.url.pathname).toBe('/api/auth/callback');
+      expect(end.status).toBe(400);
+      expect(end.body).toContain(messages.stateInvalid);
+      expect(attacker.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it('an upstream error (the person cancels) ends at the callback page, signed out', async () => {
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'Google', 'cancel@school.example');
+      const page = await browser.navigate(authorizeUrl, isSpaPage);
+      const uid =
+        browser.history.map((u) => /^\/oidc\/interaction\/([\w-]+)$/.exec(u.pathname)?.[1]).find(Boolean) ??
+        '';
+      expect(page.url.pathname).toMatch(/^\/dev\/idp\/Google\/interaction\//);
+      const end = await browser.navigate(
+        `/oidc/interaction/callback/Google?error=access_denied&state=${uid}`,
+        isSpaPage,
+      );
+      expect(end.url.pathname).toBe('/api/auth/callback');
+      expect(end.status).toBe(400);
+      expect(end.body).toContain(messages.upstreamFailed);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it('links a verified Google email to the existing account', async () => {
+      const user = await addPasswordUser(h, 'linked@school.example');
+      const { browser } = await upstreamLoop(h, 'Google', {
+        email: user.email,
+        first: 'Other',
+        last: 'Name',
+      });
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      const methods = await h.db
+        .selectFrom('user_identities')
+        .select('provider')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(methods.map((m) => m.provider)).toEqual(['Google']);
+    });
+
+    it('never links on a Clever email: a separate account with a placeholder address', async () => {
+      const user = await addPasswordUser(h, 'not-linked@school.example');
+      const { browser } = await upstreamLoop(h, 'Clever', {
+        email: user.email,
+        first: 'Clever',
+        last: 'Student',
+      });
+      const userId = await sessionUser(h, browser);
+      expect(userId).toBeDefined();
+      expect(userId).not.toBe(user.id);
+      const created = await h.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', userId ?? '')
+        .executeTakeFirstOrThrow();
+      expect(created.email).toMatch(/^clever-[0-9a-f]{20}@federated\.invalid$/);
+      const identity = await h.db
+        .selectFrom('user_identities')
+        .selectAll()
+        .where('user_id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      expect(identity.email).toBe(user.email);
+    });
+
+    it('signs the same upstream person into the same account the second time', async () => {
+      const who = { email: 'twice@school.example', first: 'Twice', last: 'Seen' };
+      const first = await upstreamLoop(h, 'Microsoft', who);
+      const second = await upstreamLoop(h, 'Microsoft', who);
+      expect(await sessionUser(h, second.browser)).toBe(await sessionUser(h, first.browser));
+    });
+
+    for (const provider of [
+      'Google',
+      'Microsoft',
+      'MicrosoftPersonal',
+      'SignInWithApple',
+      'Clever',
+      'ClassLink',
+    ] as const) {
+      it(`${provider}: authorize → dev IdP 'Sign in' → federated → callback → session`, async () => {
+        const email = `${provider.toLowerCase()}-person@school.example`;
+        const { browser, end } = await upstreamLoop(h, provider, { email, first: 'Ada', last: 'Byron' });
+        expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+        const userId = await sessionUser(h, browser);
+        expect(userId).toBeDefined();
+        const identity = await h.db
+          .selectFrom('user_identities')
+          .selectAll()
+          .where('user_id', '=', userId ?? '')
+          .executeTakeFirstOrThrow();
+        expect(identity.provider).toBe(provider);
+        const user = await h.db
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', userId ?? '')
+          .executeTakeFirstOrThrow();
+        expect([user.first, user.last]).toEqual(['Ada', 'Byron']);
+      });
+    }
+  });
+}
+
+suite('SQLite', false);
+const pgProblem = await postgresReachable();
+if (pgProblem) {
+  console.info(`PostgreSQL not reachable, its identity loop is skipped: ${pgProblem}`);
+  describe.skip('sign-in loop (PostgreSQL)', () => {
+    it('needs PostgreSQL', () => undefined);
+  });
+} else {
+  suite('PostgreSQL', true);
+}

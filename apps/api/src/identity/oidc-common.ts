@@ -1,0 +1,67 @@
+import { interactionPolicy, type Configuration, type Grant, type KoaContextWithOIDC } from 'oidc-provider';
+import { messages } from '@frontdoor/contract';
+import { messagePage } from './html.ts';
+
+/**
+ * Consent is never asked: every client of these providers is first party. The grant the
+ * consent prompt would create is created here instead (oidc-provider's recommended way).
+ */
+export async function firstPartyGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+  const { client, session, params } = ctx.oidc;
+  if (!client || !session?.accountId) return undefined;
+  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+  const grant =
+    existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+  if (typeof params?.scope === 'string') grant.addOIDCScope(params.scope);
+  await grant.save();
+  return grant;
+}
+
+/**
+ * Every authorization request authenticates afresh through the interaction: an earlier
+ * provider session must never sign in a different person after the portal signed out, and
+ * identity_provider must always decide how the user authenticates.
+ */
+export function freshLoginPolicy(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')
+    ?.checks.add(
+      new interactionPolicy.Check('fresh_login', 'every authorization request signs in afresh', (ctx) =>
+        ctx.oidc.result?.login
+          ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+          : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
+  return policy;
+}
+
+/** oidc-provider's error page in the portal's words, never a stack trace. */
+export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
+  ctx.type = 'html';
+  const detail = typeof out.error_description === 'string' ? out.error_description : messages.badRequest;
+  ctx.body = messagePage(messages.badRequest, detail, { href: '/log-in', label: 'Back to sign in' });
+};
+
+/** Settings both the portal's authorization server and the dev identity providers use. */
+export const commonSettings = {
+  renderError,
+  loadExistingGrant: firstPartyGrant,
+  // no refresh tokens: the portal keeps its own session
+  issueRefreshToken: async () => false,
+  pkce: { required: () => true },
+  // seconds; sign-in artifacts are short lived, the portal keeps its own session
+  ttl: {
+    AuthorizationCode: 60,
+    Interaction: 60 * 60,
+    Session: 60 * 60,
+    Grant: 60 * 60,
+    AccessToken: 10 * 60,
+    IdToken: 10 * 60,
+  },
+  features: {
+    devInteractions: { enabled: false },
+    revocation: { enabled: true },
+  },
+} satisfies Partial<Configuration>;

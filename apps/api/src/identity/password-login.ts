@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
+import { strictRateLimit } from '../services/rate-limits.ts';
+import { createSession, setSessionCookie } from '../services/sessions.ts';
+import { findUserByEmail, hashPassword, verifyPassword } from '../services/users.ts';
+import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
+
+export interface PasswordLoginDeps {
+  ctx: AppContext;
+  provider: Provider;
+  secret: Buffer;
+  sendReset: (email: string) => Promise<void>;
+}
+
+let timingHash: Promise<string> | undefined;
+/** Unknown emails still pay one argon2 verification, so timing does not reveal accounts. */
+const equaliseTiming = async (password: string) => {
+  timingHash ??= hashPassword('frontdoor-timing-equaliser');
+  await verifyPassword(await timingHash, password);
+};
+
+/**
+ * POST api/cognito/login {email, password, uid}: the built-in user pool's password check.
+ * With `uid` it completes that authorization-server interaction (bound to this browser by the
+ * fd_interaction cookie set when the interaction sent the browser to /sign-in/<uid>) and answers
+ * {redirect} = the authorization server's resume URL. Without `uid` it signs in directly
+ * (session cookie) and answers {redirect: '/post-login'}. Must-reset accounts get the reset mail
+ * and {redirect: '/forgot-password?email=..'} instead of a sign-in.
+ */
+export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps): void {
+  const { ctx, provider, secret } = deps;
+  api.post(`/${apiPaths.cognitoLogin}`, { config: strictRateLimit(ctx.config) }, async (request, reply) => {
+    const body = parseWith(cognitoLoginBody, request.body);
+    let interaction: InstanceType<Provider['Interaction']> | undefined;
+    if (body.uid !== undefined) {
+      const bound =
+        UID_PATTERN.test(body.uid) &&
+        isBoundToInteraction(secret, body.uid, request.cookies[INTERACTION_COOKIE]);
+      interaction = bound ? await provider.Interaction.find(body.uid) : undefined;
+      const idp = interaction?.params.identity_provider;
+      if (!interaction || (idp !== undefined && idp !== 'COGNITO')) throw new ApiError(400, 'stateInvalid');
+    }
+    const user = await findUserByEmail(ctx.db, body.email);
+    if (user?.must_reset) {
+      await deps.sendReset(user.email);
+      return ok(
+        { redirect: `/forgot-password?email=${encodeURIComponent(user.email)}` },
+        messages.passwordResetRequired,
+      );
+    }
+    if (!user) {
+      await equaliseTiming(body.password);
+      throw new ApiError(401, 'incorrectCredentials');
+    }
+    if (!(await verifyPassword(user.password_hash, body.password)))
+      throw new ApiError(401, 'incorrectCredentials');
+    if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+
+    if (interaction) {
+      interaction.result = { login: { accountId: user.id, amr: ['pwd'] } };
+      await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+      return ok({ redirect: interaction.returnTo });
+    }
+    const token = await createSession(ctx.db, user.id, { now: ctx.now() });
+    setSessionCookie(reply, token, ctx.config);
+    return ok({ redirect: '/post-login' });
+  });
+}

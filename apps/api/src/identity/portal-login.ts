@@ -1,0 +1,91 @@
+import * as client from 'openid-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '@frontdoor/contract';
+import type { AppConfig } from '../config.ts';
+import { randomToken, sha256 } from '../services/crypto.ts';
+import { isLoopbackHttp } from './federation.ts';
+import { deriveSecret } from './keys.ts';
+import type { PortalClient } from './authorization-server.ts';
+
+/**
+ * The API as the client of its own authorization server: the state social/get_csrf hands out,
+ * bound to the browser, and the code exchange of api/auth/callback.
+ */
+
+/** Random per-browser cookie whose sha256 is a federation state's browser_binding. */
+export const BROWSER_COOKIE = 'fd_browser';
+/** A sign-in started by get_csrf must come back within this time. */
+export const FEDERATION_STATE_TTL_MS = 60 * 60 * 1000;
+
+/** The browser's binding cookie, created when missing; returns its digest. */
+export function browserBinding(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<AppConfig, 'cookieSecure'>,
+): string {
+  let token = request.cookies[BROWSER_COOKIE];
+  if (!token || !/^[\w-]{32,64}$/.test(token)) {
+    token = randomToken();
+    reply.setCookie(BROWSER_COOKIE, token, {
+      path: API_PREFIX,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.cookieSecure,
+    });
+  }
+  return sha256(token);
+}
+
+export const existingBrowserBinding = (request: FastifyRequest): string | undefined => {
+  const token = request.cookies[BROWSER_COOKIE];
+  return token ? sha256(token) : undefined;
+};
+
+/** PKCE verifier of a portal state: derived, so nothing but the state needs storing. */
+export const portalPkceVerifier = (secret: Buffer, state: string): string =>
+  deriveSecret(secret, 'portal-pkce', state);
+export const portalCodeChallenge = (secret: Buffer, state: string): Promise<string> =>
+  client.calculatePKCECodeChallenge(portalPkceVerifier(secret, state));
+
+export class PortalCodeExchange {
+  #config: Promise<client.Configuration> | undefined;
+
+  constructor(
+    private readonly issuer: string,
+    private readonly portal: PortalClient,
+    private readonly secret: Buffer,
+    private readonly fetchImpl: client.CustomFetch,
+  ) {}
+
+  #configuration(): Promise<client.Configuration> {
+    if (!this.#config) {
+      this.#config = client.discovery(
+        new URL(this.issuer),
+        this.portal.clientId,
+        undefined,
+        client.ClientSecretBasic(this.portal.clientSecret),
+        {
+          [client.customFetch]: this.fetchImpl,
+          execute: isLoopbackHttp(this.issuer) ? [client.allowInsecureRequests] : [],
+        },
+      );
+      this.#config.catch(() => (this.#config = undefined));
+    }
+    return this.#config;
+  }
+
+  /** Exchanges the code of the callback URL; returns the signed-in account id (ID token sub). */
+  async exchange(callbackQuery: string, state: string): Promise<string> {
+    const config = await this.#configuration();
+    const currentUrl = new URL(this.portal.redirectUri);
+    currentUrl.search = callbackQuery;
+    const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+      pkceCodeVerifier: portalPkceVerifier(this.secret, state),
+      expectedState: state,
+      idTokenExpected: true,
+    });
+    const sub = tokens.claims()?.sub;
+    if (!sub) throw new Error('the authorization server returned no subject');
+    return sub;
+  }
+}

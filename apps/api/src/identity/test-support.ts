@@ -1,0 +1,195 @@
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
+import { loadConfig, type Env } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import { createTestDb, postgresReachable } from '../testing/test-db.ts';
+import { mailboxMailer } from '../mail/mailer.ts';
+import { buildApp } from '../app.ts';
+
+export { postgresReachable };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Db;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app (buildApp: CSRF, helmet, rate limits, the identity side) listening on 127.0.0.1
+ * at a free port, on SQLite in memory or a private PostgreSQL database. The PUBLIC_URL must be known before the issuer is created, hence
+ * the port is chosen first.
+ */
+export async function startHarness(options: { postgres?: boolean; env?: Env } = {}): Promise<Harness> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { db, drop } = await createTestDb(options.postgres ? 'postgres' : 'sqlite');
+  const config = loadConfig({
+    APP_ENV: 'test',
+    PUBLIC_URL: baseUrl,
+    PORT: String(port),
+    RATE_LIMIT_MULTIPLIER: '100',
+    WEB_DIST: '/nonexistent-dist',
+    ...options.env,
+  });
+  const now = () => Date.now();
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const ctx: AppContext = { config, db, mailer: mailboxMailer(db, now), logger, now };
+  const app = await buildApp(ctx);
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    ctx,
+    db,
+    baseUrl,
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+interface StoredCookie {
+  value: string;
+  path: string;
+}
+
+export interface Visit {
+  url: URL;
+  status: number;
+  body: string;
+  headers: Headers;
+}
+
+/**
+ * A minimal browser over real HTTP: a cookie jar honouring paths and expiry, redirects followed
+ * by hand (so every hop is observable), and oidc-provider's self-submitting form_post pages
+ * submitted as a browser's script would.
+ */
+export class Browser {
+  readonly cookies = new Map<string, StoredCookie>();
+  readonly history: URL[] = [];
+
+  constructor(readonly baseUrl: string) {}
+
+  cookieHeader(url: URL): string {
+    return [...this.cookies.entries()]
+      .filter(
+        ([, c]) =>
+          url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`),
+      )
+      .map(([key, c]) => `${key.slice(0, key.indexOf('|'))}=${c.value}`)
+      .join('; ');
+  }
+
+  #store(headers: Headers, url: URL): void {
+    for (const line of headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';').map((s) => s.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      let path = url.pathname.replace(/\/[^/]*$/, '') || '/';
+      let expired = value === '';
+      for (const attr of attrs) {
+        const [k = '', v = ''] = attr.split('=');
+        if (k.toLowerCase() === 'path') path = v;
+        if (k.toLowerCase() === 'max-age' && Number(v) <= 0) expired = true;
+        if (k.toLowerCase() === 'expires' && Date.parse(v) < Date.now()) expired = true;
+      }
+      // one jar entry per name and path, as browsers keep them
+      const key = `${name}|${path}`;
+      if (expired) this.cookies.delete(key);
+      else this.cookies.set(key, { value, path });
+    }
+  }
+
+  cookie(name: string): string | undefined {
+    return [...this.cookies.entries()].find(([key]) => key.startsWith(`${name}|`))?.[1].value;
+  }
+
+  async request(
+    method: string,
+    target: string | URL,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ): Promise<Visit> {
+    const url = new URL(target, this.baseUrl);
+    this.history.push(url);
+    const headers: Record<string, string> = { accept: 'text/html,application/json', ...init.headers };
+    const jar = this.cookieHeader(url);
+    if (jar) headers.cookie = jar;
+    const response = await fetch(url, { method, headers, body: init.body, redirect: 'manual' });
+    this.#store(response.headers, url);
+    return { url, status: response.status, body: await response.text(), headers: response.headers };
+  }
+
+  /** POST JSON to the API with the double-submit CSRF header, as the SPA's http client does. */
+  async postJson(path: string, body: unknown): Promise<Visit> {
+    return this.request('POST', path, {
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', [CSRF_HEADER]: this.cookie(CSRF_COOKIE) ?? 'none' },
+    });
+  }
+
+  /**
+   * Follows redirects (and form_post pages) from `target` until a response that is neither, or
+   * until `stop` says the URL is a SPA page the real browser would render.
+   */
+  async navigate(
+    target: string | URL,
+    stop: (url: URL) => boolean = () => false,
+    method = 'GET',
+    body?: string,
+  ): Promise<Visit> {
+    let visit = await this.request(
+      method,
+      target,
+      body ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {},
+    );
+    for (let hops = 0; hops < 25; hops++) {
+      const location = visit.headers.get('location');
+      if (visit.status >= 300 && visit.status < 400 && location) {
+        const next = new URL(location, visit.url);
+        if (stop(next)) return { ...visit, url: next };
+        visit = await this.request('GET', next);
+        continue;
+      }
+      const formPost = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(visit.body);
+      if (visit.status === 200 && formPost && visit.body.includes('Submitting Callback')) {
+        const inputs = [
+          ...(formPost[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g),
+        ];
+        const form = new URLSearchParams(inputs.map((m) => [m[1] ?? '', decodeEntities(m[2] ?? '')]));
+        visit = await this.request('POST', decodeEntities(formPost[1] ?? ''), {
+          body: form.toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        continue;
+      }
+      return visit;
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+const decodeEntities = (s: string): string =>
+  s.replace(/&(#(\d+)|#x([0-9a-f]+)|amp|lt|gt|quot|#39);/gi, (_m, _g, dec: string, hex: string) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
+    return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[_m.toLowerCase()] ?? _m;
+  });

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import {
+  UpstreamIdentityError,
+  fromApple,
+  fromClassLinkInfo,
+  fromClassLinkOidc,
+  fromCleverApi,
+  fromCleverOidc,
+  fromGoogle,
+  fromMicrosoft,
+} from './upstream-identity.ts';
+
+const ORG_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+
+describe('upstream identities', () => {
+  it('Google: sub is the key; only a verified email may link', () => {
+    const verified = fromGoogle({
+      sub: '1234',
+      email: 'Ada@School.example',
+      email_verified: true,
+      given_name: 'Ada',
+      family_name: 'Byron',
+    });
+    expect(verified).toEqual({
+      provider: 'Google',
+      subject: '1234',
+      email: 'ada@school.example',
+      linkableEmail: true,
+      first: 'Ada',
+      last: 'Byron',
+    });
+    expect(fromGoogle({ sub: '1234', email: 'a@b.example', email_verified: false }).linkableEmail).toBe(
+      false,
+    );
+    expect(fromGoogle({ sub: '1', name: 'Grace Brewster Hopper' })).toMatchObject({
+      first: 'Grace',
+      last: 'Brewster Hopper',
+      email: null,
+    });
+    expect(() => fromGoogle({ email: 'a@b.example' })).toThrow(UpstreamIdentityError);
+  });
+
+  it('Microsoft work/school: tid:oid is the key, email never links, personal tenant refused', () => {
+    const id = fromMicrosoft('Microsoft', {
+      tid: ORG_TENANT,
+      oid: 'oid-1',
+      sub: 'pairwise',
+      email: 'T@School.example',
+      name: 'Ter Ese',
+    });
+    expect(id).toEqual({
+      provider: 'Microsoft',
+      subject: `${ORG_TENANT}:oid-1`,
+      email: 't@school.example',
+      linkableEmail: false,
+      first: 'Ter',
+      last: 'Ese',
+    });
+    expect(() => fromMicrosoft('Microsoft', { tid: MICROSOFT_PERSONAL_TENANT, oid: 'x' })).toThrow(
+      /personal/,
+    );
+    expect(() => fromMicrosoft('Microsoft', { tid: ORG_TENANT, oid: 'x' }, ['another-tenant'])).toThrow(
+      /not allowed/,
+    );
+    expect(() => fromMicrosoft('Microsoft', { oid: 'x' })).toThrow(/tenant/);
+    // students without a mailbox: the UPN stands in for display only
+    expect(
+      fromMicrosoft('Microsoft', { tid: ORG_TENANT, oid: 'x', preferred_username: 'kid@district.example' })
+        .email,
+    ).toBe('kid@district.example');
+  });
+
+  it('Microsoft personal: only the consumer tenant', () => {
+    expect(fromMicrosoft('MicrosoftPersonal', { tid: MICROSOFT_PERSONAL_TENANT, sub: 's' }).subject).toBe(
+      `${MICROSOFT_PERSONAL_TENANT}:s`,
+    );
+    expect(() => fromMicrosoft('MicrosoftPersonal', { tid: ORG_TENANT, oid: 'x' })).toThrow(/work or school/);
+  });
+
+  it('Apple: string booleans, name from the form-posted user JSON', () => {
+    const id = fromApple(
+      { sub: '001.abc.002', email: 'x@privaterelay.appleid.com', email_verified: 'true' },
+      '{"name":{"firstName":"Tim","lastName":"Apple"}}',
+    );
+    expect(id).toEqual({
+      provider: 'SignInWithApple',
+      subject: '001.abc.002',
+      email: 'x@privaterelay.appleid.com',
+      linkableEmail: true,
+      first: 'Tim',
+      last: 'Apple',
+    });
+    expect(fromApple({ sub: 's', email: 'x@y.example', email_verified: 'false' }, 'not json')).toMatchObject({
+      linkableEmail: false,
+      first: '',
+    });
+  });
+
+  it('Clever: the user id is the key, email never links (OIDC and API shapes)', () => {
+    expect(
+      fromCleverOidc({ sub: 's', multi_role_user_id: 'mr-1', email: 'c@d.example', given_name: 'C' }),
+    ).toMatchObject({ subject: 'mr-1', linkableEmail: false, first: 'C' });
+    const api = fromCleverApi(
+      { data: { id: 'u-1', district: 'd-1' } },
+      { data: { email: 'c@d.example', name: { first: 'Cl', last: 'Ever' } } },
+    );
+    expect(api).toEqual({
+      provider: 'Clever',
+      subject: 'u-1',
+      email: 'c@d.example',
+      linkableEmail: false,
+      first: 'Cl',
+      last: 'Ever',
+    });
+    expect(() => fromCleverApi({ data: {} }, undefined)).toThrow(UpstreamIdentityError);
+  });
+
+  it('ClassLink: TenantId:UserId (API) or tenant:sub (OIDC), email never links, empty email allowed', () => {
+    expect(
+      fromClassLinkInfo({ TenantId: 12, UserId: 345, FirstName: 'Class', LastName: 'Link', Email: '' }),
+    ).toEqual({
+      provider: 'ClassLink',
+      subject: '12:345',
+      email: null,
+      linkableEmail: false,
+      first: 'Class',
+      last: 'Link',
+    });
+    expect(
+      fromClassLinkOidc({
+        sub: '345',
+        classLink_tenant_id: '12',
+        email: 'e@f.example',
+        email_verified: true,
+      }),
+    ).toMatchObject({ subject: '12:345', linkableEmail: false });
+  });
+});
