@@ -1,0 +1,154 @@
+/**
+ * In-process latency/throughput of a few API calls (fastify.inject, SQLite in a temp dir).
+ * `npm run bench` writes bench/results.md at the repository root. Runs well under a minute.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@frontdoor/contract';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrateToLatest } from '../src/db/index.ts';
+import { mailboxMailer } from '../src/mail/mailer.ts';
+import { hashPassword, newUserRow } from '../src/services/users.ts';
+import { createSession } from '../src/services/sessions.ts';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-'));
+const config = loadConfig({
+  APP_ENV: 'bench',
+  DATA_DIR: dataDir,
+  RATE_LIMIT_MULTIPLIER: '1000000',
+  WEB_DIST: '/nonexistent',
+});
+const db = createDb({ dataDir, databaseUrl: undefined });
+await migrateToLatest(db);
+const now = () => Date.now();
+const app = await buildApp({
+  config,
+  db,
+  now,
+  logger: pino({ level: 'silent' }),
+  mailer: mailboxMailer(db, now),
+});
+await app.ready();
+
+const user = newUserRow(
+  {
+    email: 'bench@school.test',
+    first: 'B',
+    last: 'M',
+    passwordHash: await hashPassword('Bench-Passw0rd!'),
+    confirmed: true,
+  },
+  now(),
+);
+await db.insertInto('users').values(user).execute();
+const session = await createSession(db, user.id, { now: now() });
+const csrf = 'bench-csrf';
+const cookies = `${CSRF_COOKIE}=${csrf}; ${SESSION_COOKIE}=${session}`;
+
+interface Row {
+  name: string;
+  n: number;
+  concurrency: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  throughput: number;
+}
+
+async function measure(
+  name: string,
+  budgetMs: number,
+  maxN: number,
+  concurrency: number,
+  call: (i: number) => Promise<number>,
+): Promise<Row> {
+  const latencies: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  const worker = async () => {
+    while (next < maxN && performance.now() - start < budgetMs) {
+      const i = next++;
+      const t0 = performance.now();
+      const status = await call(i);
+      latencies.push(performance.now() - t0);
+      if (status >= 400) throw new Error(`${name}: HTTP ${status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = performance.now() - start;
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    name,
+    n: latencies.length,
+    concurrency,
+    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+    p50: q(0.5),
+    p95: q(0.95),
+    p99: q(0.99),
+    throughput: (latencies.length / elapsed) * 1000,
+  };
+}
+
+const post = (url: string, payload: object) =>
+  app
+    .inject({ method: 'POST', url, payload, headers: { cookie: cookies, [CSRF_HEADER]: csrf } })
+    .then((r) => r.statusCode);
+
+const rows: Row[] = [];
+for (const concurrency of [1, 8]) {
+  rows.push(
+    await measure('POST auth/validateEmail', 5000, 20000, concurrency, () =>
+      post('/api/auth/validateEmail', { email: 'bench@school.test' }),
+    ),
+  );
+  rows.push(
+    await measure('GET auth/sig (signed in)', 5000, 20000, concurrency, () =>
+      app.inject({ url: '/api/auth/sig', headers: { cookie: cookies } }).then((r) => r.statusCode),
+    ),
+  );
+  rows.push(
+    await measure('POST cognito/signup (argon2id)', 8000, 400, concurrency, (i) =>
+      post('/api/cognito/signup', {
+        first: 'S',
+        last: 'U',
+        email: `signup-${concurrency}-${i}@school.test`,
+        pw: 'Bench-Passw0rd!',
+        description: 'other',
+      }),
+    ),
+  );
+}
+await app.close();
+await db.destroy();
+rmSync(dataDir, { recursive: true, force: true });
+
+const ms = (v: number) => v.toFixed(2);
+const table = [
+  '| call | concurrency | requests | mean ms | p50 ms | p95 ms | p99 ms | req/s |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.concurrency} | ${r.n} | ${ms(r.mean)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.throughput.toFixed(0)} |`,
+  ),
+].join('\n');
+const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bench/results.md');
+writeFileSync(
+  out,
+  `# API benchmark
+
+\`npm run bench\` (apps/api/bench/run.ts): in-process \`fastify.inject\` against SQLite in a temporary directory,
+the full request path (helmet, cookies, rate limit, CSRF, validation, database). No network. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'},
+Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. Sign-up includes argon2id (m=19456 KiB, t=2, p=1), two inserts and the mailbox write.
+
+${table}
+`,
+);
+console.info(table);
+console.info(`written to ${out}`);

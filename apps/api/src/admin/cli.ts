@@ -1,0 +1,44 @@
+import pino from 'pino';
+import { loadConfig } from '../config.ts';
+import { createDb, migrateToLatest } from '../db/index.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { HELP, UsageError, formatResult, parseAdminArgs, runAdminCommand } from './commands.ts';
+
+/** `npm run admin -- <command>`: same DATA_DIR / DATABASE_URL as the server. Exit 0 ok, 1 failure, 2 usage. */
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseAdminArgs(argv);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || !positionals.length) {
+    console.info(HELP);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig(process.env);
+  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const now = () => Date.now();
+  const mailer = createMailer(config, db, now);
+  try {
+    await migrateToLatest(db);
+    const result = await runAdminCommand(
+      { db, config, mailer, now, logger: pino({ level: 'warn' }, pino.destination(2)) },
+      positionals,
+      values,
+    );
+    console.info(formatResult(result, values.json ?? false));
+    return 0;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(values.json ? JSON.stringify({ error: message }) : `error: ${message}`);
+    return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await mailer.close();
+    await db.destroy();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,207 @@
+import { parseArgs } from 'node:util';
+import { ACCOUNT_TYPES, emailSchema, passwordSchema, rolesSchema, type Roles } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { createServiceProvider, findServiceProvider, originOf } from '../services/service-providers.ts';
+import { createLoginRequest } from '../services/login-requests.ts';
+import { findUserByEmail, hashPassword, newUserRow } from '../services/users.ts';
+import { createInvite } from '../services/invites.ts';
+import { createAccessCode } from '../services/access-codes.ts';
+import { listMailbox } from '../services/mailbox.ts';
+
+export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'>;
+
+export class UsageError extends Error {}
+
+export const HELP = `Frontdoor administration. Usage: npm run admin -- [--json] <command> [options]
+
+  sp create --id <sp_id> --name <name> --origin <origin> [--origin <origin> ...]
+      Registers a service provider → {sp_id, clientId, clientSecret} (the secret is shown once).
+  login create --sp <sp_id> --url <return url> [--teacher]
+      Opens a login request (as gateway/createCsrfLogin does) → {csrf}; visit /log-in/<csrf>.
+  user create --email <e> [--password <p>] --first <f> --last <l> [--unconfirmed] [--must-reset] [--role <name>:<level,level>]...
+      Creates an account → {id}. Without --password the account has email status "verify".
+  invite create --email <e> [--language <lang>]
+      Creates an invitation and mails its link /invite/<code> → {code}.
+  access-code create --sp <sp_id> --email <student email>
+      Creates a six-digit classroom access code → {code}.
+  masquerade start --admin <email> --as <email>
+  masquerade stop --admin <email>
+      Sets or clears the masquerade user on the administrator's live sessions → {sessions}.
+  mailbox list [--to <email>]
+      The development mailbox, newest first → {messages}.
+  realm set --domain <domain> --type Managed|Federated|Unknown
+      Overrides Microsoft realm discovery for a domain → {domain, accountType}.
+
+Options: --json prints one JSON object per command. --help prints this text.
+Reads DATA_DIR / DATABASE_URL like the server, so it works beside a running server.`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  id: { type: 'string' },
+  name: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  sp: { type: 'string' },
+  url: { type: 'string' },
+  teacher: { type: 'boolean' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  first: { type: 'string' },
+  last: { type: 'string' },
+  unconfirmed: { type: 'boolean' },
+  'must-reset': { type: 'boolean' },
+  role: { type: 'string', multiple: true },
+  language: { type: 'string' },
+  admin: { type: 'string' },
+  as: { type: 'string' },
+  to: { type: 'string' },
+  domain: { type: 'string' },
+  type: { type: 'string' },
+} as const;
+
+export function parseAdminArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+type Values = ReturnType<typeof parseAdminArgs>['values'];
+
+function required(
+  values: Values,
+  name: 'id' | 'name' | 'sp' | 'url' | 'email' | 'first' | 'last' | 'admin' | 'as' | 'domain' | 'type',
+): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function email(values: Values, name: 'email' | 'admin' | 'as' = 'email'): string {
+  const parsed = emailSchema.safeParse(required(values, name));
+  if (!parsed.success) throw new UsageError(`--${name}: not a valid email address`);
+  return parsed.data;
+}
+
+/** --role teacher:1,2 --role admin → {teacher:[1,2], admin:[]} */
+function parseRoles(specs: string[] = []): Roles {
+  const roles: Roles = {};
+  for (const spec of specs) {
+    const [name = '', levels = ''] = spec.split(':');
+    if (!name) throw new UsageError(`--role ${spec}: expected <name>:<level,level>`);
+    roles[name] = levels ? levels.split(',').map((l) => Number.parseInt(l, 10)) : [];
+  }
+  const parsed = rolesSchema.safeParse(roles);
+  if (!parsed.success) throw new UsageError('--role levels must be integers');
+  return parsed.data;
+}
+
+async function userByEmail(ctx: AdminContext, address: string) {
+  const user = await findUserByEmail(ctx.db, address);
+  if (!user) throw new UsageError(`no account with the email ${address}`);
+  return user;
+}
+
+/** Runs one admin command and returns its result object. */
+export async function runAdminCommand(
+  ctx: AdminContext,
+  positionals: string[],
+  values: Values,
+): Promise<Record<string, unknown>> {
+  const [group, action] = positionals;
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'sp create': {
+      const origins = values.origin ?? [];
+      if (!origins.length) throw new UsageError('--origin is required (repeatable)');
+      for (const o of origins) if (!originOf(o)) throw new UsageError(`--origin ${o}: not an http(s) origin`);
+      return createServiceProvider(
+        ctx.db,
+        { spId: required(values, 'id'), name: required(values, 'name'), origins },
+        ctx.now(),
+      );
+    }
+    case 'login create': {
+      const spId = required(values, 'sp');
+      const sp = await findServiceProvider(ctx.db, spId);
+      if (!sp) throw new UsageError(`no service provider ${spId}`);
+      const url = required(values, 'url');
+      if (!sp.origins.includes(originOf(url) ?? ''))
+        throw new UsageError(`--url: origin not allowed for ${spId} (${sp.origins.join(', ')})`);
+      return {
+        csrf: await createLoginRequest(ctx.db, { spId, url, isTeacher: values.teacher ?? false }, ctx.now()),
+      };
+    }
+    case 'user create': {
+      const address = email(values);
+      if (await findUserByEmail(ctx.db, address))
+        throw new UsageError(`an account with the email ${address} already exists`);
+      let passwordHash: string | null = null;
+      if (values.password !== undefined) {
+        const pw = passwordSchema.safeParse(values.password);
+        if (!pw.success) throw new UsageError(`--password: ${pw.error.issues[0]?.message ?? 'not valid'}`);
+        passwordHash = await hashPassword(pw.data);
+      }
+      const row = newUserRow(
+        {
+          email: address,
+          first: required(values, 'first'),
+          last: required(values, 'last'),
+          passwordHash,
+          confirmed: !values.unconfirmed,
+          mustReset: values['must-reset'] ?? false,
+          roles: parseRoles(values.role),
+          language: values.language ?? 'en',
+        },
+        ctx.now(),
+      );
+      await ctx.db.insertInto('users').values(row).execute();
+      return { id: row.id };
+    }
+    case 'invite create':
+      return { code: await createInvite(ctx, email(values), values.language) };
+    case 'access-code create': {
+      const spId = required(values, 'sp');
+      if (!(await findServiceProvider(ctx.db, spId))) throw new UsageError(`no service provider ${spId}`);
+      const student = await userByEmail(ctx, email(values));
+      return { code: await createAccessCode(ctx.db, spId, student.id, ctx.now()) };
+    }
+    case 'masquerade start':
+    case 'masquerade stop': {
+      const admin = await userByEmail(ctx, email(values, 'admin'));
+      const target = action === 'start' ? (await userByEmail(ctx, email(values, 'as'))).id : null;
+      const res = await ctx.db
+        .updateTable('sessions')
+        .set({ masq_user_id: target })
+        .where('user_id', '=', admin.id)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', ctx.now())
+        .executeTakeFirst();
+      return { sessions: Number(res.numUpdatedRows) };
+    }
+    case 'mailbox list':
+      return { messages: await listMailbox(ctx.db, values.to) };
+    case 'realm set': {
+      const domain = required(values, 'domain').toLowerCase();
+      const type = required(values, 'type');
+      if (!(ACCOUNT_TYPES as readonly string[]).includes(type))
+        throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}`);
+      await ctx.db
+        .insertInto('realm_overrides')
+        .values({ domain, account_type: type })
+        .onConflict((oc) => oc.column('domain').doUpdateSet({ account_type: type }))
+        .execute();
+      return { domain, accountType: type };
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
+  }
+}
+
+/** One line per field for people; JSON for programs. */
+export function formatResult(result: Record<string, unknown>, json: boolean): string {
+  if (json) return JSON.stringify(result);
+  return Object.entries(result)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}`)
+    .join('\n');
+}

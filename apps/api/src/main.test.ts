@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
+import { startFakeServer } from './testing/fake-http.ts';
+
+describe('main.ts as a process', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-main-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('migrates, listens, and on SIGTERM finishes the in-flight request before exiting 0', async () => {
+    // a slow realm upstream keeps one request in flight while the signal arrives
+    const upstream = await startFakeServer((_req, _body, res) => {
+      setTimeout(() => res.end(JSON.stringify({ NameSpaceType: 'Managed' })), 800);
+    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
+      {
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          APP_ENV: 'development',
+          REALM_UPSTREAM_URL: upstream.url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let log = '';
+    const address = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        const m = /"address":"([^"]+)".*frontdoor listening/.exec(log);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${log}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+
+    const first = await fetch(`${address}/readyz`);
+    expect(first.status).toBe(200);
+    const token = /fd_csrf=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const inFlight = fetch(`${address}/api/v2/auth/microsoft-user-realm`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `${CSRF_COOKIE}=${token}`,
+        [CSRF_HEADER]: token,
+      },
+      body: JSON.stringify({ email: 'a@contoso.test' }),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect((await res.json()).payload.accountType).toBe('Managed');
+    const code = await exited;
+    if (code !== 0) console.error(log.split('\n').slice(-6).join('\n'));
+    expect(code).toBe(0);
+    expect(log).toContain('"msg":"stopped"');
+    await upstream.close();
+  }, 30_000);
+});

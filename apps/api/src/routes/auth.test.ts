@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jwtVerify } from 'jose';
+import { COOKIE_HASH_TTL_MS, SESSION_COOKIE, messages, sessionSchema } from '@frontdoor/contract';
+import {
+  DIALECTS,
+  createTestApp,
+  seedServiceProvider,
+  seedUser,
+  signedInClient,
+  type TestApp,
+} from '../testing/harness.ts';
+import { createAccessCode, createCookieHash } from '../services/access-codes.ts';
+import { createLoginRequest } from '../services/login-requests.ts';
+import { readSession } from '../services/sessions.ts';
+
+describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  describe.skipIf(skip)('auth/validateEmail', () => {
+    it('answers each email status of §3', async () => {
+      await seedUser(t, { email: 'login@school.test' });
+      await seedUser(t, { email: 'unconfirmed@school.test', confirmed: false });
+      await seedUser(t, { email: 'verify@school.test', password: null });
+      await seedUser(t, { email: 'reset@school.test', mustReset: true });
+      const c = t.client();
+      const status = async (email: string) => (await c.post('/api/auth/validateEmail', { email })).json();
+      expect(await status('LOGIN@School.test ')).toEqual({ status: 'success', payload: 'login' });
+      expect(await status('unconfirmed@school.test')).toEqual({ status: 'success', payload: 'unconfirmed' });
+      expect(await status('verify@school.test')).toEqual({ status: 'success', payload: 'verify' });
+      expect(await status('reset@school.test')).toEqual({ status: 'success', payload: 'reset-password' });
+      expect(await status('nobody@school.test')).toEqual({ status: 'success', payload: 'create-account' });
+    });
+
+    it('refuses an invalid email with the contract message', async () => {
+      const res = await t.client().post('/api/auth/validateEmail', { email: 'not-an-email' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        status: 'error',
+        msg: messages.emailFormatInvalid,
+        code: 'emailFormatInvalid',
+      });
+    });
+
+    it('refuses a missing body field', async () => {
+      const res = await t.client().post('/api/auth/validateEmail', {});
+      expect(res.statusCode).toBe(400);
+      expect(res.json().status).toBe('error');
+    });
+  });
+
+  describe.skipIf(skip)('auth/sig', () => {
+    it('says not logged in without a session', async () => {
+      const res = await t.client().get('/api/auth/sig');
+      expect(res.statusCode).toBe(200);
+      expect(sessionSchema.parse(res.json())).toEqual({ loggedin: false, payload: null });
+    });
+
+    it('returns the signature and a verifiable product token for a session', async () => {
+      const user = await seedUser(t, { email: 'sig@school.test', roles: { teacher: [1, 2] } });
+      const c = await signedInClient(t, user.id);
+      const res = await c.get('/api/auth/sig');
+      const session = sessionSchema.parse(res.json());
+      expect(session.loggedin).toBe(true);
+      if (!session.loggedin) return;
+      expect(session.payload.signature).toEqual({
+        user: {
+          id: user.id,
+          email: 'sig@school.test',
+          first: 'Ada',
+          last: 'Lovelace',
+          roles: { teacher: [1, 2] },
+        },
+      });
+      const { payload } = await jwtVerify(
+        session.payload.token,
+        new TextEncoder().encode(t.ctx.config.secret),
+        {
+          audience: 'frontdoor-products',
+          currentDate: new Date(t.clock.now()),
+        },
+      );
+      expect(payload.sub).toBe(user.id);
+    });
+
+    it('shows the masqueraded user as signature.masq', async () => {
+      const admin = await seedUser(t, { email: 'admin@school.test', roles: { admin: [1] } });
+      const student = await seedUser(t, { email: 'masq-student@school.test' });
+      const c = await signedInClient(t, admin.id);
+      await t.db
+        .updateTable('sessions')
+        .set({ masq_user_id: student.id })
+        .where('user_id', '=', admin.id)
+        .execute();
+      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      expect(session.loggedin && session.payload.signature.masq?.email).toBe('masq-student@school.test');
+      expect(session.loggedin && session.payload.signature.user.email).toBe('admin@school.test');
+    });
+
+    it('forgets an expired or revoked session', async () => {
+      const user = await seedUser(t, { email: 'expiring@school.test' });
+      const c = await signedInClient(t, user.id);
+      await t.db
+        .updateTable('sessions')
+        .set({ expires_at: t.clock.now() - 1 })
+        .where('user_id', '=', user.id)
+        .execute();
+      expect((await c.get('/api/auth/sig')).json().loggedin).toBe(false);
+    });
+  });
+
+  describe.skipIf(skip)('auth/setBasicUserRole', () => {
+    it('needs a session', async () => {
+      const res = await t.client().get('/api/auth/setBasicUserRole/1');
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ status: 'error', msg: messages.notSignedIn, code: 'notSignedIn' });
+    });
+
+    it('sets and clears the student flag', async () => {
+      const user = await seedUser(t, { email: 'student-flag@school.test' });
+      const c = await signedInClient(t, user.id);
+      expect((await c.get('/api/auth/setBasicUserRole/1')).json()).toEqual({
+        status: 'success',
+        payload: { isStudent: true },
+      });
+      const row = await t.db
+        .selectFrom('users')
+        .select('is_student')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.is_student).toBe(1);
+      await c.get('/api/auth/setBasicUserRole/0');
+      const after = await t.db
+        .selectFrom('users')
+        .select('is_student')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(after.is_student).toBe(0);
+    });
+
+    it('refuses anything but 0 or 1', async () => {
+      const user = await seedUser(t, { email: 'student-flag-2@school.test' });
+      const res = await (await signedInClient(t, user.id)).get('/api/auth/setBasicUserRole/2');
+      expect(res.statusCode).toBe(400);
+    });
+  });
+
+  describe.skipIf(skip)('auth/cookie', () => {
+    const returnUrl = 'https://app.cookieland.test/classes?x=1';
+    let userId: string;
+    beforeAll(async () => {
+      await seedServiceProvider(t, 'cookieland', ['https://app.cookieland.test']);
+      await seedServiceProvider(t, 'otherland', ['https://other.test']);
+      userId = (await seedUser(t, { email: 'cookie-student@school.test' })).id;
+    });
+    const url = (q: Record<string, string>) => `/api/auth/cookie?${new URLSearchParams(q).toString()}`;
+
+    it('sets the session cookie and redirects to an allowed return url, once', async () => {
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      const c = t.client();
+      const res = await c.get(url({ hash, return_url: returnUrl }));
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(returnUrl);
+      const cookie = res.cookies.find((k) => k.name === SESSION_COOKIE);
+      expect(cookie?.httpOnly).toBe(true);
+      expect(cookie?.sameSite).toBe('Lax');
+      expect((await readSession(t.db, cookie?.value, t.clock.now()))?.userId).toBe(userId);
+      const again = await t.client().get(url({ hash, return_url: returnUrl }));
+      expect(again.statusCode).toBe(400);
+      expect(again.json().code).toBe('cookieHashInvalid');
+    });
+
+    it('accepts the login csrf of the same service provider as token', async () => {
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      const token = await createLoginRequest(
+        t.db,
+        { spId: 'cookieland', url: returnUrl, isTeacher: false },
+        t.clock.now(),
+      );
+      expect((await t.client().get(url({ hash, return_url: returnUrl, token }))).statusCode).toBe(302);
+    });
+
+    it('refuses a token of another service provider, without consuming the hash', async () => {
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      const token = await createLoginRequest(
+        t.db,
+        { spId: 'otherland', url: 'https://other.test/', isTeacher: false },
+        t.clock.now(),
+      );
+      const res = await t.client().get(url({ hash, return_url: returnUrl, token }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('loginRequestNotFound');
+      expect((await t.client().get(url({ hash, return_url: returnUrl }))).statusCode).toBe(302);
+    });
+
+    it('never redirects to an origin the service provider does not allow', async () => {
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      for (const bad of [
+        'https://evil.test/',
+        'https://app.cookieland.test.evil.test/',
+        'http://app.cookieland.test/',
+      ]) {
+        const res = await t.client().get(url({ hash, return_url: bad }));
+        expect(res.statusCode).toBe(400);
+        expect(res.headers.location).toBeUndefined();
+        expect(res.json()).toEqual({
+          status: 'error',
+          msg: messages.returnUrlNotAllowed,
+          code: 'returnUrlNotAllowed',
+        });
+      }
+    });
+
+    it('refuses an expired or unknown hash, with a page for browsers', async () => {
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      t.clock.advance(COOKIE_HASH_TTL_MS + 1);
+      const res = await t.client().get(url({ hash, return_url: returnUrl }), { accept: 'text/html' });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain(messages.cookieHashInvalid);
+      expect(res.headers.location).toBeUndefined();
+      expect((await t.client().get(url({ hash: 'nope', return_url: returnUrl }))).json().code).toBe(
+        'cookieHashInvalid',
+      );
+    });
+
+    it('refuses a missing query with 400', async () => {
+      expect((await t.client().get('/api/auth/cookie')).statusCode).toBe(400);
+      expect((await t.client().get(url({ hash: 'x', return_url: 'not a url' }))).statusCode).toBe(400);
+    });
+
+    it('works end to end from an access code', async () => {
+      const code = await createAccessCode(t.db, 'cookieland', userId, t.clock.now());
+      const redeemed = (await t.client().get(`/api/accessCodes/login/${code}/cookieland`)).json();
+      const res = await t.client().get(url({ hash: redeemed.payload.cookie_hash, return_url: returnUrl }));
+      expect(res.statusCode).toBe(302);
+    });
+  });
+});

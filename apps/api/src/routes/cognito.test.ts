@@ -1,0 +1,352 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CODE_MAX_ATTEMPTS,
+  RESEND_COOLDOWN_SECONDS,
+  RESET_CODE_TTL_MS,
+  SESSION_COOKIE,
+  VERIFICATION_CODE_TTL_MS,
+  extractEmbeddedMessage,
+  messages,
+  resetFailureMessage,
+  stripParenthesised,
+} from '@frontdoor/contract';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  createTestApp,
+  lastMail,
+  seedUser,
+  signedInClient,
+  type TestApp,
+} from '../testing/harness.ts';
+import { findUserByEmail, verifyPassword } from '../services/users.ts';
+import { readSession } from '../services/sessions.ts';
+
+const NEW_PASSWORD = 'Brand-New-Passw0rd!';
+const signup = (email: string, extra: Record<string, unknown> = {}) => ({
+  first: 'Grace',
+  last: 'Hopper',
+  email,
+  pw: TEST_PASSWORD,
+  description: 'teacher',
+  ...extra,
+});
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  describe.skipIf(skip)('cognito/signup', () => {
+    it('creates an unconfirmed account (email lowercased) and mails a verification code in the browser language', async () => {
+      const res = await t.client().post('/api/cognito/signup', signup('New.Teacher@School.test'), {
+        'accept-language': 'fr-CA,fr;q=0.9',
+      });
+      expect(res.json()).toEqual({ status: 'success', payload: { email: 'new.teacher@school.test' } });
+      const user = await findUserByEmail(t.db, 'NEW.teacher@school.test');
+      expect(user?.confirmed).toBe(0);
+      expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const { mail, code } = await lastMail(t, 'new.teacher@school.test');
+      expect(mail?.subject).toBe('Vérifiez votre adresse e-mail');
+      expect(mail?.text).toContain(`http://localhost:8080/validate?em=new.teacher%40school.test&vc=${code}`);
+      expect(code).toMatch(/^\d{6}$/);
+      // stored hashed, never in clear
+      const stored = await t.db
+        .selectFrom('email_codes')
+        .select('code_hash')
+        .where('user_id', '=', user?.id ?? '')
+        .execute();
+      expect(stored.map((s) => s.code_hash)).not.toContain(code);
+    });
+
+    it('refuses an existing address (any case) with 409 and a parenthesised detail the SPA strips', async () => {
+      await seedUser(t, { email: 'taken@school.test' });
+      const res = await t.client().post('/api/cognito/signup', signup('TAKEN@school.test'));
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('accountExists');
+      expect(res.json().msg).toBe(`${messages.accountExists} (UsernameExistsException)`);
+      expect(stripParenthesised(res.json().msg)).toBe(messages.accountExists);
+    });
+
+    it.each([
+      [{ first: '' }, messages.firstNameRequired],
+      [{ last: '  ' }, messages.lastNameRequired],
+      [{ email: 'nope' }, messages.emailInvalidSignup],
+      [{ pw: 'short' }, messages.passwordPolicy],
+      [{ pw: 'alllowercase-and-long1' }, messages.passwordPolicy],
+      [{ description: 'astronaut' }, messages.descriptionRequired],
+    ])('refuses %o with the contract rule message', async (change, msg) => {
+      const res = await t.client().post('/api/cognito/signup', signup('rules@school.test', change));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toBe(msg);
+      expect(await findUserByEmail(t.db, 'rules@school.test')).toBeUndefined();
+    });
+
+    it('uses an invite once, only for its own address', async () => {
+      const now = t.clock.now();
+      await t.db
+        .insertInto('invites')
+        .values({
+          code: 'inv-1',
+          email: 'invited@school.test',
+          created_at: now,
+          expires_at: now + 86_400_000,
+          used_at: null,
+        })
+        .execute();
+      const other = await t
+        .client()
+        .post('/api/cognito/signup', signup('someone-else@school.test', { code: 'inv-1' }));
+      expect(other.statusCode).toBe(400);
+      expect(other.json().code).toBe('inviteNotFound');
+      // the failed invite sign-up left no half account behind
+      expect(await findUserByEmail(t.db, 'someone-else@school.test')).toBeUndefined();
+      expect(
+        (await t.client().post('/api/cognito/signup', signup('invited@school.test', { code: 'inv-1' })))
+          .statusCode,
+      ).toBe(200);
+      const invite = await t.db
+        .selectFrom('invites')
+        .select('used_at')
+        .where('code', '=', 'inv-1')
+        .executeTakeFirstOrThrow();
+      expect(invite.used_at).toBe(now);
+      const reuse = await t
+        .client()
+        .post('/api/cognito/signup', signup('invited2@school.test', { code: 'inv-1' }));
+      expect(reuse.json().code).toBe('inviteNotFound');
+    });
+  });
+
+  describe.skipIf(skip)('cognito/confirm', () => {
+    it('confirms with the mailed code, once', async () => {
+      await t.client().post('/api/cognito/signup', signup('confirm@school.test'));
+      const { code } = await lastMail(t, 'confirm@school.test');
+      const res = await t.client().post('/api/cognito/confirm', { un: 'Confirm@School.test', code });
+      expect(res.json()).toEqual({ status: 'success', payload: { email: 'confirm@school.test' } });
+      expect((await findUserByEmail(t.db, 'confirm@school.test'))?.confirmed).toBe(1);
+      const again = await t.client().post('/api/cognito/confirm', { un: 'confirm@school.test', code });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({
+        status: 'error',
+        msg: messages.userAlreadyConfirmed,
+        code: 'userAlreadyConfirmed',
+      });
+    });
+
+    it('refuses a wrong code, then stops after CODE_MAX_ATTEMPTS guesses', async () => {
+      await t.client().post('/api/cognito/signup', signup('guesser@school.test'));
+      const { code = '' } = await lastMail(t, 'guesser@school.test');
+      for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
+        const res = await t
+          .client()
+          .post('/api/cognito/confirm', { un: 'guesser@school.test', code: wrong(code) });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().msg).toBe(messages.invalidVerificationCode);
+      }
+      const locked = await t.client().post('/api/cognito/confirm', { un: 'guesser@school.test', code });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().msg).toBe(messages.attemptLimit);
+    });
+
+    it('refuses an expired code and a superseded one', async () => {
+      await t.client().post('/api/cognito/signup', signup('slow@school.test'));
+      const { code } = await lastMail(t, 'slow@school.test');
+      t.clock.advance(VERIFICATION_CODE_TTL_MS);
+      const res = await t.client().post('/api/cognito/confirm', { un: 'slow@school.test', code });
+      expect(res.json()).toEqual({ status: 'error', msg: messages.expiredCode, code: 'expiredCode' });
+      await t.client().get('/api/cognito/resend_verification/slow@school.test');
+      const fresh = await lastMail(t, 'slow@school.test');
+      if (fresh.code !== code)
+        expect(
+          (await t.client().post('/api/cognito/confirm', { un: 'slow@school.test', code })).statusCode,
+        ).toBe(400);
+      expect(
+        (await t.client().post('/api/cognito/confirm', { un: 'slow@school.test', code: fresh.code }))
+          .statusCode,
+      ).toBe(200);
+    });
+
+    it('answers an unknown address like a wrong code, and a malformed code with the rule message', async () => {
+      const res = await t.client().post('/api/cognito/confirm', { un: 'ghost@school.test', code: '123456' });
+      expect(res.json().code).toBe('invalidVerificationCode');
+      const bad = await t.client().post('/api/cognito/confirm', { un: 'ghost@school.test', code: '12ab' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().msg).toBe(messages.codeRequired);
+    });
+  });
+
+  describe.skipIf(skip)('cognito/resend_verification', () => {
+    it('sends a verification code to an unconfirmed account: verify_email', async () => {
+      await seedUser(t, { email: 'resend-unconfirmed@school.test', confirmed: false });
+      const res = await t.client().get('/api/cognito/resend_verification/resend-unconfirmed%40school.test');
+      expect(res.json()).toEqual({ status: 'success', payload: 'verify_email' });
+      expect((await lastMail(t, 'resend-unconfirmed@school.test')).mail?.subject).toBe(
+        'Verify your email address',
+      );
+    });
+
+    it('sends a reset code to an account without a password: password_reset', async () => {
+      await seedUser(t, { email: 'resend-verify@school.test', password: null });
+      const res = await t.client().get('/api/cognito/resend_verification/resend-verify@school.test');
+      expect(res.json()).toEqual({ status: 'success', payload: 'password_reset' });
+      const { mail, code } = await lastMail(t, 'resend-verify@school.test');
+      expect(mail?.text).toContain(`/password-reset?code=${code}&email=resend-verify%40school.test`);
+    });
+
+    it('refuses a second resend inside the cooldown, allows it after', async () => {
+      await seedUser(t, { email: 'resend-twice@school.test', confirmed: false });
+      await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');
+      const soon = await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');
+      expect(soon.statusCode).toBe(429);
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      expect(
+        (await t.client().get('/api/cognito/resend_verification/resend-twice@school.test')).statusCode,
+      ).toBe(200);
+    });
+
+    it('answers 404 for an unknown address, 409 for a confirmed one, 400 for a bad one', async () => {
+      expect((await t.client().get('/api/cognito/resend_verification/nobody@school.test')).statusCode).toBe(
+        404,
+      );
+      await seedUser(t, { email: 'resend-done@school.test' });
+      const done = await t.client().get('/api/cognito/resend_verification/resend-done@school.test');
+      expect(done.statusCode).toBe(409);
+      expect(done.json().code).toBe('userAlreadyConfirmed');
+      expect((await t.client().get('/api/cognito/resend_verification/not-an-email')).statusCode).toBe(400);
+    });
+  });
+
+  describe.skipIf(skip)('cognito/sendreset and cognito/reset', () => {
+    it('answers the same for known and unknown addresses; mails only the known one', async () => {
+      await seedUser(t, { email: 'forgetful@school.test', language: 'es' });
+      const known = await t.client().post('/api/cognito/sendreset', { un: 'forgetful@school.test' });
+      const unknown = await t.client().post('/api/cognito/sendreset', { un: 'stranger@school.test' });
+      expect(known.statusCode).toBe(200);
+      expect(unknown.json()).toEqual(known.json());
+      expect((await lastMail(t, 'forgetful@school.test')).mail?.subject).toBe('Restablece tu contraseña');
+      expect((await lastMail(t, 'stranger@school.test')).mail).toBeUndefined();
+      expect((await t.client().post('/api/cognito/sendreset', { un: 'bad' })).statusCode).toBe(400);
+    });
+
+    it('resets the password with the code: confirms, clears must-reset, ends other sessions', async () => {
+      const user = await seedUser(t, { email: 'resetter@school.test', confirmed: false, mustReset: true });
+      const other = await signedInClient(t, user.id);
+      await t.client().post('/api/cognito/sendreset', { un: 'resetter@school.test' });
+      const { code } = await lastMail(t, 'resetter@school.test');
+      const res = await t.client().post('/api/cognito/reset', {
+        un: 'resetter@school.test',
+        code,
+        pw: NEW_PASSWORD,
+        confirmPw: NEW_PASSWORD,
+      });
+      expect(res.json()).toEqual({ status: 'success', payload: null });
+      const after = await findUserByEmail(t.db, 'resetter@school.test');
+      expect(after?.confirmed).toBe(1);
+      expect(after?.must_reset).toBe(0);
+      expect(await verifyPassword(after?.password_hash ?? null, NEW_PASSWORD)).toBe(true);
+      expect(await readSession(t.db, other.cookies.get(SESSION_COOKIE), t.clock.now())).toBeNull();
+      const reuse = await t.client().post('/api/cognito/reset', {
+        un: 'resetter@school.test',
+        code,
+        pw: NEW_PASSWORD,
+        confirmPw: NEW_PASSWORD,
+      });
+      expect(extractEmbeddedMessage(reuse.json().msg)).toBe(messages.expiredCode);
+    });
+
+    it('embeds the failure as JSON the SPA extracts (wrong code, expired, policy, mismatch, attempts)', async () => {
+      await seedUser(t, { email: 'reset-errors@school.test' });
+      await t.client().post('/api/cognito/sendreset', { un: 'reset-errors@school.test' });
+      const { code = '' } = await lastMail(t, 'reset-errors@school.test');
+      const reset = (body: Record<string, string>) =>
+        t.client().post('/api/cognito/reset', {
+          un: 'reset-errors@school.test',
+          code,
+          pw: NEW_PASSWORD,
+          confirmPw: NEW_PASSWORD,
+          ...body,
+        });
+
+      const wrongCode = await reset({ code: wrong(code) });
+      expect(wrongCode.statusCode).toBe(400);
+      expect(wrongCode.json().code).toBe('invalidVerificationCode');
+      expect(resetFailureMessage(wrongCode.json().msg)).toEqual({
+        text: messages.invalidCodeRequestAgain,
+        offerNewCode: true,
+      });
+
+      const weak = await reset({ pw: 'weak', confirmPw: 'weak' });
+      expect(extractEmbeddedMessage(weak.json().msg)).toBe(messages.passwordPolicy);
+      const mismatch = await reset({ confirmPw: 'Something-Else-1' });
+      expect(extractEmbeddedMessage(mismatch.json().msg)).toBe(messages.passwordsDoNotMatch);
+
+      for (let i = 1; i < CODE_MAX_ATTEMPTS; i++) await reset({ code: wrong(code) });
+      const limited = await reset({});
+      expect(limited.statusCode).toBe(429);
+      expect(extractEmbeddedMessage(limited.json().msg)).toBe(messages.attemptLimit);
+    });
+
+    it('refuses an expired reset code and an unknown address', async () => {
+      await seedUser(t, { email: 'reset-late@school.test' });
+      await t.client().post('/api/cognito/sendreset', { un: 'reset-late@school.test' });
+      const { code } = await lastMail(t, 'reset-late@school.test');
+      t.clock.advance(RESET_CODE_TTL_MS);
+      const late = await t.client().post('/api/cognito/reset', {
+        un: 'reset-late@school.test',
+        code,
+        pw: NEW_PASSWORD,
+        confirmPw: NEW_PASSWORD,
+      });
+      expect(extractEmbeddedMessage(late.json().msg)).toBe(messages.expiredCode);
+      const ghost = await t.client().post('/api/cognito/reset', {
+        un: 'ghost@school.test',
+        code: '123456',
+        pw: NEW_PASSWORD,
+        confirmPw: NEW_PASSWORD,
+      });
+      expect(extractEmbeddedMessage(ghost.json().msg)).toBe(messages.invalidVerificationCode);
+    });
+  });
+
+  describe.skipIf(skip)('cognito/get_account_type and cognito/logout', () => {
+    it('lists the sign-in methods of an account', async () => {
+      const user = await seedUser(t, { email: 'methods@school.test' });
+      await t.db
+        .insertInto('user_identities')
+        .values({ user_id: user.id, provider: 'Google', subject: 'g-1', email: user.email, created_at: 0 })
+        .execute();
+      expect((await t.client().get('/api/cognito/get_account_type/methods@school.test')).json()).toEqual({
+        status: 'success',
+        payload: { exists: true, methods: ['password', 'Google'] },
+      });
+      const socialOnly = await seedUser(t, { email: 'social-only@school.test', password: null });
+      await t.db
+        .insertInto('user_identities')
+        .values({ user_id: socialOnly.id, provider: 'Clever', subject: 'c-1', email: null, created_at: 0 })
+        .execute();
+      expect(
+        (await t.client().get('/api/cognito/get_account_type/social-only@school.test')).json().payload
+          .methods,
+      ).toEqual(['Clever']);
+      expect((await t.client().get('/api/cognito/get_account_type/none@school.test')).json().payload).toEqual(
+        { exists: false, methods: [] },
+      );
+      expect((await t.client().get('/api/cognito/get_account_type/bad')).statusCode).toBe(400);
+    });
+
+    it('logout revokes the session and clears the cookie', async () => {
+      const user = await seedUser(t, { email: 'leaving@school.test' });
+      const c = await signedInClient(t, user.id);
+      const token = c.cookies.get(SESSION_COOKIE);
+      const res = await c.get('/api/cognito/logout');
+      expect(res.json()).toEqual({ status: 'success', payload: null });
+      expect(c.cookies.has(SESSION_COOKIE)).toBe(false);
+      expect(await readSession(t.db, token, t.clock.now())).toBeNull();
+      expect((await t.client().get('/api/cognito/logout')).statusCode).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ACCOUNT_METHODS,
+  confirmBody,
+  emailSchema,
+  resetBody,
+  sendResetBody,
+  signupBody,
+  type ResendResult,
+} from '@frontdoor/contract';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, codeOfMessage, ok, parseWith } from '../services/http.ts';
+import {
+  confirmAccount,
+  mailCode,
+  resetFailure,
+  resetPassword,
+  signUp,
+  startPasswordReset,
+} from '../services/accounts.ts';
+import { emailStatusOf, findUserByEmail } from '../services/users.ts';
+import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { strictRateLimit } from '../services/rate-limits.ts';
+import { pickLanguage } from '../mail/render.ts';
+
+const emailParam = z.object({ email: emailSchema });
+type AccountMethod = (typeof ACCOUNT_METHODS)[number];
+const isAccountMethod = (value: string): value is AccountMethod =>
+  (ACCOUNT_METHODS as readonly string[]).includes(value);
+
+/** cognito/* except login (the identity module mounts that one). */
+export const cognitoRoutes =
+  (ctx: AppContext) =>
+  async (app: FastifyInstance): Promise<void> => {
+    const strict = { config: strictRateLimit(ctx.config) };
+
+    app.get('/cognito/logout', async (request, reply) => {
+      await revokeSession(ctx.db, sessionTokenOf(request), ctx.now());
+      clearSessionCookie(reply, ctx.config);
+      return ok(null);
+    });
+
+    app.post('/cognito/signup', strict, async (request) => {
+      const body = parseWith(signupBody, request.body);
+      const user = await signUp(ctx, {
+        email: body.email,
+        first: body.first,
+        last: body.last,
+        description: body.description,
+        password: body.pw,
+        inviteCode: body.code,
+        language: pickLanguage(request.headers['accept-language']),
+      });
+      return ok({ email: user.email });
+    });
+
+    app.post('/cognito/confirm', strict, async (request) => {
+      const body = parseWith(confirmBody, request.body);
+      await confirmAccount(ctx, body.un, body.code);
+      return ok({ email: body.un });
+    });
+
+    app.get('/cognito/resend_verification/:email', strict, async (request) => {
+      const { email } = parseWith(emailParam, request.params);
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user) throw new ApiError(404, 'userNotFound');
+      const status = emailStatusOf(user);
+      // unconfirmed: a new verification code; no password yet (or must reset): a reset code sets one
+      let result: ResendResult;
+      if (status === 'unconfirmed') result = 'verify_email';
+      else if (status === 'verify' || status === 'reset-password') result = 'password_reset';
+      else throw new ApiError(409, 'userAlreadyConfirmed');
+      await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', 'reject');
+      return ok(result);
+    });
+
+    app.post('/cognito/sendreset', strict, async (request) => {
+      const { un } = parseWith(sendResetBody, request.body);
+      // same answer whether or not the address has an account (docs/api.md, enumeration policy)
+      await startPasswordReset(ctx, un);
+      return ok(null);
+    });
+
+    app.post('/cognito/reset', strict, async (request) => {
+      const parsed = resetBody.safeParse(request.body);
+      if (!parsed.success) {
+        const text = parsed.error.issues[0]?.message ?? '';
+        const code = codeOfMessage(text);
+        const exception =
+          code === 'passwordPolicy' ? 'InvalidPasswordException' : 'InvalidParameterException';
+        throw resetFailure(400, code, exception);
+      }
+      await resetPassword(ctx, parsed.data.un, parsed.data.code, parsed.data.pw);
+      return ok(null);
+    });
+
+    app.get('/cognito/get_account_type/:email', async (request) => {
+      const { email } = parseWith(emailParam, request.params);
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user) return ok({ exists: false, methods: [] });
+      const identities = await ctx.db
+        .selectFrom('user_identities')
+        .select('provider')
+        .where('user_id', '=', user.id)
+        .execute();
+      const methods = new Set<AccountMethod>(user.password_hash ? ['password'] : []);
+      for (const { provider } of identities) if (isAccountMethod(provider)) methods.add(provider);
+      return ok({ exists: true, methods: ACCOUNT_METHODS.filter((m) => methods.has(m)) });
+    });
+  };

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '@frontdoor/contract';
+import { createTestApp, type TestApp } from '../testing/harness.ts';
+import { mailboxMailer } from '../mail/mailer.ts';
+
+describe('dev mailbox outside production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    const mailer = mailboxMailer(t.db, t.clock.now);
+    await mailer.send({ to: 'a@school.test', subject: 'First <b>', text: 'one & two', html: '<p>1</p>' });
+    t.clock.advance(1000);
+    await mailer.send({
+      to: 'b@school.test',
+      subject: 'Second',
+      text: '<script>alert(1)</script>',
+      html: '<p>2</p>',
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('lists messages newest first as JSON, filterable by recipient', async () => {
+    const all = (await t.app.inject({ url: '/dev/mailbox.json' })).json();
+    expect(all.map((m: { subject: string }) => m.subject)).toEqual(['Second', 'First <b>']);
+    expect(Object.keys(all[0]).sort()).toEqual(['html', 'sentAt', 'subject', 'text', 'to']);
+    const one = (await t.app.inject({ url: '/dev/mailbox.json?to=A@school.test' })).json();
+    expect(one).toHaveLength(1);
+    expect(one[0].to).toBe('a@school.test');
+  });
+
+  it('renders an HTML page with every message escaped', async () => {
+    const res = await t.app.inject({ url: '/dev/mailbox' });
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.body).not.toContain('<script>');
+    expect(res.body.indexOf('Second')).toBeLessThan(res.body.indexOf('First &lt;b&gt;'));
+  });
+});
+
+describe('production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', {
+      env: {
+        APP_ENV: 'production',
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        SECRET: 'prod-secret',
+        PUBLIC_URL: 'https://portal.frontdoor.test',
+      },
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('answers 404 for the dev mailbox, also to browsers', async () => {
+    expect((await t.app.inject({ url: '/dev/mailbox.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/dev/mailbox', headers: { accept: 'text/html' } })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('writes production values into config.json and sets Secure cookies', async () => {
+    const res = await t.app.inject({ url: '/assets/cfg/config.json' });
+    const cfg = configSchema.parse(res.json());
+    expect(cfg).toMatchObject({
+      env: 'production',
+      apiUrl: 'https://portal.frontdoor.test/api/',
+      loginUrl: 'https://portal.frontdoor.test/oidc',
+    });
+    expect(cfg.siteUrls.root).toBe('https://www.frontdoor.education');
+    expect(res.cookies.find((c) => c.name === 'fd_csrf')?.secure).toBe(true);
+  });
+});
+
+describe('API docs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  it('serves an OpenAPI 3.1 document generated from the contract schemas', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const signup = doc.paths['/cognito/signup'].post;
+    expect(signup.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['first', 'last', 'email', 'pw', 'description']),
+    );
+    expect(
+      doc.paths['/accessCodes/login/{code}/{sp_id}'].get.parameters.map((p: { name: string }) => p.name),
+    ).toEqual(['code', 'sp_id']);
+    expect(doc.paths['/gateway/createCsrfLogin'].post.security).toEqual([{ serviceProvider: [] }]);
+    expect(Object.keys(doc.paths)).toHaveLength(17);
+  });
+
+  it('renders a page for humans', async () => {
+    const res = await t.app.inject({ url: '/api/docs' });
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('POST /api/cognito/signup');
+  });
+});

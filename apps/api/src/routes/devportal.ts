@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
+
+const inviteParams = z.object({ code: z.string().min(1).max(128) });
+
+export const devportalRoutes =
+  (ctx: AppContext) =>
+  async (app: FastifyInstance): Promise<void> => {
+    app.get('/devportal/getInviteEmail/:code', async (request) => {
+      const { code } = parseWith(inviteParams, request.params);
+      const invite = await ctx.db
+        .selectFrom('invites')
+        .select('email')
+        .where('code', '=', code)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', ctx.now())
+        .executeTakeFirst();
+      if (!invite) throw new ApiError(404, 'inviteNotFound');
+      return ok({ email: invite.email });
+    });
+  };

@@ -1,0 +1,281 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  API_PREFIX,
+  accessCodeParams,
+  accessCodeResponse,
+  accountTypeResponse,
+  basicUserRoleParam,
+  confirmBody,
+  cookieQuery,
+  createCsrfLoginBody,
+  createCsrfLoginPayload,
+  emailSchema,
+  envelope,
+  errorEnvelopeSchema,
+  inviteEmailResponse,
+  loginParamsResponse,
+  realmBody,
+  realmResponse,
+  resendVerificationResponse,
+  resetBody,
+  sendResetBody,
+  sessionSchema,
+  signupBody,
+  signupResponse,
+  subscriptionBody,
+  validateEmailBody,
+  validateEmailResponse,
+} from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { escapeHtml, htmlPage } from '../services/html.ts';
+
+interface Operation {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  response: z.ZodType;
+  /** Error statuses this call answers besides 400 (bad input) and 429 (rate limited). */
+  errors?: number[];
+  security?: 'session' | 'basic';
+}
+
+const nullResponse = envelope(z.null());
+
+/** Every call of §7 served here (the identity module documents cognito/login, social/get_csrf and the callback). */
+export const operations: Operation[] = [
+  {
+    method: 'post',
+    path: 'auth/validateEmail',
+    summary: 'Email status of an address',
+    body: validateEmailBody,
+    response: validateEmailResponse,
+  },
+  {
+    method: 'get',
+    path: 'auth/sig',
+    summary: 'The current session (loggedin, token, signature)',
+    response: sessionSchema,
+  },
+  {
+    method: 'get',
+    path: 'auth/setBasicUserRole/{isStudent}',
+    summary: 'Sets the student flag of the signed-in user',
+    params: basicUserRoleParam,
+    response: envelope(z.object({ isStudent: z.boolean() })),
+    errors: [401],
+    security: 'session',
+  },
+  {
+    method: 'get',
+    path: 'auth/cookie',
+    summary: 'Trades a cookie hash for a session cookie and redirects (302) to return_url',
+    query: cookieQuery,
+    response: errorEnvelopeSchema,
+  },
+  { method: 'get', path: 'cognito/logout', summary: 'Ends the session', response: nullResponse },
+  {
+    method: 'post',
+    path: 'cognito/signup',
+    summary: 'Creates an account and mails a verification code',
+    body: signupBody,
+    response: signupResponse,
+    errors: [409],
+  },
+  {
+    method: 'post',
+    path: 'cognito/confirm',
+    summary: 'Confirms an account with its mailed code',
+    body: confirmBody,
+    response: signupResponse,
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: 'cognito/resend_verification/{email}',
+    summary: 'Mails a new verification code (verify_email) or a reset code (password_reset)',
+    params: z.object({ email: emailSchema }),
+    response: resendVerificationResponse,
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: 'cognito/sendreset',
+    summary: 'Mails a password reset code if the account exists',
+    body: sendResetBody,
+    response: nullResponse,
+  },
+  {
+    method: 'post',
+    path: 'cognito/reset',
+    summary: 'Sets a new password with a reset code (errors embed JSON in msg)',
+    body: resetBody,
+    response: nullResponse,
+  },
+  {
+    method: 'get',
+    path: 'cognito/get_account_type/{email}',
+    summary: 'Sign-in methods of an account',
+    params: z.object({ email: emailSchema }),
+    response: accountTypeResponse,
+  },
+  {
+    method: 'get',
+    path: 'devportal/getInviteEmail/{code}',
+    summary: 'Email of an invitation',
+    params: z.object({ code: z.string() }),
+    response: inviteEmailResponse,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: 'gateway/createCsrfLogin',
+    summary: 'A service provider opens a login request',
+    body: createCsrfLoginBody,
+    response: envelope(createCsrfLoginPayload),
+    errors: [401],
+    security: 'basic',
+  },
+  {
+    method: 'get',
+    path: 'gateway/getCsrfLogin/{csrf}',
+    summary: 'Login params of a login request',
+    params: z.object({ csrf: z.string() }),
+    response: loginParamsResponse,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: 'hs/subscription',
+    summary: 'Stores the email preferences',
+    body: subscriptionBody,
+    response: envelope(z.object({ saved: z.number(), forwarded: z.boolean() })),
+    errors: [401],
+    security: 'session',
+  },
+  {
+    method: 'get',
+    path: 'accessCodes/login/{code}/{sp_id}',
+    summary: 'Redeems a classroom access code for a cookie hash',
+    params: accessCodeParams,
+    response: accessCodeResponse,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: 'v2/auth/microsoft-user-realm',
+    summary: 'Microsoft realm discovery',
+    body: realmBody,
+    response: realmResponse,
+    errors: [502],
+  },
+];
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+
+function parameters(op: Operation) {
+  const list: object[] = [];
+  for (const [where, schema] of [
+    ['path', op.params],
+    ['query', op.query],
+  ] as const) {
+    if (!schema) continue;
+    for (const [name, field] of Object.entries(schema.shape)) {
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || !field.safeParse(undefined).success,
+        schema: jsonSchema(field as z.ZodType, 'input'),
+      });
+    }
+  }
+  return list;
+}
+
+/** OpenAPI 3.1, generated from the contract's zod schemas (the same ones the routes validate with). */
+export function openApiDocument(publicUrl: string) {
+  const paths: Record<string, Record<string, object>> = {};
+  const error = {
+    description: 'Error envelope',
+    content: { 'application/json': { schema: jsonSchema(errorEnvelopeSchema, 'output') } },
+  };
+  for (const op of operations) {
+    const responses: Record<string, object> = {
+      [op.path === 'auth/cookie' ? '302' : '200']: {
+        description: 'Success',
+        content: { 'application/json': { schema: jsonSchema(op.response, 'output') } },
+      },
+      '400': error,
+      '429': error,
+    };
+    for (const status of op.errors ?? []) responses[String(status)] = error;
+    const key = `/${op.path}`;
+    paths[key] = {
+      ...paths[key],
+      [op.method]: {
+        summary: op.summary,
+        operationId: op.path
+          .replace(/\{[^}]+\}/g, '')
+          .replace(/[^A-Za-z0-9]+/g, '_')
+          .replace(/_+$/, ''),
+        parameters: parameters(op),
+        ...(op.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: jsonSchema(op.body, 'input') } },
+              },
+            }
+          : {}),
+        ...(op.security === 'basic'
+          ? { security: [{ serviceProvider: [] }] }
+          : op.security === 'session'
+            ? { security: [{ session: [] }] }
+            : {}),
+        responses,
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Frontdoor API',
+      version: '1.0.0',
+      description:
+        'Calls of the sign-in portal. POSTs from browsers send the x-csrf-token header equal to the fd_csrf cookie.',
+    },
+    servers: [{ url: `${publicUrl}${API_PREFIX.slice(0, -1)}` }],
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'fd_session' },
+        serviceProvider: { type: 'http', scheme: 'basic' },
+      },
+    },
+    paths,
+  };
+}
+
+export const docsRoutes =
+  (ctx: AppContext) =>
+  async (app: FastifyInstance): Promise<void> => {
+    const document = openApiDocument(ctx.config.publicUrl);
+    app.get('/docs.json', async () => document);
+    app.get('/docs', async (_request, reply) => {
+      const rows = operations
+        .map(
+          (
+            op,
+          ) => `<article><h2><code>${op.method.toUpperCase()} ${escapeHtml(`${API_PREFIX}${op.path}`)}</code></h2><p>${escapeHtml(op.summary)}</p>
+${op.body ? `<details><summary>Body schema</summary><pre>${escapeHtml(JSON.stringify(jsonSchema(op.body, 'input'), null, 2))}</pre></details>` : ''}
+<details><summary>Response schema</summary><pre>${escapeHtml(JSON.stringify(jsonSchema(op.response, 'output'), null, 2))}</pre></details></article>`,
+        )
+        .join('\n');
+      const body = `<h1>Frontdoor API</h1><p>Machine-readable: <a href="${API_PREFIX}docs.json">${API_PREFIX}docs.json</a> (OpenAPI 3.1).
+Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls need the <code>x-csrf-token</code> header equal to the <code>fd_csrf</code> cookie.</p>${rows}`;
+      return reply.type('text/html; charset=utf-8').send(htmlPage('Frontdoor API', body));
+    });
+  };

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { createCsrfLoginBody } from '@frontdoor/contract';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
+import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
+import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
+import { strictRateLimit } from '../services/rate-limits.ts';
+
+const csrfParams = z.object({ csrf: z.string().min(1).max(200) });
+
+export const gatewayRoutes =
+  (ctx: AppContext) =>
+  async (app: FastifyInstance): Promise<void> => {
+    // server-to-server: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie
+    app.post(
+      '/gateway/createCsrfLogin',
+      { config: { csrf: false, ...strictRateLimit(ctx.config) } },
+      async (request, reply) => {
+        const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
+        if (!sp) {
+          reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
+          throw new ApiError(401, 'serviceProviderAuthFailed');
+        }
+        const body = parseWith(createCsrfLoginBody, request.body);
+        if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
+        const csrf = await createLoginRequest(
+          ctx.db,
+          { spId: sp.spId, url: body.url, isTeacher: body.isTeacher },
+          ctx.now(),
+        );
+        return ok({ csrf });
+      },
+    );
+
+    app.get('/gateway/getCsrfLogin/:csrf', async (request) => {
+      const { csrf } = parseWith(csrfParams, request.params);
+      const params = await findLoginParams(ctx.db, csrf, ctx.now());
+      if (!params) throw new ApiError(404, 'loginRequestNotFound');
+      return ok(params);
+    });
+  };

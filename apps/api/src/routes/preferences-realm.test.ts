@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTION_IDS, messages, realmPayload } from '@frontdoor/contract';
+import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../testing/harness.ts';
+import { startFakeServer, type FakeServer } from '../testing/fake-http.ts';
+import { deliverCrmOutbox } from '../services/crm.ts';
+
+describe.each(DIALECTS)(
+  'hs/subscription and v2/auth/microsoft-user-realm on $dialect',
+  ({ dialect, skip }) => {
+    let t: TestApp;
+    let crm: FakeServer;
+    let crmUp = true;
+    let realm: FakeServer;
+    let realmMode: 'ok' | 'down' | 'garbage' = 'ok';
+    beforeAll(async () => {
+      if (skip) return;
+      crm = await startFakeServer((_req, _body, res) => {
+        res.statusCode = crmUp ? 204 : 503;
+        res.end();
+      });
+      realm = await startFakeServer((req, _body, res) => {
+        const login = new URL(req.url ?? '/', 'http://x').searchParams.get('login') ?? '';
+        if (realmMode === 'down') {
+          res.statusCode = 500;
+          return res.end('boom');
+        }
+        if (realmMode === 'garbage') return res.end('<html>not json');
+        const type = login.endsWith('@contoso.test')
+          ? 'Managed'
+          : login.endsWith('@fabrikam.test')
+            ? 'Federated'
+            : 'Unknown';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ State: 4, UserState: 1, Login: login, NameSpaceType: type }));
+      });
+      t = await createTestApp(dialect, {
+        env: { CRM_WEBHOOK_URL: `${crm.url}/hook`, REALM_UPSTREAM_URL: `${realm.url}/getuserrealm.srf` },
+      });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await crm?.close();
+      await realm?.close();
+    });
+
+    const changes = [
+      { id: SUBSCRIPTION_IDS.k12, subscribed: true },
+      { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
+    ];
+
+    describe.skipIf(skip)('hs/subscription', () => {
+      it('needs a session', async () => {
+        const res = await t.client().post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(res.statusCode).toBe(401);
+      });
+
+      it('stores the preferences, updates them, and forwards each change to the CRM webhook', async () => {
+        const user = await seedUser(t, { email: 'prefs@school.test' });
+        const c = await signedInClient(t, user.id);
+        const res = await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(res.json()).toEqual({ status: 'success', payload: { saved: 2, forwarded: true } });
+        await c.post('/api/hs/subscription', {
+          subscriptionChanges: [{ id: SUBSCRIPTION_IDS.k12, subscribed: false }],
+        });
+        const rows = await t.db
+          .selectFrom('subscriptions')
+          .select(['subscription_id', 'subscribed'])
+          .where('user_id', '=', user.id)
+          .orderBy('subscription_id')
+          .execute();
+        expect(rows).toEqual([
+          { subscription_id: SUBSCRIPTION_IDS.k12, subscribed: 0 },
+          { subscription_id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: 0 },
+        ]);
+        const sent = crm.requests.filter((r) => r.body.includes('prefs@school.test'));
+        expect(sent).toHaveLength(2);
+        expect(JSON.parse(sent[0]?.body ?? '{}').subscriptionChanges).toEqual(changes);
+      });
+
+      it('keeps a failed forward in the outbox and delivers it on retry', async () => {
+        const user = await seedUser(t, { email: 'crm-down@school.test' });
+        const c = await signedInClient(t, user.id);
+        crmUp = false;
+        const res = await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(res.json().payload).toEqual({ saved: 2, forwarded: false });
+        const pending = await t.db
+          .selectFrom('crm_outbox')
+          .selectAll()
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        expect(pending.delivered_at).toBeNull();
+        expect(pending.last_error).toBe('HTTP 503');
+        crmUp = true;
+        expect(await deliverCrmOutbox(t.ctx)).toBe(1);
+        const done = await t.db
+          .selectFrom('crm_outbox')
+          .selectAll()
+          .where('id', '=', pending.id)
+          .executeTakeFirstOrThrow();
+        expect(done.delivered_at).not.toBeNull();
+        expect(done.attempts).toBe(2);
+      });
+
+      it('refuses unknown subscription ids and malformed bodies', async () => {
+        const user = await seedUser(t, { email: 'prefs-bad@school.test' });
+        const c = await signedInClient(t, user.id);
+        for (const body of [
+          { subscriptionChanges: [{ id: 1, subscribed: true }] },
+          { subscriptionChanges: [] },
+          { subscriptionChanges: 'all' },
+          {},
+        ]) {
+          const res = await c.post('/api/hs/subscription', body);
+          expect(res.statusCode).toBe(400);
+          expect(res.json().status).toBe('error');
+        }
+      });
+    });
+
+    describe.skipIf(skip)('v2/auth/microsoft-user-realm', () => {
+      const ask = (email: string) => t.client().post('/api/v2/auth/microsoft-user-realm', { email });
+
+      it('answers Managed, Federated or Unknown from the upstream', async () => {
+        realmMode = 'ok';
+        expect(realmPayload.parse((await ask('Teacher@Contoso.test')).json().payload)).toEqual({
+          accountType: 'Managed',
+          domain: 'contoso.test',
+        });
+        expect((await ask('someone@fabrikam.test')).json().payload.accountType).toBe('Federated');
+        expect((await ask('someone@gmail.test')).json().payload.accountType).toBe('Unknown');
+        expect(realm.requests.at(-1)?.url).toBe('/getuserrealm.srf?login=someone%40gmail.test&json=1');
+      });
+
+      it('uses the per-domain override table first', async () => {
+        await t.db
+          .insertInto('realm_overrides')
+          .values({ domain: 'contoso.test', account_type: 'Federated' })
+          .execute();
+        const before = realm.requests.length;
+        expect((await ask('x@contoso.test')).json().payload.accountType).toBe('Federated');
+        expect(realm.requests.length).toBe(before);
+      });
+
+      it('answers a clean error envelope when the upstream is down or broken', async () => {
+        for (const mode of ['down', 'garbage'] as const) {
+          realmMode = mode;
+          const res = await ask('x@elsewhere.test');
+          expect(res.statusCode).toBe(502);
+          expect(res.json()).toEqual({
+            status: 'error',
+            msg: messages.realmLookupFailed,
+            code: 'realmLookupFailed',
+          });
+        }
+        realmMode = 'ok';
+      });
+
+      it('refuses an invalid email with the work/school message', async () => {
+        const res = await ask('nope');
+        expect(res.statusCode).toBe(400);
+        expect(res.json().msg).toBe(messages.workEmailInvalid);
+      });
+    });
+  },
+);

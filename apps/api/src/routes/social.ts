@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { apiPaths, getCsrfQuery } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { randomToken } from '../services/crypto.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
+import { FEDERATION_STATE_TTL_MS, browserBinding, portalCodeChallenge } from '../identity/portal-login.ts';
+
+const isHttpUrl = (value: string): boolean => {
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:';
+};
+
+/**
+ * GET api/social/get_csrf?r&p[&c]: issues the state of one sign-in (payload.csrf), bound to this
+ * browser by the fd_browser cookie, remembering the return url r (http/https only), the provider
+ * p and the portal's login csrf c; payload.code_challenge is the PKCE challenge the authorize url
+ * must carry. api/auth/callback accepts the state once, from this browser, within an hour.
+ */
+export const socialRoutes =
+  (ctx: AppContext, secret: Buffer): FastifyPluginAsync =>
+  async (api: FastifyInstance) => {
+    api.get(`/${apiPaths.getCsrf}`, async (request, reply) => {
+      const query = parseWith(getCsrfQuery, request.query);
+      if (query.r !== undefined && !isHttpUrl(query.r)) throw new ApiError(400, 'badRequest');
+      const binding = browserBinding(request, reply, ctx.config);
+      const state = randomToken();
+      const now = ctx.now();
+      await ctx.db
+        .insertInto('federation_states')
+        .values({
+          state,
+          provider: query.p,
+          browser_binding: binding,
+          return_url: query.r ?? null,
+          login_hint: null,
+          login_csrf: query.c ?? null,
+          created_at: now,
+          expires_at: now + FEDERATION_STATE_TTL_MS,
+          used_at: null,
+        })
+        .execute();
+      reply.header('cache-control', 'no-store');
+      return ok({ csrf: state, code_challenge: await portalCodeChallenge(secret, state) });
+    });
+  };

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { realmBody, type MicrosoftAccountType } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import { ok, parseWith } from '../services/http.ts';
+import { lookupRealm } from '../services/realm.ts';
+
+export const v2Routes =
+  (ctx: AppContext) =>
+  async (app: FastifyInstance): Promise<void> => {
+    app.post('/v2/auth/microsoft-user-realm', async (request) => {
+      const { email } = parseWith(realmBody, request.body);
+      const { accountType, domain }: { accountType: MicrosoftAccountType; domain: string } =
+        await lookupRealm(ctx, email);
+      return ok({ accountType, domain });
+    });
+  };
