@@ -1,0 +1,141 @@
+import { describe, expect, it, vi } from 'vitest';
+import { apiPaths, envelope, messages, validateEmailResponse } from '@frontdoor/contract';
+import { z } from 'zod';
+import { HttpResponse, api, fail, http, ok, server } from '../test/server.ts';
+import { testConfig } from '../test/config.ts';
+import {
+  ApiError,
+  NetworkError,
+  TimeoutError,
+  apiRequest,
+  fatalErrorPath,
+  setRequestLanguage,
+} from './http.ts';
+
+const anyPayload = envelope(z.unknown());
+
+describe('apiRequest (§7)', () => {
+  it('calls apiUrl + path with cookies, Accept-Language and the CSRF header on POST', async () => {
+    document.cookie = 'fd_csrf=token%2F1; path=/';
+    setRequestLanguage('fr');
+    let seen: Request | undefined;
+    server.use(
+      http.post(api(apiPaths.validateEmail), ({ request }) => {
+        seen = request.clone();
+        return ok('login');
+      }),
+    );
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const answer = await apiRequest(testConfig, 'POST', apiPaths.validateEmail, validateEmailResponse, {
+      email: 'a@b.co',
+    });
+    expect(answer).toEqual({ status: 'success', payload: 'login' });
+    expect(seen?.url).toBe('http://localhost/api/auth/validateEmail');
+    // Node's Request drops `credentials`, so read what the client passed to fetch
+    expect(fetchSpy.mock.calls[0]?.[1]?.credentials).toBe('include');
+    fetchSpy.mockRestore();
+    expect(seen?.headers.get('x-csrf-token')).toBe('token/1');
+    expect(seen?.headers.get('accept-language')).toBe('fr');
+    expect(seen?.headers.get('content-type')).toBe('application/json');
+    expect(await seen?.json()).toEqual({ email: 'a@b.co' });
+    setRequestLanguage('en');
+  });
+
+  it('sends no CSRF header on GET and adds the query', async () => {
+    document.cookie = 'fd_csrf=abc; path=/';
+    let seen: Request | undefined;
+    server.use(
+      http.get(api(apiPaths.getCsrf), ({ request }) => {
+        seen = request;
+        return ok({ csrf: 's' });
+      }),
+    );
+    await apiRequest(testConfig, 'GET', apiPaths.getCsrf, anyPayload, undefined, {
+      r: 'https://x.example/',
+      p: 'Google',
+      c: undefined,
+    });
+    expect(seen?.headers.get('x-csrf-token')).toBeNull();
+    expect(new URL(seen?.url ?? '').searchParams.toString()).toBe('r=https%3A%2F%2Fx.example%2F&p=Google');
+  });
+
+  it('sends no trace headers of its own (only the telemetry SDK may, and only to apiUrl)', async () => {
+    let seen: Request | undefined;
+    server.use(
+      http.get(api(apiPaths.sig), ({ request }) => {
+        seen = request;
+        return HttpResponse.json({ loggedin: false, payload: null });
+      }),
+    );
+    await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown());
+    expect(seen?.headers.get('sentry-trace')).toBeNull();
+    expect(seen?.headers.get('baggage')).toBeNull();
+  });
+
+  it('throws ApiError {httpStatus, code, msg} for an error envelope', async () => {
+    server.use(http.post(api(apiPaths.signup), () => fail(409, 'accountExists')));
+    const error = (await apiRequest(testConfig, 'POST', apiPaths.signup, anyPayload, {}).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.httpStatus).toBe(409);
+    expect(error.code).toBe('accountExists');
+    expect(error.msg).toBe(messages.accountExists);
+  });
+
+  it('throws ApiError for a 200 answer that fails the contract schema', async () => {
+    server.use(http.post(api(apiPaths.validateEmail), () => ok('maybe')));
+    await expect(
+      apiRequest(testConfig, 'POST', apiPaths.validateEmail, validateEmailResponse, {}),
+    ).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('throws ApiError with the status for a non-JSON 5xx', async () => {
+    server.use(http.get(api(apiPaths.sig), () => HttpResponse.text('Bad gateway', { status: 502 })));
+    await expect(apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown())).rejects.toMatchObject({
+      httpStatus: 502,
+    });
+  });
+
+  it('throws NetworkError when the request fails', async () => {
+    server.use(http.get(api(apiPaths.sig), () => HttpResponse.error()));
+    await expect(apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown())).rejects.toBeInstanceOf(
+      NetworkError,
+    );
+  });
+
+  it('throws TimeoutError after the configured timeout', async () => {
+    server.use(http.get(api(apiPaths.sig), () => new Promise<Response>(() => undefined)));
+    const error = await apiRequest(
+      { ...testConfig, requestTimeoutMs: 30 },
+      'GET',
+      apiPaths.sig,
+      z.unknown(),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(30);
+  });
+
+  it('a per-call timeout overrides the config one', async () => {
+    server.use(http.get(api(apiPaths.sig), () => new Promise<Response>(() => undefined)));
+    const error = await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown(), undefined, undefined, {
+      timeoutMs: 20,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TimeoutError', timeoutMs: 20 });
+  });
+});
+
+describe('fatalErrorPath (issue 2 §6)', () => {
+  it('timeout → /error-timeout, network failure or 5xx → /error-generic, keeping the csrf segment', () => {
+    expect(fatalErrorPath(new TimeoutError(1), null)).toBe('/error-timeout');
+    expect(fatalErrorPath(new TimeoutError(1), 'c s')).toBe('/error-timeout/c%20s');
+    expect(fatalErrorPath(new NetworkError(null), null)).toBe('/error-generic');
+    expect(fatalErrorPath(new ApiError(503, undefined, undefined), 'abc')).toBe('/error-generic/abc');
+  });
+
+  it('4xx and unknown errors are the page’s to show', () => {
+    expect(fatalErrorPath(new ApiError(400, 'badRequest', 'x'), null)).toBeNull();
+    expect(fatalErrorPath(new ApiError(404, undefined, undefined), 'abc')).toBeNull();
+    expect(fatalErrorPath(new Error('x'), null)).toBeNull();
+  });
+});

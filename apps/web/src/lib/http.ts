@@ -1,0 +1,163 @@
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  errorEnvelopeSchema,
+} from '@frontdoor/contract';
+import type { PortalConfig } from '@frontdoor/contract';
+import type { z } from 'zod';
+
+/**
+ * The one HTTP client of the SPA (§7). Every call goes to cfg.apiUrl + a contract apiPaths entry,
+ * sends cookies, the CSRF header on POSTs (double submit of the fd_csrf cookie) and Accept-Language.
+ * Trace headers are added by the error-reporting SDK's fetch instrumentation, which lib/telemetry
+ * limits to apiUrl (tracePropagationTargets), so none are sent while telemetry is off.
+ */
+
+/** The server answered with an error (envelope {status:'error', code, msg} or a bare HTTP failure). */
+export class ApiError extends Error {
+  readonly httpStatus: number;
+  /** A key of contract `messages` when the server sent one. */
+  readonly code: string | undefined;
+  /** The server's English msg, when it sent one. */
+  readonly msg: string | undefined;
+  constructor(httpStatus: number, code: string | undefined, msg: string | undefined) {
+    super(msg ?? `HTTP ${httpStatus}`);
+    this.name = 'ApiError';
+    this.httpStatus = httpStatus;
+    this.code = code;
+    this.msg = msg;
+  }
+}
+
+/** No answer within the timeout (cfg.requestTimeoutMs unless the call overrides it). */
+export class TimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`No answer within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The request never reached the server or its answer never arrived (offline, DNS, CORS, reset). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('Network failure', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+export type HttpMethod = 'GET' | 'POST';
+export type HttpConfig = Pick<PortalConfig, 'apiUrl'> & Partial<Pick<PortalConfig, 'requestTimeoutMs'>>;
+export type Query = Record<string, string | undefined>;
+
+export interface RequestOptions {
+  /** Overrides cfg.requestTimeoutMs for this call. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A schema's output without the error envelope: what a successful call resolves to. */
+export type Success<S extends z.ZodType> = Exclude<z.output<S>, { status: 'error' }>;
+
+let requestLanguage = 'en';
+/** lib/i18n keeps this in step with the page language so the server can answer in it. */
+export function setRequestLanguage(language: string): void {
+  requestLanguage = language;
+}
+
+export function readCookie(name: string): string | undefined {
+  const prefix = `${name}=`;
+  const found = document.cookie.split('; ').find((c) => c.startsWith(prefix));
+  return found === undefined ? undefined : decodeURIComponent(found.slice(prefix.length));
+}
+
+export function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
+  const url = new URL(`${cfg.apiUrl}${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  return url;
+}
+
+async function send(url: URL, init: RequestInit, timeoutMs: number, outer?: AbortSignal): Promise<Response> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onOuterAbort = () => controller.abort();
+  outer?.addEventListener('abort', onOuterAbort);
+  try {
+    return await fetch(url, { ...init, signal: controller.signal });
+  } catch (error) {
+    if (timedOut) throw new TimeoutError(timeoutMs);
+    if (outer?.aborted) throw error;
+    throw new NetworkError(error);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/**
+ * Calls `path` (relative to apiUrl) and validates the answer with `schema` (a contract schema, usually
+ * an `envelope(...)`). Resolves to the success value; throws ApiError, TimeoutError or NetworkError.
+ */
+export async function apiRequest<S extends z.ZodType>(
+  cfg: HttpConfig,
+  method: HttpMethod,
+  path: string,
+  schema: S,
+  body?: unknown,
+  query?: Query,
+  options: RequestOptions = {},
+): Promise<Success<S>> {
+  const url = apiUrl(cfg, path, query);
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': requestLanguage };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method === 'POST') {
+    const csrf = readCookie(CSRF_COOKIE);
+    if (csrf) headers[CSRF_HEADER] = csrf;
+  }
+  const timeoutMs = options.timeoutMs ?? cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const response = await send(
+    url,
+    { method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) },
+    timeoutMs,
+    options.signal,
+  );
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch (error) {
+    if (!response.ok) throw new ApiError(response.status, undefined, undefined);
+    // a 2xx without JSON breaks the contract; treated like a failed answer
+    throw new ApiError(response.status, undefined, `Unreadable answer: ${String(error)}`);
+  }
+  const failure = errorEnvelopeSchema.safeParse(json);
+  if (!response.ok || failure.success) {
+    throw new ApiError(
+      response.ok ? 400 : response.status,
+      failure.success ? failure.data.code : undefined,
+      failure.success ? failure.data.msg : undefined,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(response.status, undefined, `Unexpected answer from ${path}`);
+  }
+  return parsed.data as Success<S>;
+}
+
+/**
+ * Where a failure of a call the page cannot do without sends the user: a timeout → /error-timeout,
+ * a network failure or a 5xx → /error-generic, with the login csrf segment when one is held.
+ * Other failures (4xx) are the page's to show: null.
+ */
+export function fatalErrorPath(error: unknown, loginCsrf: string | null): string | null {
+  let page: string | null = null;
+  if (error instanceof TimeoutError) page = 'error-timeout';
+  else if (error instanceof NetworkError || (error instanceof ApiError && error.httpStatus >= 500))
+    page = 'error-generic';
+  if (!page) return null;
+  return loginCsrf ? `/${page}/${encodeURIComponent(loginCsrf)}` : `/${page}`;
+}

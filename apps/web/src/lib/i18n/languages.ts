@@ -1,0 +1,57 @@
+import enFlag from '../../assets/flags/en.svg';
+import esFlag from '../../assets/flags/es.svg';
+import frFlag from '../../assets/flags/fr.svg';
+import ptFlag from '../../assets/flags/pt.svg';
+import zhFlag from '../../assets/flags/zh.svg';
+import arFlag from '../../assets/flags/ar.svg';
+import globeFlag from '../../assets/flags/globe.svg';
+
+/** §3 language option: display name, CSS selector name, language code (param), flag image address. */
+export interface LanguageOption {
+  displayName: string;
+  cssName: string;
+  param: string;
+  flag: string;
+}
+
+/** The bundled languages; each has a catalog in every namespace. English is the source. */
+export const BUNDLED_LANGUAGES = ['en', 'es', 'fr', 'pt', 'zh', 'ar'] as const;
+export type BundledLanguage = (typeof BUNDLED_LANGUAGES)[number];
+export const SOURCE_LANGUAGE: BundledLanguage = 'en';
+
+/** Names in their own language, so a reader finds theirs whatever the page language is. */
+const DISPLAY_NAMES: Record<string, string> = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  pt: 'Português',
+  zh: '中文',
+  ar: 'العربية',
+};
+const FLAGS: Record<string, string> = {
+  en: enFlag,
+  es: esFlag,
+  fr: frFlag,
+  pt: ptFlag,
+  zh: zhFlag,
+  ar: arFlag,
+};
+
+const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
+export const directionOf = (code: string): 'rtl' | 'ltr' =>
+  RTL_LANGUAGES.has(code.split('-')[0] ?? code) ? 'rtl' : 'ltr';
+
+export function languageOption(code: string, displayName?: string): LanguageOption {
+  return {
+    displayName: displayName ?? DISPLAY_NAMES[code] ?? code,
+    cssName: `lang-${code.toLowerCase().replace(/[^a-z0-9-]/g, '')}`,
+    param: code,
+    flag: FLAGS[code] ?? globeFlag,
+  };
+}
+
+/** §3: English (en) always first, then the configured languages (duplicates of en dropped). */
+export function languageOptions(configured: readonly string[]): LanguageOption[] {
+  const rest = configured.filter((c, i) => c !== 'en' && configured.indexOf(c) === i);
+  return [languageOption('en'), ...rest.map((c) => languageOption(c))];
+}

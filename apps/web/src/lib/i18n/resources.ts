@@ -1,0 +1,31 @@
+import { featureCatalogs } from '../../features/locales.ts';
+import * as common from './catalogs/common.ts';
+import * as errors from './catalogs/errors.ts';
+import { BUNDLED_LANGUAGES } from './languages.ts';
+import type { BundledLanguage } from './languages.ts';
+
+/** A namespace module: one catalog per bundled language, English the source. */
+export type NamespaceCatalogs = Record<BundledLanguage, Record<string, string>>;
+
+/**
+ * The catalog registry. 'common' (shell and UI kit) and 'errors' (contract messages by code) live
+ * here; every feature namespace comes from src/features/locales.ts (`featureCatalogs`): a feature
+ * adds its folder's locales.ts there and it is registered for every language.
+ */
+export const namespaces: Record<string, NamespaceCatalogs> = {
+  common,
+  errors,
+  ...(featureCatalogs as Record<string, NamespaceCatalogs>),
+};
+
+export type Resources = Record<BundledLanguage, Record<string, Record<string, string>>>;
+
+export function buildResources(): Resources {
+  const resources = {} as Resources;
+  for (const lang of BUNDLED_LANGUAGES) {
+    resources[lang] = Object.fromEntries(
+      Object.entries(namespaces).map(([ns, catalogs]) => [ns, catalogs[lang]]),
+    );
+  }
+  return resources;
+}

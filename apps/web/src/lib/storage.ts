@@ -1,0 +1,57 @@
+import { STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
+import type { LoginParams } from '@frontdoor/contract';
+
+/**
+ * Browser storage of §3: login_csrf and login_params in localStorage under exactly those names
+ * (they must survive the round trip through an identity provider), and the remembered email in
+ * sessionStorage (it only lives for the tab's flow). Storage may be disabled (private mode,
+ * blocked cookies): reads then give null and writes are dropped, so flows still work on the page.
+ */
+function read(store: () => Storage, key: string): string | null {
+  try {
+    return store().getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(store: () => Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) store().removeItem(key);
+    else store().setItem(key, value);
+  } catch {
+    // storage unavailable: keep going without it
+  }
+}
+
+const local = () => window.localStorage;
+const session = () => window.sessionStorage;
+
+export const getLoginCsrf = (): string | null => read(local, STORAGE_KEYS.loginCsrf) || null;
+
+/** The saved login params, or null when absent or not valid (a tampered value is never trusted). */
+export function getLoginParams(): LoginParams | null {
+  const raw = read(local, STORAGE_KEYS.loginParams);
+  if (!raw) return null;
+  try {
+    const parsed = loginParamsSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveLoginData(csrf: string, params: LoginParams): void {
+  write(local, STORAGE_KEYS.loginCsrf, csrf);
+  write(local, STORAGE_KEYS.loginParams, JSON.stringify(loginParamsSchema.parse(params)));
+}
+
+/** §4: access-code success clears the saved login data. */
+export function clearLoginData(): void {
+  write(local, STORAGE_KEYS.loginCsrf, null);
+  write(local, STORAGE_KEYS.loginParams, null);
+}
+
+export const getRememberedEmail = (): string | null => read(session, STORAGE_KEYS.email) || null;
+export const rememberEmail = (email: string): void => write(session, STORAGE_KEYS.email, email);
+export const forgetEmail = (): void => write(session, STORAGE_KEYS.email, null);

@@ -1,0 +1,47 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CloseIcon } from './icons.tsx';
+import styles from './Feedback.module.css';
+
+export type AlertTone = 'error' | 'success' | 'info' | 'warning';
+
+export interface AlertProps {
+  tone?: AlertTone;
+  children: ReactNode;
+  /** When set, the alert closes itself after this many ms (then onClose runs). */
+  durationMs?: number;
+  /** When set, a dismiss button is shown. */
+  onClose?: () => void;
+  className?: string;
+}
+
+/** An inline message announced at once (role=alert), optionally self-closing after durationMs. */
+export function Alert({ tone = 'error', children, durationMs, onClose, className }: AlertProps) {
+  const { t } = useTranslation('common');
+  const [open, setOpen] = useState(true);
+  // the latest onClose, so a parent re-render does not restart the timer
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  }, [onClose]);
+  useEffect(() => {
+    if (durationMs === undefined) return;
+    const timer = setTimeout(() => {
+      setOpen(false);
+      onCloseRef.current?.();
+    }, durationMs);
+    return () => clearTimeout(timer);
+  }, [durationMs]);
+  if (!open) return null;
+  return (
+    <div role="alert" className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}>
+      <div className={styles.body}>{children}</div>
+      {onClose && (
+        <button type="button" className={styles.dismiss} aria-label={t('dismiss')} onClick={onClose}>
+          <CloseIcon />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import type { ClipboardEvent, ReactNode, Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EMAIL_CODE_LENGTH, RESEND_COOLDOWN_SECONDS } from '@frontdoor/contract';
+import { Button } from './Button.tsx';
+import { FieldFrame, useFieldIds } from './Field.tsx';
+import { useCountdown } from './use-countdown.ts';
+import styles from './Field.module.css';
+
+/** What a code field keeps of typed or pasted text: no spaces/dashes; digits only unless alphanumeric. */
+export function sanitizeCode(raw: string, length: number, alphanumeric: boolean): string {
+  const kept = alphanumeric ? raw.replace(/[^0-9a-z]/gi, '') : raw.replace(/\D/g, '');
+  return kept.slice(0, length);
+}
+
+export interface CodeInputProps {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  /** Characters of the code (emailed codes and access codes: 6). */
+  length?: number;
+  /** Access codes may hold letters; emailed codes are digits only (numeric keyboard on phones). */
+  alphanumeric?: boolean;
+  hint?: ReactNode;
+  error?: ReactNode;
+  name?: string;
+  id?: string;
+  autoFocus?: boolean;
+  onBlur?: () => void;
+  /** When given, a "send a new code" button appears; after each use it waits `resendCooldownSeconds`. */
+  onResend?: () => void | Promise<void>;
+  resendLabel?: ReactNode;
+  resendCooldownSeconds?: number;
+  /** Start with the cooldown running (a code was just sent). */
+  startInCooldown?: boolean;
+  ref?: Ref<HTMLInputElement>;
+}
+
+/**
+ * THE code-entry field for every code (email verification, password reset, classroom access code):
+ * one input with autocomplete="one-time-code" so phones offer the code from the message, paste of a
+ * spaced or dashed code, and an optional resend with a visible countdown.
+ */
+export function CodeInput({
+  label,
+  value,
+  onChange,
+  length = EMAIL_CODE_LENGTH,
+  alphanumeric = false,
+  hint,
+  error,
+  name,
+  id,
+  autoFocus,
+  onBlur,
+  onResend,
+  resendLabel,
+  resendCooldownSeconds = RESEND_COOLDOWN_SECONDS,
+  startInCooldown = false,
+  ref,
+}: CodeInputProps) {
+  const { t } = useTranslation('common');
+  const ids = useFieldIds(id, { hint, error });
+  const { secondsLeft, start } = useCountdown(startInCooldown ? resendCooldownSeconds : 0);
+  const [resending, setResending] = useState(false);
+
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    onChange(sanitizeCode(event.clipboardData.getData('text'), length, alphanumeric));
+  };
+
+  const resend = async () => {
+    if (!onResend) return;
+    setResending(true);
+    try {
+      await onResend();
+      start(resendCooldownSeconds);
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <FieldFrame label={label} hint={hint} error={error} ids={ids}>
+      <div className={styles.control}>
+        <input
+          {...ids.aria}
+          ref={ref}
+          id={ids.inputId}
+          name={name}
+          className={`${styles.input} ${styles.code}`}
+          type="text"
+          value={value}
+          autoComplete="one-time-code"
+          inputMode={alphanumeric ? 'text' : 'numeric'}
+          autoCapitalize={alphanumeric ? 'characters' : 'off'}
+          spellCheck={false}
+          pattern={alphanumeric ? undefined : '[0-9]*'}
+          maxLength={length}
+          autoFocus={autoFocus}
+          onBlur={onBlur}
+          onPaste={onPaste}
+          onChange={(event) => onChange(sanitizeCode(event.target.value, length, alphanumeric))}
+        />
+      </div>
+      {onResend && (
+        <div className={styles.resend}>
+          <Button variant="link" onClick={resend} loading={resending} disabled={secondsLeft > 0}>
+            {resendLabel ?? t('resend_code')}
+          </Button>
+          {secondsLeft > 0 && <span>{t('resend_wait', { seconds: secondsLeft })}</span>}
+        </div>
+      )}
+    </FieldFrame>
+  );
+}

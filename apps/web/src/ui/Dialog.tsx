@@ -1,0 +1,53 @@
+import type { CSSProperties, ReactNode } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useTranslation } from 'react-i18next';
+import { DIALOG_ANIMATION_MS } from '@frontdoor/contract';
+import { CloseIcon } from './icons.tsx';
+import styles from './Dialog.module.css';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Optional element that opens the dialog (Radix returns focus to it on close). */
+  trigger?: ReactNode;
+  className?: string;
+}
+
+/** Modal dialog (Radix: focus trapped inside, Escape and the close button close it, focus returns). */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  trigger,
+  className,
+}: DialogProps) {
+  const { t } = useTranslation('common');
+  const timing = { '--fd-dialog-ms': `${DIALOG_ANIMATION_MS}ms` } as CSSProperties;
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      {trigger && <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger>}
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={styles.overlay} style={timing} />
+        <RadixDialog.Content
+          className={[styles.content, className].filter(Boolean).join(' ')}
+          style={timing}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
+          {description && (
+            <RadixDialog.Description className={styles.description}>{description}</RadixDialog.Description>
+          )}
+          {children}
+          <RadixDialog.Close className={styles.close} aria-label={t('close')}>
+            <CloseIcon />
+          </RadixDialog.Close>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

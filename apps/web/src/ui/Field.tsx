@@ -1,0 +1,52 @@
+import { useId } from 'react';
+import type { ReactNode } from 'react';
+import styles from './Field.module.css';
+
+export interface FieldMessages {
+  label: ReactNode;
+  hint?: ReactNode;
+  /** The inline error; tied to the control by aria-describedby and aria-invalid. */
+  error?: ReactNode;
+}
+
+/** Ids of a field's parts and the control's ARIA attributes, shared by every field component. */
+export function useFieldIds(id: string | undefined, { hint, error }: Omit<FieldMessages, 'label'>) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return {
+    inputId,
+    hintId,
+    errorId,
+    aria: { 'aria-describedby': describedBy, 'aria-invalid': error ? (true as const) : undefined },
+  };
+}
+
+/** Label, hint, control and the always-present error line (no layout jump when an error appears). */
+export function FieldFrame({
+  label,
+  hint,
+  error,
+  ids,
+  children,
+  className,
+}: FieldMessages & { ids: ReturnType<typeof useFieldIds>; children: ReactNode; className?: string }) {
+  return (
+    <div className={[styles.field, className].filter(Boolean).join(' ')}>
+      <label className={styles.label} htmlFor={ids.inputId}>
+        {label}
+      </label>
+      {hint && (
+        <p className={styles.hint} id={ids.hintId}>
+          {hint}
+        </p>
+      )}
+      {children}
+      <p className={styles.error} id={ids.errorId}>
+        {error}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { InputHTMLAttributes, Ref } from 'react';
+import { FieldFrame, useFieldIds } from './Field.tsx';
+import type { FieldMessages } from './Field.tsx';
+import styles from './Field.module.css';
+
+export interface TextFieldProps
+  extends FieldMessages, Omit<InputHTMLAttributes<HTMLInputElement>, 'children'> {
+  ref?: Ref<HTMLInputElement>;
+}
+
+/**
+ * A labelled text input. Every input attribute passes through (name, type, autoComplete, inputMode,
+ * and react-hook-form's register() result), so password managers and autofill work.
+ */
+export function TextField({ label, hint, error, id, className, ref, ...input }: TextFieldProps) {
+  const ids = useFieldIds(id, { hint, error });
+  return (
+    <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
+      <div className={styles.control}>
+        <input type="text" {...input} {...ids.aria} ref={ref} id={ids.inputId} className={styles.input} />
+      </div>
+    </FieldFrame>
+  );
+}

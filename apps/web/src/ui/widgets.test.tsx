@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { RESEND_COOLDOWN_SECONDS, SCROLL_REVEAL_DEFAULTS } from '@frontdoor/contract';
+import { renderWithProviders } from '../test/render.tsx';
+import { mediaState } from '../test/match-media.ts';
+import { testConfig } from '../test/config.ts';
+import { CodeInput, sanitizeCode } from './CodeInput.tsx';
+import { SearchField, isSearchShortcut } from './SearchField.tsx';
+import { Paginator, pageRange } from './Paginator.tsx';
+import { ScrollReveal, shouldReveal } from './ScrollReveal.tsx';
+import { nl2br } from './nl2br.tsx';
+import { PageCard } from './PageCard.tsx';
+import { Spinner } from './Spinner.tsx';
+
+afterEach(() => {
+  vi.useRealTimers();
+  mediaState.reducedMotion = false;
+});
+
+function Code(props: { alphanumeric?: boolean; onResend?: () => Promise<void> }) {
+  const [value, setValue] = useState('');
+  return <CodeInput label="Code" value={value} onChange={setValue} {...props} />;
+}
+
+describe('CodeInput', () => {
+  it('is one input for one-time codes: autocomplete, numeric keyboard, 6 characters', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Code />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(input).toHaveAttribute('inputmode', 'numeric');
+    expect(input).toHaveAttribute('maxlength', '6');
+    await user.type(input, '12a34 5678');
+    expect(input).toHaveValue('123456');
+  });
+
+  it('paste of a spaced or dashed code keeps the code', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Code />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    await user.click(input);
+    await user.paste(' 123 456 ');
+    expect(input).toHaveValue('123456');
+    await user.clear(input);
+    await user.paste('12-34-56-78');
+    expect(input).toHaveValue('123456');
+  });
+
+  it('access codes may be alphanumeric (text keyboard)', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Code alphanumeric />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    expect(input).toHaveAttribute('inputmode', 'text');
+    await user.click(input);
+    await user.paste('ab 12-cd9');
+    expect(input).toHaveValue('ab12cd');
+  });
+
+  it('sanitizeCode', () => {
+    expect(sanitizeCode(' 1 2 3 ', 6, false)).toBe('123');
+    expect(sanitizeCode('A1-B2-C3-D4', 6, true)).toBe('A1B2C3');
+  });
+
+  it('resend runs once, then waits the cooldown with a visible countdown', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const onResend = vi.fn(async () => undefined);
+    renderWithProviders(<Code onResend={onResend} />);
+    const resend = screen.getByRole('button', { name: 'Send a new code' });
+    await user.click(resend);
+    expect(onResend).toHaveBeenCalledOnce();
+    expect(
+      screen.getByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`),
+    ).toBeInTheDocument();
+    await user.click(resend);
+    expect(onResend).toHaveBeenCalledOnce();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(
+      screen.getByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 1} s.`),
+    ).toBeInTheDocument();
+    for (let i = 1; i < RESEND_COOLDOWN_SECONDS; i++) act(() => vi.advanceTimersByTime(1000));
+    expect(screen.queryByText(/You can ask for a new code/)).not.toBeInTheDocument();
+    await user.click(resend);
+    expect(onResend).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('SearchField', () => {
+  it("placeholder 'Jump to...' and ctrl/cmd+K focuses it", async () => {
+    const user = userEvent.setup();
+    function Demo() {
+      const [q, setQ] = useState('');
+      return (
+        <>
+          <button type="button">elsewhere</button>
+          <SearchField value={q} onChange={setQ} />
+        </>
+      );
+    }
+    renderWithProviders(<Demo />);
+    const input = screen.getByRole('searchbox', { name: 'Search' });
+    expect(input).toHaveAttribute('placeholder', 'Jump to...');
+    screen.getByRole('button', { name: 'elsewhere' }).focus();
+    await user.keyboard('{Control>}k{/Control}');
+    expect(input).toHaveFocus();
+    screen.getByRole('button', { name: 'elsewhere' }).focus();
+    await user.keyboard('{Meta>}K{/Meta}');
+    expect(input).toHaveFocus();
+    screen.getByRole('button', { name: 'elsewhere' }).focus();
+    await user.keyboard('k');
+    expect(input).not.toHaveFocus();
+  });
+
+  it('isSearchShortcut', () => {
+    expect(isSearchShortcut({ key: 'k', ctrlKey: true, metaKey: false, altKey: false })).toBe(true);
+    expect(isSearchShortcut({ key: 'k', ctrlKey: false, metaKey: true, altKey: false })).toBe(true);
+    expect(isSearchShortcut({ key: 'k', ctrlKey: true, metaKey: false, altKey: true })).toBe(false);
+    expect(isSearchShortcut({ key: 'j', ctrlKey: true, metaKey: false, altKey: false })).toBe(false);
+  });
+});
+
+describe('Paginator', () => {
+  it("labels the page size 'Items per page:' and pages with buttons", async () => {
+    const user = userEvent.setup();
+    const onPageChange = vi.fn();
+    const onPageSizeChange = vi.fn();
+    renderWithProviders(
+      <Paginator
+        page={0}
+        pageSize={10}
+        total={25}
+        onPageChange={onPageChange}
+        onPageSizeChange={onPageSizeChange}
+      />,
+    );
+    expect(screen.getByRole('combobox', { name: 'Items per page:' })).toHaveValue('10');
+    expect(screen.getByText('1–10 of 25')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onPageChange).toHaveBeenCalledWith(1);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Items per page:' }), '25');
+    expect(onPageSizeChange).toHaveBeenCalledWith(25);
+  });
+
+  it('pageRange', () => {
+    expect(pageRange(1, 10, 25)).toEqual({ from: 11, to: 20 });
+    expect(pageRange(2, 10, 25)).toEqual({ from: 21, to: 25 });
+    expect(pageRange(0, 10, 0)).toEqual({ from: 0, to: 0 });
+  });
+});
+
+describe('ScrollReveal', () => {
+  it('defaults: offset 120, delay 0, duration 400 ms, ease, throttle 99 ms, debounce 50 ms', () => {
+    expect(SCROLL_REVEAL_DEFAULTS).toEqual({
+      offset: 120,
+      delay: 0,
+      duration: 400,
+      easing: 'ease',
+      throttleDelay: 99,
+      debounceDelay: 50,
+    });
+    render(<ScrollReveal>Hello</ScrollReveal>);
+    const wrapper = screen.getByText('Hello');
+    expect(wrapper.style.transitionDuration).toBe('400ms');
+    expect(wrapper.style.transitionDelay).toBe('0ms');
+    expect(wrapper.style.transitionTimingFunction).toBe('ease');
+  });
+
+  it('reveals when the top comes offset px into view (scroll checks throttled)', () => {
+    vi.useFakeTimers();
+    render(<ScrollReveal>Below</ScrollReveal>);
+    const wrapper = screen.getByText('Below');
+    // jsdom lays nothing out (top 0), so the first check already reveals it
+    expect(wrapper).toHaveAttribute('data-reveal', 'shown');
+    expect(shouldReveal(700, 768, 120)).toBe(false);
+    expect(shouldReveal(648, 768, 120)).toBe(true);
+  });
+
+  it('is off under prefers-reduced-motion: content shown without animation', () => {
+    mediaState.reducedMotion = true;
+    render(<ScrollReveal>Calm</ScrollReveal>);
+    const wrapper = screen.getByText('Calm');
+    expect(wrapper).toHaveAttribute('data-reveal', 'static');
+    expect(wrapper.style.transitionDuration).toBe('');
+  });
+});
+
+describe('nl2br', () => {
+  it('turns line breaks into <br> elements and never injects HTML', () => {
+    const { container } = render(<p>{nl2br('one\ntwo\r\nthree\r<b>four</b>')}</p>);
+    expect(container.querySelectorAll('br')).toHaveLength(3);
+    expect(container.querySelector('b')).toBeNull();
+    expect(container.textContent).toBe('onetwothree<b>four</b>');
+  });
+});
+
+describe('PageCard and Spinner', () => {
+  it('a page has one h1 naming its region', () => {
+    renderWithProviders(
+      <PageCard title="Verify your email" lead="Enter the code">
+        body
+      </PageCard>,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Verify your email' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Verify your email' })).toHaveTextContent('Enter the code');
+  });
+
+  it('names the browser tab after the page heading and the provider', () => {
+    renderWithProviders(<PageCard title="Verify your email" />);
+    expect(document.title).toBe(`Verify your email · ${testConfig.providerName}`);
+  });
+
+  it('a spinner is a status with a label', () => {
+    renderWithProviders(<Spinner />);
+    // the snack bar's region is the app's other status element
+    expect(screen.getAllByRole('status').filter((el) => el.textContent === 'Loading')).toHaveLength(1);
+  });
+});
