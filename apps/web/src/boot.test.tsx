@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createRoot } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
+import { CONFIG_PATH, apiPaths } from '@frontdoor/contract';
+import { HttpResponse, api, http, server } from './test/server.ts';
+import { testConfig } from './test/config.ts';
+import { boot } from './boot.tsx';
+import type { SentryImporter } from './lib/telemetry.ts';
+import { AppProviders } from './App.tsx';
+import { createI18n } from './lib/i18n/index.ts';
+import { createQueryClient } from './lib/query.ts';
+import { builtInTranslationService } from './lib/i18n/service.ts';
+
+const configUrl = new URL(CONFIG_PATH, window.location.origin).href;
+let root: Root | undefined;
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = undefined;
+  document.body.innerHTML = '';
+});
+
+function mount(): Root {
+  const container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  return root;
+}
+
+describe('boot (issue 2 §2, §8)', () => {
+  it('a missing config.json renders a clear full-page message, never a blank page', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.use(http.get(configUrl, () => new HttpResponse(null, { status: 404 })));
+    const result = await act(() => boot(mount()));
+    expect(result).toBe('config-error');
+    expect(screen.getByRole('heading', { name: 'This page cannot load right now' })).toBeInTheDocument();
+    expect(screen.getByText('The configuration file could not be loaded.')).toBeInTheDocument();
+    vi.mocked(console.error).mockRestore();
+  });
+
+  it('a malformed config.json renders the message too', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.use(http.get(configUrl, () => HttpResponse.json({ env: 'x' })));
+    await act(() => boot(mount()));
+    expect(screen.getByText('The configuration file is malformed.')).toBeInTheDocument();
+    vi.mocked(console.error).mockRestore();
+  });
+
+  it('a valid config renders the shell; without a DSN error reporting is never loaded', async () => {
+    server.use(
+      http.get(configUrl, () => HttpResponse.json(testConfig)),
+      http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
+    );
+    const loadSentry = vi.fn<SentryImporter>();
+    await act(() => boot(mount(), { loadSentry }));
+    expect(await screen.findByRole('link', { name: 'Frontdoor home' })).toBeInTheDocument();
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(loadSentry).not.toHaveBeenCalled();
+  });
+
+  it('with a DSN error reporting is loaded after the first paint', async () => {
+    server.use(
+      http.get(configUrl, () =>
+        HttpResponse.json({ ...testConfig, sentryDsn: 'https://k@errors.example/1' }),
+      ),
+    );
+    const init = vi.fn();
+    const loadSentry = vi.fn<SentryImporter>(
+      async () =>
+        ({
+          init,
+          browserTracingIntegration: () => ({}),
+          replayIntegration: () => ({}),
+        }) as unknown as Awaited<ReturnType<SentryImporter>>,
+    );
+    // hold the frames back, so "not before the first paint" does not depend on the machine's speed
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((frame) => frames.push(frame));
+    await act(() => boot(mount(), { loadSentry }));
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(loadSentry).not.toHaveBeenCalled();
+    act(() => frames.splice(0).forEach((frame) => frame(performance.now())));
+    await waitFor(() => expect(init).toHaveBeenCalledOnce());
+    vi.mocked(window.requestAnimationFrame).mockRestore();
+  });
+});
+
+describe('AppErrorBoundary', () => {
+  it('shows the friendly page when a provider fails outside the router', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    function Broken(): never {
+      throw new Error('boom');
+    }
+    const i18n = createI18n('en');
+    render(
+      <AppProviders
+        cfg={testConfig}
+        i18n={i18n}
+        translation={builtInTranslationService(i18n)}
+        queryClient={createQueryClient()}
+      >
+        <Broken />
+      </AppProviders>,
+    );
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reload the page' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the sign-in page' })).toHaveAttribute('href', '/log-in');
+    vi.mocked(console.error).mockRestore();
+  });
+});

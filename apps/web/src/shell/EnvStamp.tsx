@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { isProduction } from '@frontdoor/contract';
+import { useConfig } from '../lib/config.tsx';
+import { useIsMobile } from './use-is-mobile.ts';
+
+/**
+ * Inline !important styles: no page or theme rule can hide or restyle the stamp. React's style prop
+ * cannot express !important, hence setProperty.
+ */
+const STAMP_STYLE: Record<string, string> = {
+  position: 'fixed',
+  // bottom corner: never over the top bar's logo or language menu
+  bottom: '34px',
+  right: '-68px',
+  transform: 'rotate(-45deg)',
+  'z-index': '2147483647',
+  'pointer-events': 'none',
+  'user-select': 'none',
+  padding: '4px 72px',
+  background: 'rgba(200, 16, 46, 0.88)',
+  color: '#ffffff',
+  font: '700 12px/1.4 system-ui, sans-serif',
+  'letter-spacing': '0.2em',
+  'text-transform': 'uppercase',
+  'box-shadow': '0 2px 8px rgba(0, 0, 0, 0.25)',
+  // no inline display/visibility: an inline !important would beat the print rule below
+};
+
+/** Phones and tablets get a smaller ribbon tucked further into the corner, over less of the page. */
+const COMPACT_STYLE: Record<string, string> = {
+  bottom: '30px',
+  right: '-56px',
+  padding: '2px 56px',
+  font: '700 10px/1.4 system-ui, sans-serif',
+};
+
+const PRINT_RULE = '@media print { [data-env-stamp] { display: none !important; } }';
+
+/**
+ * §2: in every environment but production a red rotated stamp overlays the page. It is rendered
+ * through a portal into <body>, outside the app root, is invisible to assistive technology and
+ * never catches the pointer, and it is hidden when printing.
+ */
+export function EnvStamp() {
+  const cfg = useConfig();
+  const ref = useRef<HTMLDivElement>(null);
+  const production = isProduction(cfg);
+  const compact = useIsMobile();
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const style = compact ? { ...STAMP_STYLE, ...COMPACT_STYLE } : STAMP_STYLE;
+    for (const [property, value] of Object.entries(style))
+      element.style.setProperty(property, value, 'important');
+  }, [production, compact]);
+  if (production) return null;
+  return createPortal(
+    <>
+      <style>{PRINT_RULE}</style>
+      <div ref={ref} data-env-stamp="" data-testid="env-stamp" aria-hidden="true" dir="ltr">
+        {cfg.env}
+      </div>
+    </>,
+    document.body,
+  );
+}

@@ -1,0 +1,43 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../ui/Spinner.tsx';
+import { EnvStamp } from './EnvStamp.tsx';
+import { Footer } from './Footer.tsx';
+import { TopBar } from './TopBar.tsx';
+import { useLocaleParam } from './locale-param.ts';
+import { usePageKey, useReloadPageData } from './page-key.ts';
+import { useNavigationScroll } from './scroll.ts';
+import styles from './Shell.module.css';
+
+export const MAIN_ID = 'main';
+
+/** The shell of §1/§2 around every routed page. */
+export function ShellLayout() {
+  const { t } = useTranslation('common');
+  const pageKey = usePageKey();
+  useReloadPageData(pageKey);
+  useNavigationScroll();
+  useLocaleParam();
+  return (
+    <div className={styles.shell}>
+      <a className={styles.skip} href={`#${MAIN_ID}`}>
+        {t('skip_to_content')}
+      </a>
+      <TopBar />
+      <main id={MAIN_ID} className={styles.main} tabIndex={-1}>
+        <Suspense
+          fallback={
+            <div className={styles.loading}>
+              <Spinner />
+            </div>
+          }
+        >
+          <Outlet key={pageKey} />
+        </Suspense>
+      </main>
+      <Footer />
+      <EnvStamp />
+    </div>
+  );
+}

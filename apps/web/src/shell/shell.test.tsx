@@ -1,0 +1,288 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { RouteObject } from 'react-router';
+import { STORAGE_KEYS } from '@frontdoor/contract';
+import { renderRoutes } from '../test/render.tsx';
+import { setWindowWidth } from '../test/match-media.ts';
+import { applyDocumentLanguage } from '../lib/i18n/index.ts';
+import { hostedTranslationService } from '../lib/i18n/service.ts';
+import type { HostedWidget } from '../lib/i18n/service.ts';
+import { ShellLayout } from './ShellLayout.tsx';
+import { RequireEmail } from './require-email.tsx';
+import { nextTopBarHidden } from './top-bar-visibility.ts';
+import { nextPageKey } from './page-key.ts';
+
+let mounts = 0;
+let dataLoads = 0;
+function CountingPage({ name }: { name: string }) {
+  const counted = useRef(false);
+  // page data cached for good, like the login params: only a reload fetches it again
+  useQuery({ queryKey: ['page-data', name], queryFn: async () => ++dataLoads, staleTime: Infinity });
+  useEffect(() => {
+    if (counted.current) return;
+    counted.current = true;
+    mounts += 1;
+  }, []);
+  return (
+    <div>
+      <h1>{name}</h1>
+      <Link to="/one">same page</Link>
+      <Link to="/two">other page</Link>
+      <Link to="/one#details">details anchor</Link>
+      <div id="details">Details</div>
+    </div>
+  );
+}
+
+const pages: RouteObject[] = [
+  { path: 'one', element: <CountingPage name="Page one" /> },
+  { path: 'two', element: <CountingPage name="Page two" /> },
+  {
+    path: 'code',
+    element: (
+      <RequireEmail>
+        <h1>Code page</h1>
+      </RequireEmail>
+    ),
+  },
+  { path: 'email', element: <h1>Email page</h1> },
+];
+const shellRoutes: RouteObject[] = [{ element: <ShellLayout />, children: pages }];
+
+beforeEach(() => {
+  mounts = 0;
+  setWindowWidth(1440);
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  Element.prototype.scrollIntoView = vi.fn();
+});
+afterEach(() => applyDocumentLanguage('en'));
+
+describe('top bar visibility (§2)', () => {
+  it('hides on scroll down away from the top, shows on scroll up and at the top', () => {
+    expect(nextTopBarHidden(0, 200, false)).toBe(true);
+    expect(nextTopBarHidden(200, 150, true)).toBe(false);
+    expect(nextTopBarHidden(200, 0, true)).toBe(false);
+    expect(nextTopBarHidden(0, 30, false)).toBe(false);
+    expect(nextTopBarHidden(300, 300, true)).toBe(true);
+  });
+
+  it('moves the bar up 60 px with a 0.3 s transition while scrolling down', async () => {
+    renderRoutes(shellRoutes, { path: '/one' });
+    const bar = await screen.findByTestId('top-bar');
+    expect(bar.style.transition).toBe('transform 0.3s');
+    expect(bar.style.transform).toBe('translateY(0px)');
+    await act(async () => {
+      Object.defineProperty(window, 'scrollY', { configurable: true, value: 400 });
+      window.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+    });
+    expect(bar.style.transform).toBe('translateY(-60px)');
+    await act(async () => {
+      Object.defineProperty(window, 'scrollY', { configurable: true, value: 100 });
+      window.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+    });
+    expect(bar.style.transform).toBe('translateY(0px)');
+    Object.defineProperty(window, 'scrollY', { configurable: true, value: 0 });
+  });
+});
+
+describe('shell', () => {
+  it('has a logo link to the site root, a language menu, the routed page and footer links', async () => {
+    renderRoutes(shellRoutes, { path: '/one' });
+    expect(await screen.findByRole('heading', { name: 'Page one' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Frontdoor home' })).toHaveAttribute(
+      'href',
+      'https://site.example/',
+    );
+    expect(screen.getByRole('button', { name: 'Language: English' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toContainElement(screen.getByRole('heading', { name: 'Page one' }));
+    expect(screen.getByRole('link', { name: 'Privacy' })).toHaveAttribute(
+      'href',
+      'https://site.example/privacy',
+    );
+  });
+
+  it('desktop menu: opens, marks the current language, switches language and <html lang dir>', async () => {
+    const user = userEvent.setup();
+    renderRoutes(shellRoutes, { path: '/one' });
+    await user.click(await screen.findByRole('button', { name: 'Language: English' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitemradio', { name: 'English' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    await user.click(within(menu).getByRole('menuitemradio', { name: 'العربية' }));
+    await waitFor(() => expect(document.documentElement.lang).toBe('ar'));
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'اللغة: العربية' }));
+    const reopened = await screen.findByRole('menu');
+    expect(within(reopened).getByRole('menuitemradio', { name: 'العربية' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    expect(within(reopened).getByRole('menuitemradio', { name: 'English' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
+  });
+
+  it('desktop menu trigger toggles the menu open and closed', async () => {
+    const user = userEvent.setup();
+    renderRoutes(shellRoutes, { path: '/one' });
+    const trigger = await screen.findByRole('button', { name: 'Language: English' });
+    await user.click(trigger);
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    expect(trigger).toHaveFocus();
+  });
+
+  it('at 1107 px or less a globe opens a full-screen modal that closes after choosing', async () => {
+    setWindowWidth(1107);
+    const user = userEvent.setup();
+    renderRoutes(shellRoutes, { path: '/one' });
+    expect(screen.queryByRole('button', { name: 'Language: English' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Choose a language' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a language' });
+    expect(within(dialog).getByRole('button', { name: /English/ })).toHaveAttribute('aria-current', 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Français' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(document.documentElement.lang).toBe('fr');
+    await user.click(screen.getByRole('button', { name: 'Choisir une langue' }));
+    const again = await screen.findByRole('dialog');
+    expect(within(again).getByRole('button', { name: /Français/ })).toHaveAttribute('aria-current', 'true');
+    expect(within(again).getByRole('button', { name: 'English' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('switches between the two menus when the window is resized across 1107/1108 px', async () => {
+    renderRoutes(shellRoutes, { path: '/one' });
+    expect(await screen.findByRole('button', { name: 'Language: English' })).toBeInTheDocument();
+    act(() => setWindowWidth(1000));
+    expect(screen.getByRole('button', { name: 'Choose a language' })).toBeInTheDocument();
+    act(() => setWindowWidth(1108));
+    expect(screen.getByRole('button', { name: 'Language: English' })).toBeInTheDocument();
+  });
+
+  it('hides the language menu on paths the translation service excludes', async () => {
+    const widget = {
+      initialize: vi.fn(),
+      on: vi.fn(),
+      switchTo: vi.fn(),
+      getCurrentLang: () => 'en',
+      options: {
+        languages: [{ language_to: 'es' }],
+        excluded_paths: [{ value: '/two', type: 'IS_EXACTLY' }],
+      },
+    } as unknown as HostedWidget;
+    const { router } = renderRoutes(shellRoutes, {
+      path: '/one',
+      translation: () => hostedTranslationService(widget),
+    });
+    expect(await screen.findByRole('button', { name: 'Language: English' })).toBeInTheDocument();
+    await act(() => router.navigate('/two'));
+    expect(await screen.findByRole('heading', { name: 'Page two' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Language/ })).not.toBeInTheDocument();
+  });
+
+  it('?locale=xx on any page switches the language', async () => {
+    const { router } = renderRoutes(shellRoutes, { path: '/one?locale=es' });
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('es');
+    await act(() => router.navigate('/two?locale=zh'));
+    await waitFor(() => expect(document.documentElement.lang).toBe('zh'));
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('zh');
+  });
+
+  it('navigating to the URL you are on remounts the page and reloads its data; another page scrolls to the top', async () => {
+    const user = userEvent.setup();
+    dataLoads = 0;
+    renderRoutes(shellRoutes, { path: '/one' });
+    await screen.findByRole('heading', { name: 'Page one' });
+    expect(mounts).toBe(1);
+    await waitFor(() => expect(dataLoads).toBe(1));
+    vi.mocked(window.scrollTo).mockClear();
+    await user.click(screen.getByRole('link', { name: 'same page' }));
+    await waitFor(() => expect(mounts).toBe(2));
+    await waitFor(() => expect(dataLoads).toBe(2));
+    expect(window.scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0 }));
+    vi.mocked(window.scrollTo).mockClear();
+    await user.click(screen.getByRole('link', { name: 'other page' }));
+    expect(await screen.findByRole('heading', { name: 'Page two' })).toBeInTheDocument();
+    expect(window.scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0 }));
+  });
+
+  it('#anchor links scroll to their target without reloading the page', async () => {
+    const user = userEvent.setup();
+    renderRoutes(shellRoutes, { path: '/one' });
+    await screen.findByRole('heading', { name: 'Page one' });
+    await user.click(screen.getByRole('link', { name: 'details anchor' }));
+    await waitFor(() => expect(Element.prototype.scrollIntoView).toHaveBeenCalled());
+    expect(vi.mocked(Element.prototype.scrollIntoView).mock.contexts[0]).toBe(
+      document.getElementById('details'),
+    );
+    expect(mounts).toBe(1);
+  });
+
+  it('a screen that needs a remembered email goes to /email when none is held', async () => {
+    renderRoutes(shellRoutes, { path: '/code' });
+    expect(await screen.findByRole('heading', { name: 'Email page' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+  });
+
+  it('with a remembered email the screen shows', async () => {
+    sessionStorage.setItem(STORAGE_KEYS.email, 'ada@school.example');
+    renderRoutes(shellRoutes, { path: '/code' });
+    expect(await screen.findByRole('heading', { name: 'Code page' })).toBeInTheDocument();
+  });
+});
+
+describe('environment stamp (§2)', () => {
+  it('outside production: a red rotated stamp outside the app root, aria-hidden, no pointer events, hidden in print', async () => {
+    const { container } = renderRoutes(shellRoutes, { path: '/one', config: { env: 'staging' } });
+    const stamp = await screen.findByTestId('env-stamp');
+    expect(container).not.toContainElement(stamp);
+    expect(stamp.parentElement).toBe(document.body);
+    expect(stamp).toHaveAttribute('aria-hidden', 'true');
+    expect(stamp).toHaveTextContent('staging');
+    expect(stamp.style.getPropertyValue('pointer-events')).toBe('none');
+    expect(stamp.style.getPropertyPriority('pointer-events')).toBe('important');
+    expect(stamp.style.getPropertyValue('transform')).toMatch(/rotate/);
+    expect(stamp.style.getPropertyValue('background')).toMatch(/rgba\(200, 16, 46/);
+    const printRule = [...document.querySelectorAll('style')].map((s) => s.textContent).join('\n');
+    expect(printRule).toContain('@media print { [data-env-stamp] { display: none !important; } }');
+    // an inline display would win over the print rule
+    expect(stamp.style.getPropertyValue('display')).toBe('');
+  });
+
+  it('is smaller at phone and tablet widths', async () => {
+    setWindowWidth(390);
+    renderRoutes(shellRoutes, { path: '/one' });
+    const stamp = await screen.findByTestId('env-stamp');
+    expect(stamp.style.getPropertyValue('font')).toMatch(/10px/);
+    act(() => setWindowWidth(1440));
+    expect(stamp.style.getPropertyValue('font')).toMatch(/12px/);
+  });
+
+  it('is absent in production', async () => {
+    renderRoutes(shellRoutes, { path: '/one', config: { env: 'production' } });
+    await screen.findByRole('heading', { name: 'Page one' });
+    expect(screen.queryByTestId('env-stamp')).not.toBeInTheDocument();
+  });
+});
+
+describe('nextPageKey', () => {
+  it('a new location key remounts; a hash-only change keeps the page', () => {
+    const first = nextPageKey(null, { key: 'a', pathname: '/one', search: '', hash: '' });
+    expect(first.pageKey).toBe('a');
+    expect(nextPageKey(first, { key: 'b', pathname: '/one', search: '', hash: '' }).pageKey).toBe('b');
+    const anchored = nextPageKey(first, { key: 'c', pathname: '/one', search: '', hash: '#x' });
+    expect(anchored).toMatchObject({ pageKey: 'a', seenKey: 'c' });
+    expect(nextPageKey(anchored, { key: 'd', pathname: '/one', search: '', hash: '#x' }).pageKey).toBe('d');
+  });
+});
