@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+
+const loginParams = { url: 'https://app.example/class', isTeacher: false, sp_id: 'sp-7' };
+beforeEach(() => {
+  vi.clearAllMocks();
+  localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-7');
+  localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
+});
+
+async function enter(code: string) {
+  const user = userEvent.setup();
+  renderRoute('/access-code', { shell: false });
+  const input = await screen.findByLabelText('Access code');
+  await user.type(input, code);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  return input;
+}
+
+describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
+  it("shows 'Access Code must be exactly 6 digits!' when fewer than 6 characters", async () => {
+    await enter('AB12');
+    expect((await screen.findAllByText(messages.accessCodeLength)).length).toBeGreaterThan(0);
+    expect(screen.getByRole('alert')).toHaveFocus();
+  });
+
+  it('the input is limited to 6 characters', async () => {
+    const user = userEvent.setup();
+    renderRoute('/access-code', { shell: false });
+    const input = await screen.findByLabelText('Access code');
+    await user.type(input, 'ab12cd99');
+    expect(input).toHaveValue('ab12cd');
+    expect(input).toHaveAttribute('maxLength', '6');
+    expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+  });
+
+  it('GET accessCodes/login/{code}/{sp_id} with the sp_id of the login params; success clears the saved login data and goes to auth/cookie with hash, return_url and token', async () => {
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+        ok({ cookie_hash: 'hash-1', sp_id: 'sp-7' }),
+      ),
+    );
+    await enter('K7Q2ZX');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    expect(url.origin + url.pathname).toBe('http://localhost/api/auth/cookie');
+    expect(url.searchParams.get('hash')).toBe('hash-1');
+    expect(url.searchParams.get('return_url')).toBe(loginParams.url);
+    expect(url.searchParams.get('token')).toBe('lc-7');
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
+  });
+
+  it("a server message beginning 'The code you entered is not for' is shown as is", async () => {
+    const msg = 'The code you entered is not for Reading Lab.';
+    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(403, 'forbidden', msg)));
+    await enter('K7Q2ZX');
+    expect(await screen.findByText(msg)).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');
+  });
+
+  it("other failure shows 'The code you entered did not work. Try again or contact your teacher.'", async () => {
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+        fail(404, 'accessCodeNotFound', 'nope'),
+      ),
+    );
+    await enter('K7Q2ZX');
+    expect(await screen.findByText(messages.accessCodeFailed)).toBeInTheDocument();
+  });
+
+  it('with a {csrf}: loads and saves the login params first', async () => {
+    localStorage.clear();
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('new-1')), () => ok(loginParams)),
+      http.get(api(apiPaths.accessCodeLogin('ABCDEF', 'sp-7')), () =>
+        ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoute('/access-code/new-1', { shell: false });
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('new-1'));
+    await user.type(screen.getByLabelText('Access code'), 'ABCDEF');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('token')).toBe('new-1');
+  });
+
+  it('without login params it asks for the teacher link and sends nothing', async () => {
+    localStorage.clear();
+    await enter('ABCDEF');
+    expect(
+      screen.getByText('Open the sign-in link your teacher gave you, then enter the code here.'),
+    ).toBeInTheDocument();
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+});

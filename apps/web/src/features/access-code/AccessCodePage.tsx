@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
+import { accessCodeLogin } from '../shared/api.ts';
+import { goToUrl } from '../shared/browser.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { CodeField } from '../shared/CodeField.tsx';
+import styles from '../shared/flow.module.css';
+import { summaryErrors } from '../shared/form.tsx';
+import { useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
+import { clearLoginData, getLoginCsrf } from '../../lib/storage.ts';
+import { loginPath } from '../shared/paths.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useLoginParams } from '../shared/use-login-params.ts';
+import { accessCodeErrorMessage } from './access-code-error.ts';
+import { buildCookieUrl } from './cookie-url.ts';
+
+const accessCodeForm = z.object({ code: accessCodeSchema });
+type AccessCodeForm = z.infer<typeof accessCodeForm>;
+const CODE_FIELD_ID = 'access-code';
+
+/** /access-code and /access-code/{csrf}: six-character classroom code for the login params' sp_id. */
+export default function AccessCodePage() {
+  const { t } = useTranslation('accessCode');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const { loading, loginParams, error: paramsError } = useLoginParams();
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const form = useForm<AccessCodeForm>({
+    shouldFocusError: false,
+    resolver: zodResolver(accessCodeForm),
+    defaultValues: { code: '' },
+  });
+
+  const login = useMutation({
+    mutationFn: ({ code, spId }: { code: string; spId: string; returnUrl: string }) =>
+      accessCodeLogin(cfg, code, spId),
+    onSuccess: ({ payload }, { returnUrl }) => {
+      // token = the login csrf held for this sign-in request, read before the saved login data is cleared
+      const token = getLoginCsrf();
+      clearLoginData();
+      goToUrl(buildCookieUrl(cfg, { hash: payload.cookie_hash, returnUrl, token }));
+    },
+    onError: (error) => {
+      if (onFatal(error)) return;
+      setCallError(accessCodeErrorMessage(error instanceof ApiError ? error.msg : undefined));
+    },
+  });
+
+  const pending = login.isPending || login.isSuccess;
+  return (
+    <PageCard
+      title={t('title')}
+      lead={t('intro')}
+      footer={<Link to={loginPath(getLoginCsrf())}>{t('other_options')}</Link>}
+    >
+      {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
+      {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
+      <FormErrorSummary
+        errors={summaryErrors(form.formState.errors, { code: CODE_FIELD_ID }, messageText)}
+        focusKey={failedSubmits}
+      />
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(
+          ({ code }) => {
+            setCallError(null);
+            if (pending || !loginParams) return;
+            login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
+          },
+          () => setFailedSubmits((n) => n + 1),
+        )}
+      >
+        <CodeField
+          control={form.control}
+          id={CODE_FIELD_ID}
+          label={t('code_label')}
+          length={ACCESS_CODE_LENGTH}
+          alphanumeric
+        />
+        <Button type="submit" loading={pending || loading} fullWidth>
+          {t('submit')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

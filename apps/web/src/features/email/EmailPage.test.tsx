@@ -1,0 +1,156 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiPaths, messages } from '@frontdoor/contract';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { goToUrl } from '../shared/browser.ts';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+
+beforeEach(() => vi.clearAllMocks());
+
+const answer = (status: string) => http.post(api(apiPaths.validateEmail), () => ok(status));
+const csrf = http.get(api(apiPaths.getCsrf), () => ok({ csrf: 'state-1', code_challenge: 'ch' }));
+const EMAIL = 'ana@school.org';
+const accountType = (methods: string[]) =>
+  http.get(api(apiPaths.accountType(EMAIL)), () => ok({ exists: true, methods }));
+const authorizeUrl = () => new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+
+/** The browser left for the authorize url of `provider`, with the email as login_hint and the state. */
+async function expectSignInWith(provider: string, state: string) {
+  await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+  const url = authorizeUrl();
+  expect(url.pathname).toBe('/oidc/oauth2/authorize');
+  expect(url.searchParams.get('identity_provider')).toBe(provider);
+  expect(url.searchParams.get('login_hint')).toBe(EMAIL);
+  expect(url.searchParams.get('state')).toBe(state);
+}
+
+async function submit(email: string) {
+  const user = userEvent.setup();
+  renderRoute('/email', { shell: false });
+  const input = await screen.findByLabelText('Email');
+  await user.type(input, email);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  return user;
+}
+
+describe('EmailPage (/email)', () => {
+  it("shows 'Invalid email format.' for a bad pattern and the summary takes focus", async () => {
+    await submit('not-an-email');
+    const alerts = await screen.findAllByText(messages.emailFormatInvalid);
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(screen.getByRole('alert')).toHaveFocus();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it("shows 'Invalid email format.' when the email is empty (required)", async () => {
+    await submit(' ');
+    expect((await screen.findAllByText(messages.emailFormatInvalid)).length).toBeGreaterThan(0);
+  });
+
+  it('trims the email before the pattern check and sends it', async () => {
+    let sent: unknown;
+    server.use(
+      http.post(api(apiPaths.validateEmail), async ({ request }) => {
+        sent = await request.json();
+        return ok('create-account');
+      }),
+    );
+    await submit('  Ana@School.org  ');
+    await waitFor(() => expect(sent).toEqual({ email: 'ana@school.org' }));
+  });
+
+  it('login: goes to the identity provider sign-in with the email as login_hint', async () => {
+    server.use(answer('login'), accountType(['password', 'Google']), csrf);
+    await submit(EMAIL);
+    await expectSignInWith('COGNITO', 'state-1');
+  });
+
+  it('login without a password: GET cognito/get_account_type sends the user to the first upstream provider', async () => {
+    const asked: string[] = [];
+    const csrfProviders: Array<string | null> = [];
+    server.use(
+      answer('login'),
+      http.get(api(apiPaths.accountType(EMAIL)), ({ request }) => {
+        asked.push(new URL(request.url).pathname);
+        return ok({ exists: true, methods: ['Clever', 'Google'] });
+      }),
+      http.get(api(apiPaths.getCsrf), ({ request }) => {
+        csrfProviders.push(new URL(request.url).searchParams.get('p'));
+        return ok({ csrf: 'state-2', code_challenge: 'ch' });
+      }),
+    );
+    await submit(EMAIL);
+    await expectSignInWith('Clever', 'state-2');
+    expect(asked).toEqual([`/api/${apiPaths.accountType(EMAIL)}`]);
+    expect(csrfProviders).toEqual(['Clever']);
+  });
+
+  it('login: a failed get_account_type keeps the built-in sign-in (COGNITO)', async () => {
+    server.use(
+      answer('login'),
+      http.get(api(apiPaths.accountType(EMAIL)), () => fail(500, 'internalError')),
+      csrf,
+    );
+    await submit(EMAIL);
+    await expectSignInWith('COGNITO', 'state-1');
+  });
+
+  it('create-account: goes to sign-up without asking get_account_type', async () => {
+    let asked = 0;
+    server.use(
+      answer('create-account'),
+      http.get(api(apiPaths.accountType(EMAIL)), () => {
+        asked += 1;
+        return ok({ exists: false, methods: [] });
+      }),
+    );
+    await submit(EMAIL);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/create-account'));
+    expect(asked).toBe(0);
+  });
+
+  it.each(['unconfirmed', 'verify'])('%s: goes to send-verification-code', async (status) => {
+    server.use(answer(status));
+    await submit('ana@school.org');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/send-verification-code'));
+  });
+
+  it("reset-password: goes to the provider's forgot-password url", async () => {
+    server.use(answer('reset-password'), csrf);
+    await submit('ana@school.org');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    expect(url.pathname).toBe('/oidc/forgotPassword');
+    expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+    expect(url.searchParams.get('client_id')).toBe('portal-client');
+  });
+
+  it('any other status is logged and nothing happens', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    server.use(http.post(api(apiPaths.validateEmail), () => ok('banned')));
+    await submit('ana@school.org');
+    await waitFor(() => expect(warn).toHaveBeenCalled());
+    expect(goToUrl).not.toHaveBeenCalled();
+    expect(screen.getByTestId('location')).toHaveTextContent('/email');
+    warn.mockRestore();
+  });
+
+  it('shows the server message of a rejected check', async () => {
+    server.use(http.post(api(apiPaths.validateEmail), () => fail(429, 'tooManyRequests')));
+    await submit('ana@school.org');
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+  });
+
+  it('a 5xx goes to /error-generic', async () => {
+    server.use(http.post(api(apiPaths.validateEmail), () => fail(500, 'internalError')));
+    await submit('ana@school.org');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/error-generic'));
+  });
+
+  it("has a 'Continue with SSO' link to log-in", async () => {
+    renderRoute('/email', { shell: false });
+    expect(await screen.findByRole('link', { name: 'Continue with SSO' })).toHaveAttribute('href', '/log-in');
+  });
+});

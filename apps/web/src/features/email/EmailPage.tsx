@@ -1,0 +1,121 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { validateEmailBody } from '@frontdoor/contract';
+import type { z } from 'zod';
+import { getAccountType, validateEmail } from '../shared/api.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { summaryErrors } from '../shared/form.tsx';
+import styles from '../shared/flow.module.css';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { getLoginCsrf, getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+import { loginPath } from '../shared/paths.ts';
+import { nextStepForEmailStatus, signInProviderForAccount } from './email-status.ts';
+
+type EmailForm = z.input<typeof validateEmailBody>;
+const EMAIL_FIELD_ID = 'email-address';
+
+/** /email: the server decides the next screen from the email status (§4). */
+export default function EmailPage() {
+  const { t } = useTranslation('email');
+  const cfg = useConfig();
+  const navigate = useNavigate();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const providerSignIn = useProviderSignIn();
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const form = useForm<EmailForm, unknown, z.output<typeof validateEmailBody>>({
+    shouldFocusError: false,
+    resolver: zodResolver(validateEmailBody),
+    defaultValues: { email: getRememberedEmail() ?? '' },
+  });
+
+  const check = useMutation({
+    mutationFn: async (email: string) => {
+      const step = nextStepForEmailStatus((await validateEmail(cfg, email)).payload);
+      // only a 'login' email asks for its sign-in methods; a failed ask (null) keeps the built-in pool
+      const account = step.kind === 'sign-in' ? await getAccountType(cfg, email).catch(() => null) : null;
+      return { step, account: account?.payload ?? null };
+    },
+    onSuccess: ({ step, account }, email) => {
+      rememberEmail(email);
+      switch (step.kind) {
+        case 'sign-in':
+          providerSignIn.mutate(
+            { provider: signInProviderForAccount(account), loginHint: email },
+            { onError: showError },
+          );
+          return;
+        case 'navigate':
+          navigate(step.to);
+          return;
+        case 'forgot-password':
+          providerSignIn.mutate(
+            { provider: 'COGNITO', loginHint: email, target: 'forgot-password' },
+            { onError: showError },
+          );
+          return;
+        case 'unknown':
+          console.warn('auth/validateEmail answered an unknown email status', step.status);
+          return;
+      }
+    },
+    onError: showError,
+  });
+
+  function showError(error: unknown) {
+    if (onFatal(error)) return;
+    setCallError(callErrorMessage(error, 'unknownError'));
+  }
+
+  const pending = check.isPending || providerSignIn.isPending || providerSignIn.isSuccess;
+  const emailError = form.formState.errors.email?.message;
+  return (
+    <PageCard
+      title={t('title')}
+      lead={t('intro')}
+      footer={<Link to={loginPath(getLoginCsrf())}>{t('sso_link')}</Link>}
+    >
+      <FormErrorSummary
+        errors={summaryErrors(form.formState.errors, { email: EMAIL_FIELD_ID }, messageText)}
+        focusKey={failedSubmits}
+      />
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(
+          ({ email }) => {
+            setCallError(null);
+            if (!pending) check.mutate(email);
+          },
+          () => setFailedSubmits((n) => n + 1),
+        )}
+      >
+        <TextField
+          id={EMAIL_FIELD_ID}
+          label={t('email_label')}
+          type="email"
+          autoComplete="email"
+          error={emailError ? messageText(emailError) : undefined}
+          {...form.register('email')}
+        />
+        <Button type="submit" loading={pending} fullWidth>
+          {t('submit')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

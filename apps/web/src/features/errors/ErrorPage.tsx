@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useConfig } from '../../lib/config.tsx';
+import { Button, buttonClassName } from '../../ui/Button.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import pageStyles from '../../ui/Page.module.css';
+import { loginPath } from '../shared/paths.ts';
+
+/** /error-generic and /error-timeout (with or without {csrf}): names the provider; Continue → log-in. */
+export default function ErrorPage({ kind }: { kind: 'generic' | 'timeout' }) {
+  const { t } = useTranslation('errorPages');
+  const { providerName } = useConfig();
+  const { csrf } = useParams();
+  const navigate = useNavigate();
+  return (
+    <PageCard title={t(`${kind}_title`)} lead={t(`${kind}_body`, { provider: providerName })}>
+      <div className={pageStyles.actions}>
+        <Link className={buttonClassName('primary')} to={loginPath(csrf)}>
+          {t('continue')}
+        </Link>
+        <Button variant="secondary" onClick={() => navigate(-1)}>
+          {t('go_back')}
+        </Button>
+      </div>
+    </PageCard>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { LOGIN_BUTTON_PROVIDERS, PROVIDER_DISPLAY_NAMES } from '@frontdoor/contract';
+import type { UpstreamProvider } from '@frontdoor/contract';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button, buttonClassName } from '../../ui/Button.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import styles from '../shared/flow.module.css';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useLoginParams } from '../shared/use-login-params.ts';
+import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+import { ProviderIcon } from './ProviderIcon.tsx';
+import { SignedInNotice } from './SignedInNotice.tsx';
+import { WorkEmailDialog } from './WorkEmailDialog.tsx';
+
+/** /log-in, /log-in/{csrf} and every unknown path: one button per external provider, email, class code. */
+export default function LoginPage() {
+  const { t } = useTranslation('login');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const { loading, error: paramsError } = useLoginParams();
+  const signIn = useProviderSignIn();
+  const [workEmailOpen, setWorkEmailOpen] = useState(false);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const leaving = signIn.isPending || signIn.isSuccess;
+
+  const start = (provider: UpstreamProvider, loginHint?: string) => {
+    if (leaving) return;
+    setCallError(null);
+    signIn.mutate(
+      { provider, loginHint },
+      {
+        onError: (error) => {
+          if (onFatal(error)) return;
+          setCallError(callErrorMessage(error, 'unknownError'));
+        },
+      },
+    );
+  };
+
+  return (
+    <PageCard
+      title={t('heading')}
+      lead={t('subheading')}
+      footer={
+        <>
+          <p>
+            <Link to="/access-code">{t('access_code_link')}</Link>
+          </p>
+          <p>
+            {t('contact_prompt')} <a href={cfg.siteUrls.contactUs}>{t('contact_us')}</a>
+          </p>
+        </>
+      }
+    >
+      <SignedInNotice />
+      {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {loading && <Spinner label={t('loading_params')} showLabel />}
+      <ul className={styles.stack} aria-label={t('providers_label')}>
+        {LOGIN_BUTTON_PROVIDERS.map((provider) => (
+          <li key={provider}>
+            <Button
+              variant="secondary"
+              fullWidth
+              className={styles.providerButton}
+              loading={leaving && signIn.variables?.provider === provider}
+              disabled={loading || leaving}
+              onClick={() => {
+                if (provider === 'Microsoft') setWorkEmailOpen(true);
+                else start(provider);
+              }}
+            >
+              <ProviderIcon provider={provider} />
+              {t('continue_with', { provider: PROVIDER_DISPLAY_NAMES[provider] })}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <p className={styles.divider}>{t('or')}</p>
+      <Link to="/email" className={buttonClassName('primary', true)}>
+        {t('continue_with_email')}
+      </Link>
+      <WorkEmailDialog
+        open={workEmailOpen}
+        onOpenChange={setWorkEmailOpen}
+        busy={leaving}
+        onProvider={(provider, email) => start(provider, email)}
+      />
+    </PageCard>
+  );
+}

@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { cognitoLogout } from '../shared/api.ts';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { sessionQueryKey, useSession } from '../../lib/session.ts';
+import styles from './SignedInNotice.module.css';
+
+/**
+ * While a session is set (auth/sig loggedin), says who is signed in and offers Sign out:
+ * GET cognito/logout, then the session is fetched again so the notice goes away.
+ */
+export function SignedInNotice() {
+  const { t } = useTranslation('login');
+  const cfg = useConfig();
+  const queryClient = useQueryClient();
+  const messageText = useMessageText();
+  const session = useSession();
+  const signOut = useMutation({
+    mutationFn: () => cognitoLogout(cfg),
+    // returned so the button stays busy until the fresh session has arrived
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  });
+  if (!session.data?.loggedin) return null;
+  const { user } = session.data.payload.signature;
+  return (
+    <>
+      <div role="status" className={styles.notice}>
+        <p className={styles.who}>
+          {t('signed_in_as', { first: user.first, last: user.last, email: user.email })}
+        </p>
+        <Button variant="secondary" loading={signOut.isPending} onClick={() => signOut.mutate()}>
+          {t('sign_out')}
+        </Button>
+      </div>
+      {signOut.isError && <Alert tone="error">{messageText(callErrorMessage(signOut.error))}</Alert>}
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { realmBody } from '@frontdoor/contract';
+import type { UpstreamProvider } from '@frontdoor/contract';
+import type { z } from 'zod';
+import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import pageStyles from '../../ui/Page.module.css';
+import { microsoftUserRealm } from '../shared/api.ts';
+import styles from '../shared/flow.module.css';
+import { useMessageText } from '../shared/messages.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { providerForRealmAnswer, workEmailErrorMessage } from './work-email.ts';
+
+type WorkEmailForm = z.input<typeof realmBody>;
+
+/** §4 work/school email modal: pattern check, realm lookup, then the matching Microsoft provider. */
+export function WorkEmailDialog({
+  open,
+  onOpenChange,
+  onProvider,
+  busy,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onProvider: (provider: UpstreamProvider, email: string) => void;
+  busy: boolean;
+}) {
+  const { t } = useTranslation('login');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const form = useForm<WorkEmailForm>({ resolver: zodResolver(realmBody), defaultValues: { email: '' } });
+  const realm = useMutation({
+    mutationFn: (email: string) => microsoftUserRealm(cfg, email),
+    onSuccess: (answer, email) => onProvider(providerForRealmAnswer(answer), email.trim()),
+    onError: (error) =>
+      setCallError(
+        error instanceof ApiError
+          ? workEmailErrorMessage(error.httpStatus, error.msg)
+          : workEmailErrorMessage(undefined, undefined),
+      ),
+  });
+  const emailError = form.formState.errors.email?.message;
+  const pending = realm.isPending || busy;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('work_email_title')}
+      description={t('work_email_description')}
+    >
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(({ email }) => {
+          setCallError(null);
+          if (!pending) realm.mutate(email);
+        })}
+      >
+        <TextField
+          label={t('work_email_label')}
+          type="email"
+          autoComplete="email"
+          error={emailError ? messageText(emailError) : undefined}
+          {...form.register('email')}
+        />
+        <div className={pageStyles.actions}>
+          <Button type="submit" loading={pending}>
+            {t('work_email_submit')}
+          </Button>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            {t('work_email_cancel')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiPaths, messages } from '@frontdoor/contract';
+import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
+
+describe('ForgotPasswordPage (/forgot-password?email=)', () => {
+  it('without email it goes to /email', async () => {
+    renderRoute('/forgot-password', { shell: false });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
+  });
+
+  it('asks to check the email and enter the code; the code goes on to /password-reset?code&email', async () => {
+    const user = userEvent.setup();
+    renderRoute(page, { shell: false });
+    expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
+    const input = screen.getByLabelText('Reset code');
+    expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+    await user.type(input, '12a3456');
+    expect(input).toHaveValue('123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        '/password-reset?code=123456&email=ana%40school.org',
+      ),
+    );
+  });
+
+  it('an incomplete code is refused', async () => {
+    const user = userEvent.setup();
+    renderRoute(page, { shell: false });
+    await user.type(await screen.findByLabelText('Reset code'), '12');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findAllByText(messages.codeRequired)).length).toBeGreaterThan(0);
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it('the code was just mailed: resend waits for the countdown, then POSTs cognito/sendreset and shows the resend success', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.sendReset), async ({ request }) => {
+        body = await request.json();
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderRoute(page, { shell: false });
+    const resend = await screen.findByRole('button', { name: 'Send a new code' });
+    expect(resend).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeInTheDocument();
+    // the countdown ticks once a second, each tick scheduled by the previous render
+    for (let second = 0; second <= 30; second += 1) await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(resend).not.toHaveAttribute('aria-disabled');
+    await user.click(resend);
+    await waitFor(() => expect(body).toEqual({ un: 'ana@school.org' }));
+    expect((await screen.findByText(/A new password reset code has been sent/)).textContent).toBe(
+      messages.resetResendSuccess,
+    );
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,123 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiPaths, embedMessage, messages } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
+import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+beforeEach(() => vi.clearAllMocks());
+
+const strong = 'N3w!Password99';
+const page = `/password-reset?code=123456&email=${encodeURIComponent('ana@school.org')}`;
+
+async function submit(pw = strong, confirm = pw) {
+  const user = userEvent.setup();
+  renderRoute(page, { shell: false });
+  if (pw) await user.type(await screen.findByLabelText('New password'), pw);
+  if (confirm) await user.type(screen.getByLabelText('Confirm new password'), confirm);
+  await user.click(await screen.findByRole('button', { name: 'Reset password' }));
+  return user;
+}
+const resetFails = (msg: string | undefined) =>
+  server.use(
+    http.post(api(apiPaths.reset), () =>
+      HttpResponse.json(msg === undefined ? { status: 'error' } : { status: 'error', msg }, { status: 400 }),
+    ),
+  );
+
+describe('PasswordResetPage (/password-reset?code&email)', () => {
+  it.each(['/password-reset?email=a%40b.org', '/password-reset?code=123456', '/password-reset'])(
+    'either query param missing sends the user to /email (%s)',
+    async (path) => {
+      renderRoute(path, { shell: false });
+      expect(
+        await screen.findByRole('heading', { name: 'Continue with email' }, { timeout: 5000 }),
+      ).toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+    },
+  );
+
+  it('a weak password is refused with the policy message', async () => {
+    await submit('weakpass', 'weakpass');
+    await waitFor(() =>
+      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordPolicy),
+    );
+  });
+
+  it('applies the same password rules: required, policy, confirmation', async () => {
+    await submit('', '');
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.formInvalid);
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordRequired);
+    expect(screen.getByLabelText('Confirm new password')).toHaveAccessibleDescription(
+      messages.confirmPasswordRequired,
+    );
+  });
+
+  it("a mismatch shows 'Passwords do not match'", async () => {
+    await submit(strong, `${strong}x`);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Confirm new password')).toHaveAccessibleDescription(
+        messages.passwordsDoNotMatch,
+      ),
+    );
+  });
+
+  it('POST cognito/reset {un, code, pw, confirmPw}; success goes to the sign-in', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.reset), async ({ request }) => {
+        body = await request.json();
+        return ok(null);
+      }),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
+    );
+    await submit();
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(body).toEqual({ un: 'ana@school.org', code: '123456', pw: strong, confirmPw: strong });
+    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
+    expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+  });
+
+  it('failure shows the message taken from JSON embedded in msg', async () => {
+    resetFails(embedMessage('Reset failed:', 'LimitExceededException', messages.attemptLimit));
+    await submit();
+    expect(await screen.findByText(messages.attemptLimit)).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: messages.requestNewVerificationCode }),
+    ).not.toBeInTheDocument();
+  });
+
+  it("failure without embedded JSON shows 'An unknown error occurred.'", async () => {
+    resetFails('Reset failed');
+    await submit();
+    expect(await screen.findByText(messages.unknownError)).toBeInTheDocument();
+  });
+
+  it("'Invalid verification code provided, please try again.' becomes 'Invalid code provided, please request a code again.' with 'Request new verification code'; the link POSTs cognito/sendreset {un} and shows the resend success", async () => {
+    resetFails(embedMessage('Reset failed:', 'CodeMismatchException', messages.invalidVerificationCode));
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.sendReset), async ({ request }) => {
+        body = await request.json();
+        return ok(null);
+      }),
+    );
+    const user = await submit();
+    expect(await screen.findByText(messages.invalidCodeRequestAgain)).toBeInTheDocument();
+    expect(screen.queryByText(messages.invalidVerificationCode)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: messages.requestNewVerificationCode }));
+    await waitFor(() => expect(body).toEqual({ un: 'ana@school.org' }));
+    // textContent keeps the spec's double space, which the text matchers would collapse
+    expect((await screen.findByText(/A new password reset code has been sent/)).textContent).toBe(
+      messages.resetResendSuccess,
+    );
+  });
+
+  it('password fields use new-password autocomplete and the email is offered as username', async () => {
+    renderRoute(page, { shell: false });
+    expect(await screen.findByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
+    expect(document.querySelector('input[autocomplete="username"]')).toHaveValue('ana@school.org');
+  });
+});

@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { passwordSchema, resetFailureMessage } from '@frontdoor/contract';
+import { resetPassword, sendReset } from '../shared/api.ts';
+import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
+import styles from '../shared/flow.module.css';
+import { PasswordChecklist, summaryErrors } from '../shared/form.tsx';
+import { useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+
+const resetForm = withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema }));
+type ResetForm = z.infer<typeof resetForm>;
+const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
+
+/** /password-reset?code&email: 'Reset your password'. Either param missing → /email (§2). */
+export default function PasswordResetPage() {
+  const { t } = useTranslation('passwordReset');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const signIn = useProviderSignIn();
+  const [params] = useSearchParams();
+  const code = params.get('code');
+  const email = params.get('email');
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [failure, setFailure] = useState<{ message: ShownMessage; offerNewCode: boolean } | null>(null);
+  const [resent, setResent] = useState(false);
+  const form = useForm<ResetForm>({
+    shouldFocusError: false,
+    resolver: zodResolver(resetForm),
+    mode: 'onTouched',
+    defaultValues: { pw: '', confirmPw: '' },
+  });
+
+  const reset = useMutation({
+    mutationFn: (values: ResetForm) => resetPassword(cfg, { un: email ?? '', code: code ?? '', ...values }),
+    onSuccess: () =>
+      signIn.mutate({ provider: 'COGNITO', loginHint: email ?? undefined }, { onError: (e) => onFatal(e) }),
+    onError: (error) => {
+      if (onFatal(error)) return;
+      // §8: the message comes from JSON embedded in msg, else 'An unknown error occurred.'
+      const { text, offerNewCode } = resetFailureMessage(error instanceof ApiError ? error.msg : undefined);
+      setFailure({ message: { text }, offerNewCode });
+    },
+  });
+  const requestNewCode = useMutation({
+    mutationFn: () => sendReset(cfg, email ?? ''),
+    onSuccess: () => {
+      setFailure(null);
+      setResent(true);
+    },
+    onError: (error) => onFatal(error),
+  });
+
+  if (!code || !email) return <Navigate to="/email" replace />;
+  const { errors } = form.formState;
+  const pwError = errors.pw?.message;
+  const confirmError = errors.confirmPw?.message;
+  const pending = reset.isPending || reset.isSuccess;
+  return (
+    <PageCard title={t('title')} lead={t('intro', { email })}>
+      <FormErrorSummary
+        message={messageText({ code: 'formInvalid' })}
+        errors={summaryErrors(errors, FIELD_IDS, messageText)}
+        focusKey={failedSubmits}
+      />
+      {failure && (
+        <Alert tone="error">
+          <p>{messageText(failure.message)}</p>
+          {failure.offerNewCode && (
+            <Button variant="link" loading={requestNewCode.isPending} onClick={() => requestNewCode.mutate()}>
+              {messageText({ code: 'requestNewVerificationCode' })}
+            </Button>
+          )}
+        </Alert>
+      )}
+      {resent && <Alert tone="success">{messageText({ code: 'resetResendSuccess' })}</Alert>}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(
+          (values) => {
+            setFailure(null);
+            setResent(false);
+            if (!pending) reset.mutate(values);
+          },
+          () => setFailedSubmits((n) => n + 1),
+        )}
+      >
+        {/* lets the password manager file the new password under this account */}
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <PasswordField
+          id={FIELD_IDS.pw}
+          label={t('password_label')}
+          autoComplete="new-password"
+          error={pwError ? messageText(pwError) : undefined}
+          {...form.register('pw')}
+        />
+        <PasswordChecklist password={form.watch('pw') ?? ''} />
+        <PasswordField
+          id={FIELD_IDS.confirmPw}
+          label={t('confirm_label')}
+          autoComplete="new-password"
+          error={confirmError ? messageText(confirmError) : undefined}
+          {...form.register('confirmPw')}
+        />
+        <Button type="submit" loading={pending} fullWidth>
+          {t('submit')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

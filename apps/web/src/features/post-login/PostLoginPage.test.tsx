@@ -1,0 +1,140 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, SUBSCRIPTION_IDS, apiPaths } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
+import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+beforeEach(() => vi.clearAllMocks());
+
+const student = { url: 'https://app.example/home', isTeacher: false, sp_id: 'sp-1' };
+const teacher = { ...student, isTeacher: true };
+
+function roleCalls() {
+  const seen: string[] = [];
+  server.use(
+    http.get(api('auth/setBasicUserRole/:flag'), ({ params }) => {
+      seen.push(String(params.flag));
+      return ok(null);
+    }),
+  );
+  return seen;
+}
+
+async function answer(choice: 'Yes' | 'No') {
+  localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+  const user = userEvent.setup();
+  renderRoute('/post-login', { shell: false });
+  await user.click(await screen.findByRole('radio', { name: choice }));
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+  return user;
+}
+
+describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
+  it("shows 'Loading' first, then 'Are you a Student?'", async () => {
+    // the answer waits for the gate, so 'Loading' is asserted while the call is in flight
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('lc-1')), async () => {
+        await gate;
+        return ok(student);
+      }),
+    );
+    renderRoute('/post-login/lc-1', { shell: false });
+    expect(await screen.findByRole('heading', { name: 'Loading' })).toBeInTheDocument();
+    release();
+    expect(await screen.findByRole('heading', { name: 'Are you a Student?' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Yes' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'No' })).toBeInTheDocument();
+  });
+
+  it('Next without an answer asks for one and sends nothing', async () => {
+    const seen = roleCalls();
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Please choose Yes or No.')).toBeInTheDocument();
+    expect(seen).toEqual([]);
+  });
+
+  it('Yes: GET auth/setBasicUserRole/1 then the return url', async () => {
+    const seen = roleCalls();
+    await answer('Yes');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(student.url));
+    expect(seen).toEqual(['1']);
+  });
+
+  it('No: GET auth/setBasicUserRole/0 then the email preferences', async () => {
+    const seen = roleCalls();
+    await answer('No');
+    expect(await screen.findByRole('heading', { name: 'Email preferences' })).toBeInTheDocument();
+    expect(seen).toEqual(['0']);
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('a teacher (isTeacher) goes straight to the email preferences', async () => {
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    renderRoute('/post-login', { shell: false });
+    expect(await screen.findByRole('heading', { name: 'Email preferences' })).toBeInTheDocument();
+    for (const label of [
+      'K12',
+      'Career & Technical Education',
+      'College & University',
+      'Technical Updates',
+    ]) {
+      expect(screen.getByRole('checkbox', { name: label })).not.toBeChecked();
+    }
+  });
+
+  it('preferences: none ticked goes to the return url without saving', async () => {
+    let saved = false;
+    server.use(
+      http.post(api(apiPaths.subscription), () => {
+        saved = true;
+        return ok(null);
+      }),
+    );
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    expect(saved).toBe(false);
+  });
+
+  it('preferences: some ticked → POST hs/subscription {subscriptionChanges} with the fixed ids, then the return url', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.subscription), async ({ request }) => {
+        body = await request.json();
+        return ok(null);
+      }),
+    );
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('checkbox', { name: 'Career & Technical Education' }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    expect(body).toEqual({
+      subscriptionChanges: [
+        { id: SUBSCRIPTION_IDS.k12, subscribed: false },
+        { id: SUBSCRIPTION_IDS.careerTechnicalEducation, subscribed: true },
+        { id: SUBSCRIPTION_IDS.collegeUniversity, subscribed: false },
+        { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
+      ],
+    });
+  });
+
+  it('without login params the return url is the site root', async () => {
+    roleCalls();
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('radio', { name: 'Yes' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith('https://site.example/'));
+  });
+});

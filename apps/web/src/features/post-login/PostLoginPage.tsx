@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { EMAIL_PREFERENCES } from '@frontdoor/contract';
+import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
+import { goToUrl } from '../shared/browser.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { RadioGroup } from '../../ui/RadioGroup.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import styles from '../shared/flow.module.css';
+import { useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { chooseReturnUrl } from '../shared/return-url.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useLoginParams } from '../shared/use-login-params.ts';
+import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
+import type { EmailPreferences } from './subscription-changes.ts';
+
+/**
+ * /post-login and /post-login/{csrf}: 'Loading' first, then 'Are you a Student?' (teachers skip it),
+ * then the email preferences; every path ends at the return url (§4).
+ */
+export default function PostLoginPage() {
+  const { t } = useTranslation('postLogin');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const { loading, loginParams, error } = useLoginParams();
+  const [answer, setAnswer] = useState<'yes' | 'no' | null>(null);
+  const [unanswered, setUnanswered] = useState(false);
+  const [step, setStep] = useState<'student' | 'preferences'>('student');
+  const [preferences, setPreferences] = useState<EmailPreferences>(NO_PREFERENCES);
+  const returnUrl = chooseReturnUrl(loginParams, cfg);
+
+  const setRole = useMutation({
+    mutationFn: (isStudent: boolean) => setBasicUserRole(cfg, isStudent),
+    onSuccess: (_answer, isStudent) => {
+      if (isStudent) goToUrl(returnUrl);
+      else setStep('preferences');
+    },
+    onError: (e) => onFatal(e),
+  });
+  const save = useMutation({
+    mutationFn: async (prefs: EmailPreferences) => {
+      const subscriptionChanges = buildSubscriptionChanges(prefs);
+      if (subscriptionChanges) await saveSubscriptions(cfg, subscriptionChanges);
+    },
+    onSuccess: () => goToUrl(returnUrl),
+    onError: (e) => onFatal(e),
+  });
+
+  if (loading) {
+    return (
+      <PageCard title={t('loading')}>
+        <Spinner label={t('loading')} />
+      </PageCard>
+    );
+  }
+  const errorNotice = error && <Alert tone="error">{messageText(error)}</Alert>;
+
+  if (step === 'preferences' || loginParams?.isTeacher) {
+    const pending = save.isPending || save.isSuccess;
+    return (
+      <PageCard title={t('preferences_title')} lead={t('preferences_intro')}>
+        {errorNotice}
+        <form
+          className={styles.form}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!pending) save.mutate(preferences);
+          }}
+        >
+          <div role="group" aria-label={t('preferences_intro')}>
+            {EMAIL_PREFERENCES.map((pref) => (
+              <Checkbox
+                key={pref}
+                name={pref}
+                label={t(`pref_${pref}`)}
+                checked={preferences[pref]}
+                onCheckedChange={(checked) => setPreferences((p) => ({ ...p, [pref]: checked }))}
+              />
+            ))}
+          </div>
+          <Button type="submit" loading={pending} fullWidth>
+            {t('done')}
+          </Button>
+        </form>
+      </PageCard>
+    );
+  }
+
+  const pending = setRole.isPending || setRole.isSuccess;
+  return (
+    <PageCard title={t('student_question')}>
+      {errorNotice}
+      <form
+        className={styles.form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!answer) {
+            setUnanswered(true);
+            return;
+          }
+          if (!pending) setRole.mutate(answer === 'yes');
+        }}
+      >
+        <RadioGroup
+          legend={t('student_question')}
+          hideLegend
+          name="student"
+          value={answer ?? undefined}
+          onValueChange={(value) => setAnswer(value === 'yes' ? 'yes' : 'no')}
+          options={[
+            { value: 'yes', label: t('yes') },
+            { value: 'no', label: t('no') },
+          ]}
+          error={unanswered && !answer ? t('choose_answer') : undefined}
+        />
+        <Button type="submit" loading={pending} fullWidth>
+          {t('next')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

@@ -1,0 +1,98 @@
+/** Namespace 'postLogin': the student question and email preferences. Keys pref_<id> follow contract EMAIL_PREFERENCES. */
+export const en = {
+  loading: 'Loading',
+  student_question: 'Are you a Student?',
+  yes: 'Yes',
+  no: 'No',
+  next: 'Next',
+  choose_answer: 'Please choose Yes or No.',
+  preferences_title: 'Email preferences',
+  preferences_intro: 'Which topics would you like to hear about from us?',
+  pref_k12: 'K12',
+  pref_careerTechnicalEducation: 'Career & Technical Education',
+  pref_collegeUniversity: 'College & University',
+  pref_technicalUpdates: 'Technical Updates',
+  done: 'Done',
+};
+
+export type PostLoginCatalog = Record<keyof typeof en, string>;
+
+export const es: PostLoginCatalog = {
+  loading: 'Cargando',
+  student_question: '¿Eres estudiante?',
+  yes: 'Sí',
+  no: 'No',
+  next: 'Siguiente',
+  choose_answer: 'Elige Sí o No.',
+  preferences_title: 'Preferencias de correo',
+  preferences_intro: '¿Sobre qué temas te gustaría recibir noticias?',
+  pref_k12: 'Educación K12',
+  pref_careerTechnicalEducation: 'Educación técnica y profesional',
+  pref_collegeUniversity: 'Universidad y educación superior',
+  pref_technicalUpdates: 'Novedades técnicas',
+  done: 'Listo',
+};
+
+export const fr: PostLoginCatalog = {
+  loading: 'Chargement',
+  student_question: 'Êtes-vous élève ou étudiant ?',
+  yes: 'Oui',
+  no: 'Non',
+  next: 'Suivant',
+  choose_answer: 'Veuillez choisir Oui ou Non.',
+  preferences_title: 'Préférences d’e-mail',
+  preferences_intro: 'Sur quels sujets souhaitez-vous recevoir nos nouvelles ?',
+  pref_k12: 'Primaire et secondaire (K12)',
+  pref_careerTechnicalEducation: 'Enseignement technique et professionnel',
+  pref_collegeUniversity: 'Enseignement supérieur',
+  pref_technicalUpdates: 'Actualités techniques',
+  done: 'Terminé',
+};
+
+export const pt: PostLoginCatalog = {
+  loading: 'Carregando',
+  student_question: 'Você é aluno?',
+  yes: 'Sim',
+  no: 'Não',
+  next: 'Próximo',
+  choose_answer: 'Escolha Sim ou Não.',
+  preferences_title: 'Preferências de e-mail',
+  preferences_intro: 'Sobre quais temas você gostaria de receber novidades?',
+  pref_k12: 'Educação básica (K12)',
+  pref_careerTechnicalEducation: 'Educação técnica e profissional',
+  pref_collegeUniversity: 'Ensino superior',
+  pref_technicalUpdates: 'Atualizações técnicas',
+  done: 'Concluir',
+};
+
+export const zh: PostLoginCatalog = {
+  loading: '加载中',
+  student_question: '您是学生吗？',
+  yes: '是',
+  no: '否',
+  next: '下一步',
+  choose_answer: '请选择“是”或“否”。',
+  preferences_title: '邮件偏好',
+  preferences_intro: '您希望收到哪些主题的资讯？',
+  pref_k12: 'K12 基础教育',
+  pref_careerTechnicalEducation: '职业与技术教育',
+  pref_collegeUniversity: '高等教育',
+  pref_technicalUpdates: '技术更新',
+  done: '完成',
+};
+
+export const ar: PostLoginCatalog = {
+  loading: 'جارٍ التحميل',
+  student_question: 'هل أنت طالب؟',
+  yes: 'نعم',
+  no: 'لا',
+  next: 'التالي',
+  choose_answer: 'يُرجى اختيار نعم أو لا.',
+  preferences_title: 'تفضيلات البريد الإلكتروني',
+  preferences_intro: 'ما الموضوعات التي تودّ أن تصلك أخبارها؟',
+  pref_k12: 'التعليم من الروضة حتى الثانوية (K12)',
+  pref_careerTechnicalEducation: 'التعليم المهني والتقني',
+  pref_collegeUniversity: 'الكليات والجامعات',
+  pref_technicalUpdates: 'التحديثات التقنية',
+  done: 'تم',
+};

@@ -1,0 +1,45 @@
+import { lazy } from 'react';
+import type { RouteObject } from 'react-router';
+
+/**
+ * Every route of spec §2, each {csrf} route with and without the segment. Pages are loaded
+ * lazily so the login page's bundle stays small. The shell (src/shell) renders these inside
+ * its layout; an unknown path shows the login page.
+ */
+const LoginPage = lazy(() => import('./login/LoginPage.tsx'));
+const EmailPage = lazy(() => import('./email/EmailPage.tsx'));
+const SendVerificationCodePage = lazy(() => import('./verification/SendVerificationCodePage.tsx'));
+const CodePage = lazy(() => import('./verification/CodePage.tsx'));
+const CreateAccountPage = lazy(() => import('./signup/CreateAccountPage.tsx'));
+const PostLoginPage = lazy(() => import('./post-login/PostLoginPage.tsx'));
+const PasswordResetPage = lazy(() => import('./password-reset/PasswordResetPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('./password-reset/ForgotPasswordPage.tsx'));
+const AccessCodePage = lazy(() => import('./access-code/AccessCodePage.tsx'));
+const ValidatePage = lazy(() => import('./validate/ValidatePage.tsx'));
+const ErrorPage = lazy(() => import('./errors/ErrorPage.tsx'));
+const SignInPage = lazy(() => import('./sign-in/SignInPage.tsx'));
+
+export const featureRoutes: RouteObject[] = [
+  { path: 'log-in', element: <LoginPage /> },
+  { path: 'log-in/:csrf', element: <LoginPage /> },
+  { path: 'email', element: <EmailPage /> },
+  { path: 'send-verification-code', element: <SendVerificationCodePage /> },
+  { path: 'create-account', element: <CreateAccountPage /> },
+  { path: 'create-account/:csrf', element: <CreateAccountPage /> },
+  { path: 'invite/:code', element: <CreateAccountPage /> },
+  { path: 'code', element: <CodePage /> },
+  { path: 'post-login', element: <PostLoginPage /> },
+  { path: 'post-login/:csrf', element: <PostLoginPage /> },
+  { path: 'password-reset', element: <PasswordResetPage /> },
+  { path: 'forgot-password', element: <ForgotPasswordPage /> },
+  { path: 'access-code', element: <AccessCodePage /> },
+  { path: 'access-code/:csrf', element: <AccessCodePage /> },
+  { path: 'validate', element: <ValidatePage /> },
+  { path: 'error-generic', element: <ErrorPage kind="generic" /> },
+  { path: 'error-generic/:csrf', element: <ErrorPage kind="generic" /> },
+  { path: 'error-timeout', element: <ErrorPage kind="timeout" /> },
+  { path: 'error-timeout/:csrf', element: <ErrorPage kind="timeout" /> },
+  { path: 'sign-in/:uid', element: <SignInPage /> },
+  { index: true, element: <LoginPage /> },
+  { path: '*', element: <LoginPage /> },
+];

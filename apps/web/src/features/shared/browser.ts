@@ -1,0 +1,4 @@
+/** Full-page navigation away from the SPA (authorize url, cookie endpoint, return url). One seam for tests. */
+export function goToUrl(url: string): void {
+  window.location.assign(url);
+}

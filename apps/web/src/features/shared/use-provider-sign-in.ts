@@ -1,0 +1,39 @@
+import { useMutation } from '@tanstack/react-query';
+import type { IdentityProvider } from '@frontdoor/contract';
+import { getCsrf } from './api.ts';
+import { buildAuthorizeUrl, buildForgotPasswordUrl } from './authorize.ts';
+import { goToUrl } from './browser.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { getLoginCsrf, getLoginParams } from '../../lib/storage.ts';
+import { chooseReturnUrl } from './return-url.ts';
+
+export interface ProviderSignIn {
+  provider: IdentityProvider;
+  loginHint?: string | undefined;
+  /** 'forgot-password' sends the user to the provider's forgotPassword url instead of authorize. */
+  target?: 'authorize' | 'forgot-password';
+}
+
+/**
+ * §4 social login: fetch a CSRF state (social/get_csrf with the return url, the provider and the held
+ * login csrf), then leave for the provider's authorize (or forgotPassword) page.
+ */
+export function useProviderSignIn() {
+  const cfg = useConfig();
+  return useMutation({
+    mutationFn: async ({ provider, loginHint, target = 'authorize' }: ProviderSignIn) => {
+      const r = chooseReturnUrl(getLoginParams(), cfg);
+      const { payload } = await getCsrf(cfg, { r, p: provider, c: getLoginCsrf() ?? undefined });
+      const url =
+        target === 'forgot-password' && loginHint
+          ? buildForgotPasswordUrl(cfg, payload.csrf, loginHint)
+          : buildAuthorizeUrl(cfg, {
+              provider,
+              state: payload.csrf,
+              loginHint,
+              codeChallenge: payload.code_challenge,
+            });
+      goToUrl(url);
+    },
+  });
+}

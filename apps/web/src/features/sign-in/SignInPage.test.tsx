@@ -1,0 +1,71 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+beforeEach(() => vi.clearAllMocks());
+
+async function signIn(password = 'Secret!Pass123') {
+  const user = userEvent.setup();
+  renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+  await user.type(await screen.findByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('SignInPage (/sign-in/:uid)', () => {
+  it('prefills the email from login_hint, with username/current-password autocomplete', async () => {
+    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
+  });
+
+  it("'Forgot password?' links to the forgotPassword url with the email", async () => {
+    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    const link = await screen.findByRole('link', { name: 'Forgot password?' });
+    const url = new URL(link.getAttribute('href') ?? '');
+    expect(url.pathname).toBe('/oidc/forgotPassword');
+    expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+  });
+
+  it('POST cognito/login {email, password, uid} then follows payload.redirect', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.cognitoLogin), async ({ request }) => {
+        body = await request.json();
+        return ok({ redirect: 'http://localhost/oidc/auth/resume' });
+      }),
+    );
+    await signIn();
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith('http://localhost/oidc/auth/resume'));
+    expect(body).toEqual({ email: 'ana@school.org', password: 'Secret!Pass123', uid: 'uid-1' });
+  });
+
+  it('a wrong password shows the server message', async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(401, 'incorrectCredentials')));
+    await signIn();
+    expect(await screen.findByText(messages.incorrectCredentials)).toBeInTheDocument();
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('an unconfirmed account shows the message and a way to verify', async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(403, 'userNotConfirmed')));
+    await signIn();
+    expect(await screen.findByText(messages.userNotConfirmed)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Verify your email' })).toHaveAttribute(
+      'href',
+      '/send-verification-code',
+    );
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
+  });
+
+  it('an empty password is refused before any call', async () => {
+    const user = userEvent.setup();
+    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect((await screen.findAllByText(messages.passwordRequired)).length).toBeGreaterThan(0);
+  });
+});

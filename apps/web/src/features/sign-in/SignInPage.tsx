@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { cognitoLoginBody } from '@frontdoor/contract';
+import type { z } from 'zod';
+import { cognitoLogin } from '../shared/api.ts';
+import { goToUrl } from '../shared/browser.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import styles from '../shared/flow.module.css';
+import { summaryErrors } from '../shared/form.tsx';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { loginPath } from '../shared/paths.ts';
+import { buildForgotPasswordUrl } from '../shared/authorize.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
+import { getLoginCsrf, rememberEmail } from '../../lib/storage.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+
+const signInForm = cognitoLoginBody.omit({ uid: true });
+type SignInForm = z.input<typeof signInForm>;
+const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
+
+/**
+ * /sign-in/:uid: the built-in user pool's password page, reached from the authorization server's
+ * interaction; POST cognito/login completes it and the browser follows payload.redirect.
+ */
+export default function SignInPage() {
+  const { t } = useTranslation('signIn');
+  const cfg = useConfig();
+  const { uid = '' } = useParams();
+  const [params] = useSearchParams();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const form = useForm<SignInForm, unknown, z.output<typeof signInForm>>({
+    shouldFocusError: false,
+    resolver: zodResolver(signInForm),
+    defaultValues: { email: params.get('login_hint') ?? '', password: '' },
+  });
+  const login = useMutation({
+    mutationFn: (values: z.output<typeof signInForm>) => cognitoLogin(cfg, { ...values, uid }),
+    onSuccess: ({ payload }) => goToUrl(payload.redirect),
+    onError: (error, values) => {
+      if (onFatal(error)) return;
+      if (error instanceof ApiError && error.code === 'userNotConfirmed') rememberEmail(values.email);
+      setCallError(callErrorMessage(error, 'unknownError'));
+    },
+  });
+  const { errors } = form.formState;
+  const emailError = errors.email?.message;
+  const passwordError = errors.password?.message;
+  const email = form.watch('email');
+  const pending = login.isPending || login.isSuccess;
+  return (
+    <PageCard title={t('title')} footer={<Link to={loginPath(getLoginCsrf())}>{t('other_methods')}</Link>}>
+      <FormErrorSummary errors={summaryErrors(errors, FIELD_IDS, messageText)} focusKey={failedSubmits} />
+      {callError && (
+        <Alert tone="error">
+          <p>{messageText(callError)}</p>
+          {'code' in callError && callError.code === 'userNotConfirmed' && (
+            <Link to="/send-verification-code">{t('verify_link')}</Link>
+          )}
+        </Alert>
+      )}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(
+          (values) => {
+            setCallError(null);
+            if (!pending) login.mutate(values);
+          },
+          () => setFailedSubmits((n) => n + 1),
+        )}
+      >
+        <TextField
+          id={FIELD_IDS.email}
+          label={t('email_label')}
+          type="email"
+          autoComplete="username"
+          error={emailError ? messageText(emailError) : undefined}
+          {...form.register('email')}
+        />
+        <PasswordField
+          id={FIELD_IDS.password}
+          label={t('password_label')}
+          autoComplete="current-password"
+          error={passwordError ? messageText(passwordError) : undefined}
+          {...form.register('password')}
+        />
+        <p>
+          {/* the forgotPassword url mails the reset code for the typed email (state = this interaction) */}
+          <a href={buildForgotPasswordUrl(cfg, uid, email.trim())}>{t('forgot')}</a>
+        </p>
+        <Button type="submit" loading={pending} fullWidth>
+          {t('submit')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+const strong = 'Str0ng!Password';
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: Partial<Record<string, string>> = {}) {
+  const v = { first: 'Ana', last: 'Lima', email: 'ana@school.org', pw: strong, confirm: strong, ...values };
+  if (v.first) await user.type(screen.getByLabelText('First name'), v.first);
+  if (v.last) await user.type(screen.getByLabelText('Last name'), v.last);
+  const emailInput = screen.getByLabelText('Email');
+  await user.clear(emailInput);
+  if (v.email) await user.type(emailInput, v.email);
+  if (v.pw) await user.type(screen.getByLabelText('Password'), v.pw);
+  if (v.confirm) await user.type(screen.getByLabelText('Confirm password'), v.confirm);
+  await user.click(screen.getByRole('radio', { name: 'Teacher' }));
+}
+
+async function open(path = '/create-account') {
+  const user = userEvent.setup();
+  renderRoute(path, { shell: false });
+  await screen.findByRole('heading', { name: 'Create account with Email' });
+  return user;
+}
+
+const submit = (user: ReturnType<typeof userEvent.setup>) =>
+  user.click(screen.getByRole('button', { name: 'Create account' }));
+
+describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{code})', () => {
+  it("an invalid submit shows 'Please correct the issues shown below to proceed.' and each field's §5 message", async () => {
+    const user = await open();
+    await submit(user);
+    const summary = await screen.findByRole('alert');
+    expect(summary).toHaveTextContent(messages.formInvalid);
+    expect(summary).toHaveFocus();
+    // each message is inline, tied to its field, and listed in the summary
+    expect(screen.getByLabelText('First name')).toHaveAccessibleDescription(messages.firstNameRequired);
+    expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription(messages.lastNameRequired);
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription(messages.emailInvalidSignup);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(messages.passwordRequired);
+    expect(screen.getByLabelText('Confirm password')).toHaveAccessibleDescription(
+      messages.confirmPasswordRequired,
+    );
+    expect(screen.getByRole('radiogroup', { name: 'Which best describes you?' })).toHaveAccessibleDescription(
+      messages.descriptionRequired,
+    );
+    expect(screen.getByLabelText('First name')).toHaveAttribute('aria-invalid', 'true');
+    expect(within(summary).getByRole('link', { name: messages.firstNameRequired })).toHaveAttribute(
+      'href',
+      '#signup-first',
+    );
+  });
+
+  it("confirmation must equal the password: 'Passwords do not match'", async () => {
+    const user = await open();
+    await fill(user, { confirm: 'Str0ng!Passwore' });
+    await submit(user);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Confirm password')).toHaveAccessibleDescription(
+        messages.passwordsDoNotMatch,
+      ),
+    );
+  });
+
+  it('shows each password flag live as the password changes', async () => {
+    const user = await open();
+    const flag = (name: string) => document.querySelector(`[data-flag="${name}"]`)?.getAttribute('data-met');
+    expect(flag('minLength')).toBe('false');
+    await user.type(screen.getByLabelText('Password'), 'a');
+    expect(flag('lowercaseMissing')).toBe('true');
+    expect(flag('uppercaseMissing')).toBe('false');
+    await user.type(screen.getByLabelText('Password'), 'A1_');
+    expect(flag('uppercaseMissing')).toBe('true');
+    expect(flag('digitMissing')).toBe('true');
+    expect(flag('specialCharacterMissing')).toBe('true');
+    expect(flag('minLength')).toBe('false');
+    await user.type(screen.getByLabelText('Password'), 'bcdefghi');
+    expect(flag('minLength')).toBe('true');
+    expect(screen.getByText('At least 12 characters')).toBeInTheDocument();
+  });
+
+  it('has autocomplete attributes for the browser password manager', async () => {
+    await open();
+    expect(screen.getByLabelText('First name')).toHaveAttribute('autocomplete', 'given-name');
+    expect(screen.getByLabelText('Last name')).toHaveAttribute('autocomplete', 'family-name');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'email');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'new-password');
+    expect(screen.getByLabelText('Confirm password')).toHaveAttribute('autocomplete', 'new-password');
+  });
+
+  it("offers the 'which best describes you' choice", async () => {
+    await open();
+    expect(screen.getByRole('radiogroup', { name: 'Which best describes you?' })).toBeInTheDocument();
+    expect(screen.getAllByRole('radio')).toHaveLength(5);
+  });
+
+  it('POST cognito/signup {first, last, email, pw, description}; success goes to /code with the email remembered', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.signup), async ({ request }) => {
+        body = await request.json();
+        return ok({ email: 'ana@school.org' });
+      }),
+    );
+    const user = await open();
+    await fill(user);
+    await submit(user);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
+    expect(body).toEqual({
+      first: 'Ana',
+      last: 'Lima',
+      email: 'ana@school.org',
+      pw: strong,
+      description: 'teacher',
+    });
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
+  });
+
+  it('failure shows the server msg with parenthesised parts removed', async () => {
+    server.use(
+      http.post(api(apiPaths.signup), () =>
+        HttpResponse.json(
+          { status: 'error', msg: 'Signup refused (UsernameExistsException) for this school.' },
+          { status: 409 },
+        ),
+      ),
+    );
+    const user = await open();
+    await fill(user);
+    await submit(user);
+    expect(await screen.findByText('Signup refused for this school.')).toBeInTheDocument();
+  });
+
+  it('a network error shows its own message', async () => {
+    server.use(http.post(api(apiPaths.signup), () => HttpResponse.error()));
+    const user = await open();
+    await fill(user);
+    await submit(user);
+    expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
+  });
+
+  it('invite: GET devportal/getInviteEmail/{code} prefills the email, and the sign-up sends code', async () => {
+    let body: Record<string, unknown> = {};
+    server.use(
+      http.get(api(apiPaths.inviteEmail('inv-1')), () => ok({ email: 'invited@school.org' })),
+      http.post(api(apiPaths.signup), async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return ok({ email: 'invited@school.org' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute('/invite/inv-1', { shell: false });
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveValue('invited@school.org'));
+    await user.type(screen.getByLabelText('First name'), 'Ana');
+    await user.type(screen.getByLabelText('Last name'), 'Lima');
+    await user.type(screen.getByLabelText('Password'), strong);
+    await user.type(screen.getByLabelText('Confirm password'), strong);
+    await user.click(screen.getByRole('radio', { name: 'Student' }));
+    await submit(user);
+    await waitFor(() => expect(body.code).toBe('inv-1'));
+    expect(body.email).toBe('invited@school.org');
+  });
+
+  it('create-account/{csrf} saves the login params of the csrf', async () => {
+    const params = { url: 'https://app.example/', isTeacher: true, sp_id: 'sp' };
+    server.use(http.get(api(apiPaths.getCsrfLogin('lc-5')), () => ok(params)));
+    renderRoute('/create-account/lc-5', { shell: false });
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-5'));
+  });
+});

@@ -1,0 +1,195 @@
+import { useEffect, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
+import { getInviteEmail, signup } from '../shared/api.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
+import { RadioGroup } from '../../ui/RadioGroup.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import styles from '../shared/flow.module.css';
+import { PasswordChecklist, summaryErrors } from '../shared/form.tsx';
+import { callErrorMessage, serverMessage, useMessageText } from '../shared/messages.ts';
+import { loginPath } from '../shared/paths.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { ApiError, NetworkError } from '../../lib/http.ts';
+import { getLoginCsrf, getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useLoginParams } from '../shared/use-login-params.ts';
+import { signupForm } from './signup-form.ts';
+import type { SignupFormInput, SignupFormOutput } from './signup-form.ts';
+
+/** Control ids in form order: the error summary links to them. */
+const FIELD_IDS = {
+  first: 'signup-first',
+  last: 'signup-last',
+  email: 'signup-email',
+  pw: 'signup-password',
+  confirmPw: 'signup-confirm',
+  description: 'signup-description',
+} as const;
+
+/** /create-account, /create-account/{csrf} and /invite/{code}: 'Create account with Email' (§5). */
+export default function CreateAccountPage() {
+  const { t } = useTranslation('signup');
+  const cfg = useConfig();
+  const navigate = useNavigate();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const { code: inviteCode } = useParams();
+  const loginParams = useLoginParams();
+  const [failedSubmits, setFailedSubmits] = useState(0);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const form = useForm<SignupFormInput, unknown, SignupFormOutput>({
+    shouldFocusError: false,
+    resolver: zodResolver(signupForm),
+    mode: 'onTouched',
+    defaultValues: { first: '', last: '', email: getRememberedEmail() ?? '', pw: '', confirmPw: '' },
+  });
+
+  const invite = useQuery({
+    queryKey: ['inviteEmail', inviteCode],
+    queryFn: () => getInviteEmail(cfg, inviteCode ?? ''),
+    enabled: Boolean(inviteCode),
+    staleTime: Infinity,
+  });
+  const { setValue } = form;
+  useEffect(() => {
+    if (invite.data) setValue('email', invite.data.payload.email);
+  }, [invite.data, setValue]);
+  useEffect(() => {
+    if (invite.error) onFatal(invite.error);
+  }, [invite.error, onFatal]);
+
+  const create = useMutation({
+    mutationFn: (values: SignupFormOutput) =>
+      signup(cfg, {
+        first: values.first,
+        last: values.last,
+        email: values.email,
+        pw: values.pw,
+        description: values.description,
+        ...(inviteCode ? { code: inviteCode } : {}),
+      }),
+    onSuccess: (_answer, values) => {
+      rememberEmail(values.email);
+      navigate('/code');
+    },
+    onError: (error) => {
+      if (error instanceof NetworkError) {
+        setCallError({ code: 'networkError' });
+        return;
+      }
+      if (onFatal(error)) return;
+      // §8: the server msg with any parenthesised parts removed
+      const msg = error instanceof ApiError && error.msg ? stripParenthesised(error.msg) : undefined;
+      setCallError(serverMessage(undefined, msg, 'unknownError'));
+    },
+  });
+
+  const { errors } = form.formState;
+  const fieldError = (name: keyof typeof FIELD_IDS) => {
+    const message = errors[name]?.message;
+    return message ? messageText(message) : undefined;
+  };
+  const pending = create.isPending || create.isSuccess;
+  const inviteError = invite.error ? callErrorMessage(invite.error, 'inviteNotFound') : null;
+
+  return (
+    <PageCard
+      title={t('title')}
+      lead={inviteCode ? t('invite_intro') : undefined}
+      footer={
+        <>
+          {t('have_account')} <Link to={loginPath(getLoginCsrf())}>{t('sign_in')}</Link>
+        </>
+      }
+    >
+      {invite.isLoading && <Spinner label={t('loading_invite')} showLabel />}
+      {inviteError && <Alert tone="error">{messageText(inviteError)}</Alert>}
+      {loginParams.error && <Alert tone="error">{messageText(loginParams.error)}</Alert>}
+      <FormErrorSummary
+        message={messageText({ code: 'formInvalid' })}
+        errors={summaryErrors(errors, FIELD_IDS, messageText)}
+        focusKey={failedSubmits}
+      />
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={form.handleSubmit(
+          (values) => {
+            setCallError(null);
+            if (!pending) create.mutate(values);
+          },
+          () => setFailedSubmits((n) => n + 1),
+        )}
+      >
+        <TextField
+          id={FIELD_IDS.first}
+          label={t('first_label')}
+          autoComplete="given-name"
+          error={fieldError('first')}
+          {...form.register('first')}
+        />
+        <TextField
+          id={FIELD_IDS.last}
+          label={t('last_label')}
+          autoComplete="family-name"
+          error={fieldError('last')}
+          {...form.register('last')}
+        />
+        <TextField
+          id={FIELD_IDS.email}
+          label={t('email_label')}
+          type="email"
+          autoComplete="email"
+          readOnly={Boolean(invite.data)}
+          error={fieldError('email')}
+          {...form.register('email')}
+        />
+        <PasswordField
+          id={FIELD_IDS.pw}
+          label={t('password_label')}
+          autoComplete="new-password"
+          error={fieldError('pw')}
+          {...form.register('pw')}
+        />
+        <PasswordChecklist password={form.watch('pw') ?? ''} />
+        <PasswordField
+          id={FIELD_IDS.confirmPw}
+          label={t('confirm_label')}
+          autoComplete="new-password"
+          error={fieldError('confirmPw')}
+          {...form.register('confirmPw')}
+        />
+        <Controller
+          control={form.control}
+          name="description"
+          render={({ field }) => (
+            <RadioGroup
+              id={FIELD_IDS.description}
+              legend={t('description_label')}
+              name={field.name}
+              value={field.value}
+              onValueChange={field.onChange}
+              options={DESCRIPTIONS.map((value) => ({ value, label: t(`description_${value}`) }))}
+              error={fieldError('description')}
+            />
+          )}
+        />
+        <Button type="submit" loading={pending} fullWidth>
+          {t('submit')}
+        </Button>
+      </form>
+    </PageCard>
+  );
+}

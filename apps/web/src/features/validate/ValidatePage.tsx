@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { emailCodeSchema, emailSchema } from '@frontdoor/contract';
+import type { MessageCode } from '@frontdoor/contract';
+import { confirm } from '../shared/api.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useConfig } from '../../lib/config.tsx';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+
+/** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
+export default function ValidatePage() {
+  const { t } = useTranslation('validate');
+  const cfg = useConfig();
+  const messageText = useMessageText();
+  const [params] = useSearchParams();
+  const em = emailSchema.safeParse(params.get('em') ?? '');
+  const vc = emailCodeSchema.safeParse(params.get('vc') ?? '');
+  const missing: MessageCode[] = [];
+  if (!em.success) missing.push('verifyEmailParamMissing');
+  if (!vc.success) missing.push('verifyCodeParamMissing');
+
+  const result = useQuery({
+    queryKey: ['validate', em.data, vc.data],
+    queryFn: () => confirm(cfg, { un: em.data ?? '', code: vc.data ?? '' }),
+    enabled: missing.length === 0,
+    staleTime: Infinity,
+  });
+  const onFatal = useFatalError();
+  useEffect(() => {
+    if (result.error) onFatal(result.error);
+  }, [result.error, onFatal]);
+
+  let body;
+  if (missing.length > 0) {
+    body = (
+      <Alert tone="error">
+        {missing.map((code) => (
+          <p key={code}>{messageText({ code })}</p>
+        ))}
+      </Alert>
+    );
+  } else if (result.isPending) {
+    body = <Spinner label={t('verifying')} showLabel />;
+  } else if (result.isError) {
+    const e = result.error;
+    body = <Alert tone="error">{messageText(callErrorMessage(e, 'verifyPageFailure'))}</Alert>;
+  } else {
+    body = <Alert tone="success">{messageText({ code: 'verifyPageSuccess' })}</Alert>;
+  }
+  return (
+    <PageCard title={t('title')} footer={<Link to="/log-in">{t('continue')}</Link>}>
+      {body}
+    </PageCard>
+  );
+}

@@ -1,0 +1,82 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+const email = 'ana@school.org';
+beforeEach(() => {
+  vi.clearAllMocks();
+  sessionStorage.setItem(STORAGE_KEYS.email, email);
+});
+
+async function enter(code: string) {
+  const user = userEvent.setup();
+  renderRoute('/code', { shell: false });
+  await user.type(await screen.findByLabelText('Verification code'), code);
+  await user.click(screen.getByRole('button', { name: 'Verify' }));
+  return user;
+}
+
+describe('CodePage (/code)', () => {
+  it("shows 'Verify your email' and the remembered email", async () => {
+    renderRoute('/code', { shell: false });
+    expect(await screen.findByRole('heading', { name: 'Verify your email' })).toBeInTheDocument();
+    expect(screen.getByText(`We sent a 6-digit code to ${email}. Enter it below.`)).toBeInTheDocument();
+  });
+
+  it('without a remembered email it goes to /email', async () => {
+    sessionStorage.clear();
+    renderRoute('/code', { shell: false });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/email'));
+  });
+
+  it('a short code is refused before any call', async () => {
+    await enter('123');
+    expect((await screen.findAllByText(messages.codeRequired)).length).toBeGreaterThan(0);
+  });
+
+  it('POST cognito/confirm {un, code}; success goes to the identity-provider sign-in', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.confirm), async ({ request }) => {
+        body = await request.json();
+        return ok(null);
+      }),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-1' })),
+    );
+    await enter('654321');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(body).toEqual({ un: email, code: '654321' });
+    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
+    expect(url.searchParams.get('login_hint')).toBe(email);
+  });
+
+  it('a wrong code shows the server message', async () => {
+    server.use(http.post(api(apiPaths.confirm), () => fail(400, 'expiredCode')));
+    await enter('654321');
+    expect(await screen.findByText(messages.expiredCode)).toBeInTheDocument();
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('a link resends the code, then counts down before another resend', async () => {
+    let calls = 0;
+    server.use(
+      http.get(api(apiPaths.resendVerification(email)), () => {
+        calls += 1;
+        return ok('verify_email');
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText('A new code is on its way. Please check your inbox.')).toBeInTheDocument();
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send a new code' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(calls).toBe(1);
+  });
+});

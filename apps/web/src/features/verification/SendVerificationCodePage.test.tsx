@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+const email = 'ana@school.org';
+
+async function send(result: string) {
+  sessionStorage.setItem(STORAGE_KEYS.email, email);
+  server.use(http.get(api(apiPaths.resendVerification(email)), () => ok(result)));
+  const user = userEvent.setup();
+  renderRoute('/send-verification-code', { shell: false });
+  await user.click(await screen.findByRole('button', { name: 'Send verification code' }));
+  return user;
+}
+
+describe('SendVerificationCodePage (/send-verification-code)', () => {
+  it('says the email must be verified and offers Send verification code and Cancel', async () => {
+    sessionStorage.setItem(STORAGE_KEYS.email, email);
+    renderRoute('/send-verification-code', { shell: false });
+    expect(
+      await screen.findByText(`The email address ${email} must be verified before you can sign in.`),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/email');
+  });
+
+  it('without a remembered email it goes to /email', async () => {
+    renderRoute('/send-verification-code', { shell: false });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/email'));
+  });
+
+  it('result verify_email goes to /code', async () => {
+    await send('verify_email');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
+  });
+
+  it("result password_reset shows the popup 'A password reset code has been sent to your email!  Please check your email inbox.'", async () => {
+    const user = await send('password_reset');
+    const dialog = await screen.findByRole('dialog');
+    // the double space of the spec is kept (toHaveTextContent would collapse it)
+    expect(dialog.textContent).toContain(messages.passwordResetCodeSentPopup);
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        `/forgot-password?email=${encodeURIComponent(email)}`,
+      ),
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { useConfig } from '../../lib/config.tsx';
+import { getRememberedEmail } from '../../lib/storage.ts';
+import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button, buttonClassName } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { PageCard } from '../../ui/PageCard.tsx';
+import pageStyles from '../../ui/Page.module.css';
+import { resendVerification } from '../shared/api.ts';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+
+/** /send-verification-code: the email must be verified; the server says which code it sent (§4). */
+export default function SendVerificationCodePage() {
+  const { t } = useTranslation('verification');
+  const cfg = useConfig();
+  const navigate = useNavigate();
+  const messageText = useMessageText();
+  const onFatal = useFatalError();
+  const email = getRememberedEmail();
+  const [popupOpen, setPopupOpen] = useState(false);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const send = useMutation({
+    mutationFn: (address: string) => resendVerification(cfg, address),
+    onSuccess: ({ payload }) => {
+      if (payload === 'verify_email') navigate('/code');
+      else setPopupOpen(true);
+    },
+    onError: (error) => {
+      if (onFatal(error)) return;
+      setCallError(callErrorMessage(error, 'unknownError'));
+    },
+  });
+  if (!email) return <Navigate to="/email" replace />;
+  // the popup says a reset code is on its way; closing it leads to where that code is entered
+  const closePopup = () => navigate(`/forgot-password?email=${encodeURIComponent(email)}`);
+  return (
+    <PageCard title={t('send_title')} lead={t('send_body', { email })}>
+      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      <div className={pageStyles.actions}>
+        <Button
+          loading={send.isPending}
+          onClick={() => {
+            setCallError(null);
+            send.mutate(email);
+          }}
+        >
+          {t('send_submit')}
+        </Button>
+        <Link to="/email" className={buttonClassName('secondary')}>
+          {t('cancel')}
+        </Link>
+      </div>
+      <Dialog
+        open={popupOpen}
+        onOpenChange={(open) => {
+          setPopupOpen(open);
+          if (!open) closePopup();
+        }}
+        title={t('popup_title')}
+        description={messageText({ code: 'passwordResetCodeSentPopup' })}
+      >
+        <div className={pageStyles.actions}>
+          <Button onClick={closePopup}>{t('popup_ok')}</Button>
+        </div>
+      </Dialog>
+    </PageCard>
+  );
+}
