@@ -1,0 +1,81 @@
+import { messages } from '@frontdoor/contract';
+import { expectBackOnProduct, expectSignedInAs, expect, savedLoginData, test } from '../fixtures/index.ts';
+import { createAccessCode, createUser } from '../fixtures/admin.ts';
+import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
+import { registerProduct } from '../fixtures/product.ts';
+import { en } from '../fixtures/text.ts';
+
+test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () => {
+  test('a student enters the code → auth/cookie → back on the product, signed in, login data cleared', async ({
+    page,
+    sp,
+    loginRequest,
+  }) => {
+    const student = uniqueEmail('student');
+    await createUser({ email: student, password: STRONG_PASSWORD, first: 'Sam', last: 'Student' });
+    const { code } = await createAccessCode(sp.sp_id, student);
+    const { csrf, returnUrl } = await loginRequest();
+
+    await page.goto(`/access-code/${csrf}`);
+    await expect(page.getByRole('heading', { name: en.accessCode.title })).toBeVisible();
+    await expect.poll(async () => (await savedLoginData(page)).csrf).toBe(csrf);
+    const cookieCall = page.waitForRequest((r) => r.url().includes('/api/auth/cookie?'));
+    await page.getByLabel(en.accessCode.code_label).fill(code);
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+
+    const url = new URL((await cookieCall).url());
+    expect(url.searchParams.get('return_url')).toBe(returnUrl);
+    expect(url.searchParams.get('hash')).toBeTruthy();
+    expect(url.searchParams.get('token')).toBe(csrf);
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInAs(page, student);
+
+    // the saved login data is gone (checked on the portal origin)
+    await page.goto('/log-in');
+    expect(await savedLoginData(page)).toEqual({ csrf: null, params: null });
+  });
+
+  test("a wrong code → 'The code you entered did not work. Try again or contact your teacher.'", async ({
+    page,
+    loginRequest,
+  }) => {
+    const { csrf } = await loginRequest();
+    await page.goto(`/access-code/${csrf}`);
+    await page.getByLabel(en.accessCode.code_label).fill('000000');
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+    await expect(page.getByText(messages.accessCodeFailed, { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/access-code/${csrf}$`));
+  });
+
+  test("a code of another service provider → 'The code you entered is not for <its name>'", async ({
+    page,
+    sp,
+    loginRequest,
+  }) => {
+    const other = await registerProduct(sp.product, 'Robotics Lab');
+    const student = uniqueEmail('other-student');
+    await createUser({ email: student, password: STRONG_PASSWORD });
+    const { code } = await createAccessCode(other.sp_id, student);
+    const { csrf } = await loginRequest();
+
+    await page.goto(`/access-code/${csrf}`);
+    await page.getByLabel(en.accessCode.code_label).fill(code);
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+    await expect(page.getByText(`${messages.accessCodeWrongProviderPrefix} ${other.name}`)).toBeVisible();
+    await expect(page.getByText(messages.accessCodeFailed)).toHaveCount(0);
+  });
+
+  test("the input holds at most 6 characters; fewer → 'Access Code must be exactly 6 digits!'", async ({
+    page,
+    loginRequest,
+  }) => {
+    const { csrf } = await loginRequest();
+    await page.goto(`/access-code/${csrf}`);
+    const input = page.getByLabel(en.accessCode.code_label);
+    await input.pressSequentially('12345678');
+    await expect(input).toHaveValue('123456');
+    await input.fill('123');
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+    await expect(page.getByText(messages.accessCodeLength, { exact: true }).first()).toBeVisible();
+  });
+});

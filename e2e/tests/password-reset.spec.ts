@@ -1,0 +1,89 @@
+import { messages } from '@frontdoor/contract';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/index.ts';
+import {
+  MAIL_SUBJECTS,
+  continueWithEmail,
+  setNewPassword,
+  signInAsStudentAndReturn,
+} from '../fixtures/flows.ts';
+import { createUser } from '../fixtures/admin.ts';
+import { codeOf, linkTo, waitForMail } from '../fixtures/mailbox.ts';
+import { OTHER_STRONG_PASSWORD, STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
+import { en } from '../fixtures/text.ts';
+
+/** From the password page: 'Forgot password?' → the forgotPassword URL → the reset mail. */
+async function forgotPassword(page: Page, email: string) {
+  await page.goto('/email');
+  await continueWithEmail(page, email);
+  await expect(page).toHaveURL(/\/sign-in\//);
+  await page.getByRole('link', { name: en.signIn.forgot }).click();
+  await expect(page).toHaveURL(/\/forgot-password\?/);
+  return waitForMail(email, { subject: MAIL_SUBJECTS.reset });
+}
+
+test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
+  test('Forgot password? → the reset link of the mail → new password → sign in with it', async ({
+    page,
+    loginRequest,
+  }) => {
+    const email = uniqueEmail('forgot');
+    await createUser({ email, password: STRONG_PASSWORD });
+    const { csrf, returnUrl } = await loginRequest();
+    // the login request is remembered (login_csrf) before the reset starts
+    await page.goto(`/log-in/${csrf}`);
+    await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+
+    const mail = await forgotPassword(page, email);
+    const link = linkTo(mail, '/password-reset');
+    expect(link.searchParams.get('email')).toBe(email);
+    expect(link.searchParams.get('code')).toBe(codeOf(mail));
+
+    await page.goto(link.toString());
+    await expect(page.getByRole('heading', { name: en.passwordReset.title })).toBeVisible();
+    await setNewPassword(page, OTHER_STRONG_PASSWORD);
+    await signInAsStudentAndReturn(page, email, OTHER_STRONG_PASSWORD, returnUrl);
+  });
+
+  test("a wrong code → 'Invalid code provided, please request a code again.' → 'Request new verification code' sends a new one", async ({
+    page,
+  }) => {
+    const email = uniqueEmail('badcode');
+    await createUser({ email, password: STRONG_PASSWORD });
+    const real = codeOf(await forgotPassword(page, email));
+    const wrong = `${(Number(real[0]) + 1) % 10}${real.slice(1)}`;
+
+    await page.goto(`/password-reset?code=${wrong}&email=${encodeURIComponent(email)}`);
+    await setNewPassword(page, OTHER_STRONG_PASSWORD);
+
+    await expect(page.getByText(messages.invalidCodeRequestAgain, { exact: true })).toBeVisible();
+    await expect(page.getByText(messages.invalidVerificationCode)).toHaveCount(0);
+    await page
+      .getByRole('link', { name: messages.requestNewVerificationCode })
+      .or(page.getByRole('button', { name: messages.requestNewVerificationCode }))
+      .click();
+    await expect(page.getByText(messages.resetResendSuccess, { exact: true })).toBeVisible();
+
+    // within the server's resend cooldown no second mail is sent; the newest mailed code must still work
+    const newest = await waitForMail(email, { subject: MAIL_SUBJECTS.reset });
+    await page.goto(linkTo(newest, '/password-reset').toString());
+    await setNewPassword(page, OTHER_STRONG_PASSWORD);
+    await expect(page).toHaveURL(/\/sign-in\//);
+  });
+
+  test('the new password must follow the §5 rules and match its confirmation', async ({ page }) => {
+    await page.goto(`/password-reset?code=123456&email=${encodeURIComponent(uniqueEmail('rules'))}`);
+    await page.getByLabel(en.passwordReset.password_label, { exact: true }).fill('short');
+    await page.getByLabel(en.passwordReset.confirm_label, { exact: true }).fill('different');
+    await page.getByRole('button', { name: en.passwordReset.submit }).click();
+    await expect(page.getByText(messages.passwordsDoNotMatch).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/password-reset\?/);
+  });
+
+  for (const query of ['?code=123456', `?email=someone%40school.example`, '']) {
+    test(`password-reset${query || ' without parameters'} goes to /email`, async ({ page }) => {
+      await page.goto(`/password-reset${query}`);
+      await expect(page).toHaveURL(/\/email$/);
+    });
+  }
+});

@@ -1,0 +1,228 @@
+import {
+  LOGIN_BUTTON_PROVIDERS,
+  SUBSCRIPTION_IDS,
+  messages,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
+import type { Page } from '@playwright/test';
+import { expectBackOnProduct, expect, sessionOf, test } from '../fixtures/index.ts';
+import { answerStudentQuestion, choosePreferences, signInAtDevIdp } from '../fixtures/flows.ts';
+import { setRealm } from '../fixtures/admin.ts';
+import { uniqueDomain, uniqueEmail } from '../fixtures/emails.ts';
+import { en, providerButton } from '../fixtures/text.ts';
+
+/** The work/school modal: types the email and continues (realm discovery picks the provider). */
+async function workSchoolModal(page: Page, email: string): Promise<void> {
+  await page.getByRole('button', { name: providerButton('Microsoft') }).click();
+  const modal = page.getByRole('dialog', { name: en.login.work_email_title });
+  await expect(modal).toBeVisible();
+  await modal.getByLabel(en.login.work_email_label).fill(email);
+  await modal.getByRole('button', { name: en.login.work_email_submit }).click();
+}
+
+/**
+ * Signed in as the person typed at the provider. Only Google and Apple verify emails the portal trusts
+ * for an account's address; the others' accounts get a reserved placeholder address
+ * (apps/api/src/identity/accounts.ts), so for them the names identify the person.
+ */
+async function expectSignedInFrom(
+  page: Page,
+  provider: UpstreamProvider,
+  person: { email: string; first: string; last: string },
+) {
+  const trusted = provider === 'Google' || provider === 'SignInWithApple';
+  await expect
+    .poll(() => sessionOf(page))
+    .toEqual({
+      loggedin: true,
+      email: trusted ? person.email : expect.stringMatching(/@federated\.invalid$/),
+      first: person.first,
+      last: person.last,
+    });
+}
+
+const DIRECT: UpstreamProvider[] = LOGIN_BUTTON_PROVIDERS.filter((p) => p !== 'Microsoft');
+
+test.describe('sign-in through every identity provider (issue 5 loop, §4 social login)', () => {
+  for (const provider of DIRECT) {
+    test(`${provider}: button → get_csrf → authorize → dev IdP → callback → post-login → return URL`, async ({
+      page,
+      loginRequest,
+    }) => {
+      const person = { first: 'Ida', last: provider, email: uniqueEmail(provider.toLowerCase()) };
+      const { csrf, returnUrl } = await loginRequest({ journey: provider });
+      await page.goto(`/log-in/${csrf}`);
+
+      const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+      await page.getByRole('button', { name: providerButton(provider) }).click();
+      const url = new URL((await authorize).url());
+      expect(url.searchParams.get('identity_provider')).toBe(provider);
+      expect(url.searchParams.get('response_type')).toBe('code');
+      expect(url.searchParams.get('scope')?.split(' ')).toEqual(
+        expect.arrayContaining(['openid', 'email', 'profile']),
+      );
+      expect(url.searchParams.get('redirect_uri')).toMatch(/\/api\/auth\/callback$/);
+      expect(url.searchParams.get('client_id')).toBeTruthy();
+      expect(url.searchParams.get('state')).toBeTruthy();
+
+      await signInAtDevIdp(page, provider, person);
+      await expect(page).toHaveURL(new RegExp(`/post-login/${csrf}$`));
+      await expectSignedInFrom(page, provider, person);
+      await answerStudentQuestion(page, false);
+      await choosePreferences(page, []);
+      await expectBackOnProduct(page, returnUrl);
+    });
+  }
+
+  test('Microsoft work/school: a Managed domain → the work/school provider', async ({
+    page,
+    loginRequest,
+  }) => {
+    const domain = uniqueDomain('managed');
+    await setRealm(domain, 'Managed');
+    const person = { first: 'Wendy', last: 'Work', email: uniqueEmail('work', domain) };
+    const { csrf, returnUrl } = await loginRequest({ journey: 'Microsoft' });
+    await page.goto(`/log-in/${csrf}`);
+    await workSchoolModal(page, person.email);
+    await signInAtDevIdp(page, 'Microsoft', person);
+    await answerStudentQuestion(page, true);
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInFrom(page, 'Microsoft', person);
+  });
+
+  test('Microsoft personal: a Federated domain → the personal-accounts variant', async ({
+    page,
+    loginRequest,
+  }) => {
+    const domain = uniqueDomain('federated');
+    await setRealm(domain, 'Federated');
+    const person = { first: 'Pat', last: 'Personal', email: uniqueEmail('personal', domain) };
+    const { csrf, returnUrl } = await loginRequest({ journey: 'MicrosoftPersonal' });
+    await page.goto(`/log-in/${csrf}`);
+    const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+    await workSchoolModal(page, person.email);
+    const url = new URL((await authorize).url());
+    expect(url.searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
+    expect(url.searchParams.get('login_hint')).toBe(person.email);
+    await signInAtDevIdp(page, 'MicrosoftPersonal', person);
+    await answerStudentQuestion(page, true);
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInFrom(page, 'MicrosoftPersonal', person);
+  });
+
+  test('an unknown realm falls back to the work/school provider', async ({ page }) => {
+    await page.goto('/log-in');
+    await workSchoolModal(page, uniqueEmail('unknown', uniqueDomain('unknown')));
+    await expect(page).toHaveURL(/\/dev\/idp\/Microsoft\/interaction\//);
+  });
+
+  test("the modal checks the pattern: 'Please enter a valid email address'", async ({ page }) => {
+    await page.goto('/log-in');
+    await workSchoolModal(page, 'not an email');
+    await expect(page.getByText(messages.workEmailInvalid, { exact: true }).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/log-in$/);
+  });
+
+  test('realm lookup failures show the §8 work/school messages', async ({ page }) => {
+    const cases: { status: number; msg: string; shown: string }[] = [
+      { status: 404, msg: '', shown: messages.workEmailNotFound },
+      { status: 403, msg: '', shown: messages.workEmailAccessDenied },
+      { status: 400, msg: 'That domain is not a school.', shown: 'That domain is not a school.' },
+      { status: 400, msg: '', shown: messages.workEmailValidationFailed },
+      { status: 500, msg: 'boom', shown: messages.workEmailOtherError },
+    ];
+    let current = cases[0];
+    await page.route('**/api/v2/auth/microsoft-user-realm', (route) =>
+      route.fulfill({
+        status: current?.status ?? 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: 'error', msg: current?.msg ?? '' }),
+      }),
+    );
+    await page.goto('/log-in');
+    await page.getByRole('button', { name: providerButton('Microsoft') }).click();
+    const modal = page.getByRole('dialog', { name: en.login.work_email_title });
+    await modal.getByLabel(en.login.work_email_label).fill(uniqueEmail('realm'));
+    for (const c of cases) {
+      current = c;
+      await modal.getByRole('button', { name: en.login.work_email_submit }).click();
+      await expect(modal.getByText(c.shown, { exact: true }), `HTTP ${c.status} ${c.msg}`).toBeVisible();
+    }
+    await expect(page).toHaveURL(/\/log-in$/);
+  });
+});
+
+test.describe('post-login questions (§2 post-login, §4 post-login)', () => {
+  test('a teacher request goes straight to the preferences; ticked topics are saved with the fixed ids', async ({
+    page,
+    loginRequest,
+  }) => {
+    const person = { first: 'Tess', last: 'Teacher', email: uniqueEmail('teacher') };
+    const { csrf, returnUrl } = await loginRequest({ isTeacher: true, journey: 'teacher' });
+    await page.goto(`/log-in/${csrf}`);
+    await page.getByRole('button', { name: providerButton('Google') }).click();
+    await signInAtDevIdp(page, 'Google', person);
+
+    await expect(page.getByRole('heading', { name: en.postLogin.preferences_title })).toBeVisible();
+    await expect(page.getByRole('heading', { name: en.postLogin.student_question })).toHaveCount(0);
+    const saved = page.waitForRequest(
+      (r) => r.url().endsWith('/api/hs/subscription') && r.method() === 'POST',
+    );
+    await choosePreferences(page, ['k12', 'collegeUniversity']);
+    const body = (await saved).postDataJSON() as {
+      subscriptionChanges: { id: number; subscribed: boolean }[];
+    };
+    expect(body.subscriptionChanges).toEqual(
+      expect.arrayContaining([
+        { id: SUBSCRIPTION_IDS.k12, subscribed: true },
+        { id: SUBSCRIPTION_IDS.collegeUniversity, subscribed: true },
+      ]),
+    );
+    await expectBackOnProduct(page, returnUrl);
+  });
+
+  test("'Loading' is shown first; Yes → straight to the return URL without preferences", async ({
+    page,
+    loginRequest,
+  }) => {
+    const person = { first: 'Stu', last: 'Dent', email: uniqueEmail('yes') };
+    const { csrf, returnUrl } = await loginRequest({ journey: 'yes' });
+    await page.goto(`/log-in/${csrf}`);
+    await page.getByRole('button', { name: providerButton('Google') }).click();
+    // hold the login params call so the loading state is observable
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/gateway/getCsrfLogin/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signInAtDevIdp(page, 'Google', person);
+    await expect(page.getByRole('heading', { name: en.postLogin.loading, exact: true })).toBeVisible();
+    release();
+    const role = page.waitForRequest((r) => r.url().endsWith('/api/auth/setBasicUserRole/1'));
+    await answerStudentQuestion(page, true);
+    await role;
+    await expectBackOnProduct(page, returnUrl);
+  });
+
+  test('No with no topic ticked → the return URL without saving preferences', async ({
+    page,
+    loginRequest,
+  }) => {
+    const person = { first: 'Nora', last: 'No', email: uniqueEmail('no') };
+    const { csrf, returnUrl } = await loginRequest({ journey: 'no' });
+    let subscriptionCalls = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/hs/subscription')) subscriptionCalls += 1;
+    });
+    await page.goto(`/log-in/${csrf}`);
+    await page.getByRole('button', { name: providerButton('Clever') }).click();
+    await signInAtDevIdp(page, 'Clever', person);
+    const role = page.waitForRequest((r) => r.url().endsWith('/api/auth/setBasicUserRole/0'));
+    await answerStudentQuestion(page, false);
+    await role;
+    await choosePreferences(page, []);
+    await expectBackOnProduct(page, returnUrl);
+    expect(subscriptionCalls).toBe(0);
+  });
+});

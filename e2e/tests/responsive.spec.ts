@@ -1,0 +1,52 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/index.ts';
+import { PAGE_VISITS } from '../fixtures/pages.ts';
+
+/** The page never scrolls sideways: everything fits the viewport's width. */
+async function expectNoHorizontalScroll(page: Page, label: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${label} scrolls horizontally by ${overflow}px`).toBeLessThanOrEqual(0);
+}
+
+const MAIN = new Set([
+  'log-in',
+  'email',
+  'create-account',
+  'create-account-errors',
+  'code',
+  'post-login',
+  'password-reset',
+  'access-code',
+  'sign-in',
+  'error-generic',
+]);
+const visits = PAGE_VISITS.filter((v) => MAIN.has(v.name));
+// 200% zoom (640 CSS px) is wider than 390 px, so it is checked on the longest forms only
+const ZOOMED = new Set(['log-in', 'create-account-errors', 'sign-in', 'password-reset']);
+
+test.describe('works at 390 px width (issue 3 quality)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const { name, visit } of visits) {
+    test(`390 px: ${name} has no horizontal scroll and its heading is in view`, async ({
+      page,
+      visitContext,
+    }) => {
+      await visit(page, visitContext);
+      await expectNoHorizontalScroll(page, name);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeInViewport();
+    });
+  }
+});
+
+test.describe('works at 200% zoom (issue 3 quality)', () => {
+  // 200% zoom of a 1280 px window: a 640 CSS px layout viewport at device scale factor 2
+  test.use({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+  for (const { name, visit } of visits.filter((v) => ZOOMED.has(v.name))) {
+    test(`200% zoom: ${name} has no horizontal scroll`, async ({ page, visitContext }) => {
+      await visit(page, visitContext);
+      await expectNoHorizontalScroll(page, name);
+    });
+  }
+});
