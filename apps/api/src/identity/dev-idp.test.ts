@@ -73,7 +73,7 @@ describe('dev identity provider page', () => {
       expect(page.body).toContain(`id="${id}"`);
     }
     expect(page.body).toContain('<button type="submit">Sign in</button>');
-    expect(page.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(page.body).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1"\s*\/?>/);
     expect(page.body).toContain('<html lang="en">');
   });
 

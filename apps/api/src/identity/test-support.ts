@@ -172,7 +172,7 @@ export class Browser {
       const formPost = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(visit.body);
       if (visit.status === 200 && formPost && visit.body.includes('Submitting Callback')) {
         const inputs = [
-          ...(formPost[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g),
+          ...(formPost[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g),
         ];
         const form = new URLSearchParams(inputs.map((m) => [m[1] ?? '', decodeEntities(m[2] ?? '')]));
         visit = await this.request('POST', decodeEntities(formPost[1] ?? ''), {
