@@ -6,7 +6,7 @@ import {
   messages,
   type PortalConfig,
 } from '@frontdoor/contract';
-import { expect, savedLoginData, test } from '../fixtures/index.ts';
+import { expect, openLoginRequest, savedLoginData, test } from '../fixtures/index.ts';
 import { MAIL_SUBJECTS, confirmWithMailedCode, fillSignupForm } from '../fixtures/flows.ts';
 import { createInvite } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
@@ -55,9 +55,8 @@ test.describe('login params (§2 log-in/{csrf}, §8 login params failure)', () =
     sp,
   }) => {
     const { csrf, returnUrl } = await loginRequest({ isTeacher: true });
-    await page.goto(`/log-in/${csrf}`);
+    await openLoginRequest(page, csrf);
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
-    await expect.poll(async () => (await savedLoginData(page)).csrf).toBe(csrf);
     const { params } = await savedLoginData(page);
     expect(JSON.parse(params ?? 'null')).toEqual({ url: returnUrl, isTeacher: true, sp_id: sp.sp_id });
   });

@@ -1,6 +1,6 @@
 import { messages } from '@frontdoor/contract';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../fixtures/index.ts';
+import { expect, openLoginRequest, test } from '../fixtures/index.ts';
 import {
   MAIL_SUBJECTS,
   continueWithEmail,
@@ -30,8 +30,8 @@ test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
     const email = uniqueEmail('forgot');
     await createUser({ email, password: STRONG_PASSWORD });
     const { csrf, returnUrl } = await loginRequest();
-    // the login request is remembered (login_csrf) before the reset starts
-    await page.goto(`/log-in/${csrf}`);
+    // the login request is remembered (login_csrf, login_params) before the reset starts
+    await openLoginRequest(page, csrf);
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
 
     const mail = await forgotPassword(page, email);
