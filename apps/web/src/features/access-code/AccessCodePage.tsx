@@ -1,20 +1,16 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { z } from 'zod';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
 import { accessCodeLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
-import { summaryErrors } from '../shared/form.tsx';
+import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
@@ -26,8 +22,6 @@ import { useLoginParams } from '../shared/use-login-params.ts';
 import { accessCodeErrorMessage } from './access-code-error.ts';
 import { buildCookieUrl } from './cookie-url.ts';
 
-const accessCodeForm = z.object({ code: accessCodeSchema });
-type AccessCodeForm = z.infer<typeof accessCodeForm>;
 const CODE_FIELD_ID = 'access-code';
 
 /** /access-code and /access-code/{csrf}: six-character classroom code for the login params' sp_id. */
@@ -37,13 +31,8 @@ export default function AccessCodePage() {
   const messageText = useMessageText();
   const onFatal = useFatalError();
   const { loading, loginParams, error: paramsError } = useLoginParams();
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const form = useForm<AccessCodeForm>({
-    shouldFocusError: false,
-    resolver: zodResolver(accessCodeForm),
-    defaultValues: { code: '' },
-  });
+  const { form, errorSummary, onSubmit } = useCodeForm(accessCodeSchema, CODE_FIELD_ID);
 
   const login = useMutation({
     mutationFn: ({ code, spId }: { code: string; spId: string; returnUrl: string }) =>
@@ -69,22 +58,16 @@ export default function AccessCodePage() {
     >
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
       {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
-      <FormErrorSummary
-        errors={summaryErrors(form.formState.errors, { code: CODE_FIELD_ID }, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {callError && <Alert tone="error">{messageText(callError)}</Alert>}
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          ({ code }) => {
-            setCallError(null);
-            if (pending || !loginParams) return;
-            login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit(({ code }) => {
+          setCallError(null);
+          if (pending || !loginParams) return;
+          login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
+        })}
       >
         <CodeField
           control={form.control}

@@ -1,18 +1,14 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { validateEmailBody } from '@frontdoor/contract';
-import type { z } from 'zod';
 import { getAccountType, validateEmail } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { summaryErrors } from '../shared/form.tsx';
+import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import styles from '../shared/flow.module.css';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
@@ -23,7 +19,6 @@ import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { loginPath } from '../shared/paths.ts';
 import { nextStepForEmailStatus, signInProviderForAccount } from './email-status.ts';
 
-type EmailForm = z.input<typeof validateEmailBody>;
 const EMAIL_FIELD_ID = 'email-address';
 
 /** /email: the server decides the next screen from the email status (§4). */
@@ -34,12 +29,10 @@ export default function EmailPage() {
   const messageText = useMessageText();
   const onFatal = useFatalError();
   const providerSignIn = useProviderSignIn();
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const form = useForm<EmailForm, unknown, z.output<typeof validateEmailBody>>({
-    shouldFocusError: false,
-    resolver: zodResolver(validateEmailBody),
+  const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(validateEmailBody, {
     defaultValues: { email: getRememberedEmail() ?? '' },
+    fieldIds: { email: EMAIL_FIELD_ID },
   });
 
   const check = useMutation({
@@ -81,35 +74,28 @@ export default function EmailPage() {
   }
 
   const pending = check.isPending || providerSignIn.isPending || providerSignIn.isSuccess;
-  const emailError = form.formState.errors.email?.message;
   return (
     <PageCard
       title={t('title')}
       lead={t('intro')}
       footer={<Link to={loginPath(getLoginCsrf())}>{t('sso_link')}</Link>}
     >
-      <FormErrorSummary
-        errors={summaryErrors(form.formState.errors, { email: EMAIL_FIELD_ID }, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {callError && <Alert tone="error">{messageText(callError)}</Alert>}
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          ({ email }) => {
-            setCallError(null);
-            if (!pending) check.mutate(email);
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit(({ email }) => {
+          setCallError(null);
+          if (!pending) check.mutate(email);
+        })}
       >
         <TextField
           id={EMAIL_FIELD_ID}
           label={t('email_label')}
           type="email"
           autoComplete="email"
-          error={emailError ? messageText(emailError) : undefined}
+          error={fieldError('email')}
           {...form.register('email')}
         />
         <Button type="submit" loading={pending} fullWidth>

@@ -1,26 +1,20 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { z } from 'zod';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { sendReset } from '../shared/api.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
-import { summaryErrors } from '../shared/form.tsx';
+import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
-const codeForm = z.object({ code: emailCodeSchema });
-type CodeForm = z.infer<typeof codeForm>;
 const CODE_FIELD_ID = 'reset-code';
 
 /** /forgot-password?email=: the provider mailed a reset code; enter it, then choose the new password. */
@@ -32,13 +26,8 @@ export default function ForgotPasswordPage() {
   const onFatal = useFatalError();
   const [params] = useSearchParams();
   const email = params.get('email');
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; message: ShownMessage } | null>(null);
-  const form = useForm<CodeForm>({
-    shouldFocusError: false,
-    resolver: zodResolver(codeForm),
-    defaultValues: { code: '' },
-  });
+  const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
   const resend = useMutation({
     mutationFn: () => sendReset(cfg, email ?? ''),
     onSuccess: () => setNotice({ tone: 'success', message: { code: 'resetResendSuccess' } }),
@@ -54,17 +43,13 @@ export default function ForgotPasswordPage() {
   if (!email) return <Navigate to="/email" replace />;
   return (
     <PageCard title={t('forgot_title')} lead={t('forgot_body', { email })}>
-      <FormErrorSummary
-        errors={summaryErrors(form.formState.errors, { code: CODE_FIELD_ID }, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {notice && <Alert tone={notice.tone}>{messageText(notice.message)}</Alert>}
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          ({ code }) => navigate(`/password-reset?${new URLSearchParams({ code, email }).toString()}`),
-          () => setFailedSubmits((n) => n + 1),
+        onSubmit={onSubmit(({ code }) =>
+          navigate(`/password-reset?${new URLSearchParams({ code, email }).toString()}`),
         )}
       >
         <CodeField

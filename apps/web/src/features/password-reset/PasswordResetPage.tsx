@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
@@ -10,11 +8,10 @@ import { resetPassword, sendReset } from '../shared/api.ts';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
-import { PasswordField } from '../../ui/PasswordField.tsx';
 import styles from '../shared/flow.module.css';
-import { PasswordChecklist, summaryErrors } from '../shared/form.tsx';
+import { NewPasswordFields } from '../shared/form.tsx';
+import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
@@ -36,15 +33,14 @@ export default function PasswordResetPage() {
   const [params] = useSearchParams();
   const code = params.get('code');
   const email = params.get('email');
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [failure, setFailure] = useState<{ message: ShownMessage; offerNewCode: boolean } | null>(null);
   const [resent, setResent] = useState(false);
-  const form = useForm<ResetForm>({
-    shouldFocusError: false,
-    resolver: zodResolver(resetForm),
-    mode: 'onTouched',
+  const summaryForm = useSummaryForm(resetForm, {
     defaultValues: { pw: '', confirmPw: '' },
+    fieldIds: FIELD_IDS,
+    long: true,
   });
+  const { errorSummary, onSubmit } = summaryForm;
 
   const reset = useMutation({
     mutationFn: (values: ResetForm) => resetPassword(cfg, { un: email ?? '', code: code ?? '', ...values }),
@@ -67,17 +63,10 @@ export default function PasswordResetPage() {
   });
 
   if (!code || !email) return <Navigate to="/email" replace />;
-  const { errors } = form.formState;
-  const pwError = errors.pw?.message;
-  const confirmError = errors.confirmPw?.message;
   const pending = reset.isPending || reset.isSuccess;
   return (
     <PageCard title={t('title')} lead={t('intro', { email })}>
-      <FormErrorSummary
-        message={messageText({ code: 'formInvalid' })}
-        errors={summaryErrors(errors, FIELD_IDS, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {failure && (
         <Alert tone="error">
           <p>{messageText(failure.message)}</p>
@@ -92,32 +81,15 @@ export default function PasswordResetPage() {
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          (values) => {
-            setFailure(null);
-            setResent(false);
-            if (!pending) reset.mutate(values);
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit((values) => {
+          setFailure(null);
+          setResent(false);
+          if (!pending) reset.mutate(values);
+        })}
       >
         {/* lets the password manager file the new password under this account */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          id={FIELD_IDS.pw}
-          label={t('password_label')}
-          autoComplete="new-password"
-          error={pwError ? messageText(pwError) : undefined}
-          {...form.register('pw')}
-        />
-        <PasswordChecklist password={form.watch('pw') ?? ''} />
-        <PasswordField
-          id={FIELD_IDS.confirmPw}
-          label={t('confirm_label')}
-          autoComplete="new-password"
-          error={confirmError ? messageText(confirmError) : undefined}
-          {...form.register('confirmPw')}
-        />
+        <NewPasswordFields ids={FIELD_IDS} namespace="passwordReset" fields={summaryForm} />
         <Button type="submit" loading={pending} fullWidth>
           {t('submit')}
         </Button>

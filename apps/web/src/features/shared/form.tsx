@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import type { FieldErrors, FieldValues } from 'react-hook-form';
+import type { FieldErrors, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
 import { MIN_PASSWORD_LENGTH, PASSWORD_FLAGS, passwordFlags } from '@frontdoor/contract';
 import type { SummaryError } from '../../ui/FormErrorSummary.tsx';
+import { PasswordField } from '../../ui/PasswordField.tsx';
 import styles from './flow.module.css';
 
 /** The five password flags of §5 shown live as a checklist while the user types. */
-export function PasswordChecklist({ password, id }: { password: string; id?: string }) {
+function PasswordChecklist({ password, id }: { password: string; id?: string }) {
   const { t } = useTranslation('flowShared');
   const missing = new Set(passwordFlags(password));
   return (
@@ -24,6 +25,50 @@ export function PasswordChecklist({ password, id }: { password: string; id?: str
         })}
       </ul>
     </div>
+  );
+}
+
+type NewPasswordField = 'pw' | 'confirmPw';
+
+/**
+ * A new password (sign-up, reset): the password with its live checklist, then its confirmation,
+ * bound to the `pw` and `confirmPw` fields of the page's useSummaryForm. Both are 'new-password' so
+ * password managers offer to generate and save it. Labels come from the page's namespace.
+ */
+export function NewPasswordFields({
+  ids,
+  namespace,
+  fields: { form, fieldError },
+}: {
+  ids: Record<NewPasswordField, string>;
+  namespace: 'signup' | 'passwordReset';
+  fields: {
+    form: {
+      register: (name: NewPasswordField) => UseFormRegisterReturn;
+      watch: (name: 'pw') => string | undefined;
+    };
+    fieldError: (name: NewPasswordField) => string | undefined;
+  };
+}) {
+  const { t } = useTranslation(namespace);
+  return (
+    <>
+      <PasswordField
+        id={ids.pw}
+        label={t('password_label')}
+        autoComplete="new-password"
+        error={fieldError('pw')}
+        {...form.register('pw')}
+      />
+      <PasswordChecklist password={form.watch('pw') ?? ''} />
+      <PasswordField
+        id={ids.confirmPw}
+        label={t('confirm_label')}
+        autoComplete="new-password"
+        error={fieldError('confirmPw')}
+        {...form.register('confirmPw')}
+      />
+    </>
   );
 }
 

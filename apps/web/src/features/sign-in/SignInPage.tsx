@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -10,12 +8,11 @@ import { cognitoLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
-import { summaryErrors } from '../shared/form.tsx';
+import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import { loginPath } from '../shared/paths.ts';
 import { buildForgotPasswordUrl } from '../shared/authorize.ts';
@@ -26,7 +23,6 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 
 const signInForm = cognitoLoginBody.omit({ uid: true });
-type SignInForm = z.input<typeof signInForm>;
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
 
 /**
@@ -40,12 +36,10 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const messageText = useMessageText();
   const onFatal = useFatalError();
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const form = useForm<SignInForm, unknown, z.output<typeof signInForm>>({
-    shouldFocusError: false,
-    resolver: zodResolver(signInForm),
+  const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
     defaultValues: { email: params.get('login_hint') ?? '', password: '' },
+    fieldIds: FIELD_IDS,
   });
   const login = useMutation({
     mutationFn: (values: z.output<typeof signInForm>) => cognitoLogin(cfg, { ...values, uid }),
@@ -56,14 +50,11 @@ export default function SignInPage() {
       setCallError(callErrorMessage(error, 'unknownError'));
     },
   });
-  const { errors } = form.formState;
-  const emailError = errors.email?.message;
-  const passwordError = errors.password?.message;
   const email = form.watch('email');
   const pending = login.isPending || login.isSuccess;
   return (
     <PageCard title={t('title')} footer={<Link to={loginPath(getLoginCsrf())}>{t('other_methods')}</Link>}>
-      <FormErrorSummary errors={summaryErrors(errors, FIELD_IDS, messageText)} focusKey={failedSubmits} />
+      {errorSummary}
       {callError && (
         <Alert tone="error">
           <p>{messageText(callError)}</p>
@@ -75,27 +66,24 @@ export default function SignInPage() {
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          (values) => {
-            setCallError(null);
-            if (!pending) login.mutate(values);
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit((values) => {
+          setCallError(null);
+          if (!pending) login.mutate(values);
+        })}
       >
         <TextField
           id={FIELD_IDS.email}
           label={t('email_label')}
           type="email"
           autoComplete="username"
-          error={emailError ? messageText(emailError) : undefined}
+          error={fieldError('email')}
           {...form.register('email')}
         />
         <PasswordField
           id={FIELD_IDS.password}
           label={t('password_label')}
           autoComplete="current-password"
-          error={passwordError ? messageText(passwordError) : undefined}
+          error={fieldError('password')}
           {...form.register('password')}
         />
         <p>

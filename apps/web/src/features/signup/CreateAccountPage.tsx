@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -8,14 +7,12 @@ import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
 import { getInviteEmail, signup } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
-import { PasswordField } from '../../ui/PasswordField.tsx';
 import { RadioGroup } from '../../ui/RadioGroup.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
-import { PasswordChecklist, summaryErrors } from '../shared/form.tsx';
+import { NewPasswordFields } from '../shared/form.tsx';
 import { callErrorMessage, serverMessage, useMessageText } from '../shared/messages.ts';
 import { loginPath } from '../shared/paths.ts';
 import { useConfig } from '../../lib/config.tsx';
@@ -25,7 +22,8 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { signupForm } from './signup-form.ts';
-import type { SignupFormInput, SignupFormOutput } from './signup-form.ts';
+import type { SignupFormOutput } from './signup-form.ts';
+import { useSummaryForm } from '../shared/use-summary-form.tsx';
 
 /** Control ids in form order: the error summary links to them. */
 const FIELD_IDS = {
@@ -46,14 +44,13 @@ export default function CreateAccountPage() {
   const onFatal = useFatalError();
   const { code: inviteCode } = useParams();
   const loginParams = useLoginParams();
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const form = useForm<SignupFormInput, unknown, SignupFormOutput>({
-    shouldFocusError: false,
-    resolver: zodResolver(signupForm),
-    mode: 'onTouched',
+  const summaryForm = useSummaryForm(signupForm, {
     defaultValues: { first: '', last: '', email: getRememberedEmail() ?? '', pw: '', confirmPw: '' },
+    fieldIds: FIELD_IDS,
+    long: true,
   });
+  const { form, errorSummary, fieldError, onSubmit } = summaryForm;
 
   const invite = useQuery({
     queryKey: ['inviteEmail', inviteCode],
@@ -95,11 +92,6 @@ export default function CreateAccountPage() {
     },
   });
 
-  const { errors } = form.formState;
-  const fieldError = (name: keyof typeof FIELD_IDS) => {
-    const message = errors[name]?.message;
-    return message ? messageText(message) : undefined;
-  };
   const pending = create.isPending || create.isSuccess;
   const inviteError = invite.error ? callErrorMessage(invite.error, 'inviteNotFound') : null;
 
@@ -116,22 +108,15 @@ export default function CreateAccountPage() {
       {invite.isLoading && <Spinner label={t('loading_invite')} showLabel />}
       {inviteError && <Alert tone="error">{messageText(inviteError)}</Alert>}
       {loginParams.error && <Alert tone="error">{messageText(loginParams.error)}</Alert>}
-      <FormErrorSummary
-        message={messageText({ code: 'formInvalid' })}
-        errors={summaryErrors(errors, FIELD_IDS, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {callError && <Alert tone="error">{messageText(callError)}</Alert>}
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          (values) => {
-            setCallError(null);
-            if (!pending) create.mutate(values);
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit((values) => {
+          setCallError(null);
+          if (!pending) create.mutate(values);
+        })}
       >
         <TextField
           id={FIELD_IDS.first}
@@ -156,21 +141,7 @@ export default function CreateAccountPage() {
           error={fieldError('email')}
           {...form.register('email')}
         />
-        <PasswordField
-          id={FIELD_IDS.pw}
-          label={t('password_label')}
-          autoComplete="new-password"
-          error={fieldError('pw')}
-          {...form.register('pw')}
-        />
-        <PasswordChecklist password={form.watch('pw') ?? ''} />
-        <PasswordField
-          id={FIELD_IDS.confirmPw}
-          label={t('confirm_label')}
-          autoComplete="new-password"
-          error={fieldError('confirmPw')}
-          {...form.register('confirmPw')}
-        />
+        <NewPasswordFields ids={FIELD_IDS} namespace="signup" fields={summaryForm} />
         <Controller
           control={form.control}
           name="description"

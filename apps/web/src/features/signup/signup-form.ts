@@ -7,5 +7,4 @@ export const signupForm = withConfirmation(
   signupBody.omit({ code: true }).extend({ confirmPw: confirmPwSchema }),
 );
 
-export type SignupFormInput = z.input<typeof signupForm>;
 export type SignupFormOutput = z.output<typeof signupForm>;

@@ -1,28 +1,22 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { z } from 'zod';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { confirm, resendVerification } from '../shared/api.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
-import { summaryErrors } from '../shared/form.tsx';
+import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 
-const codeForm = z.object({ code: emailCodeSchema });
-type CodeForm = z.infer<typeof codeForm>;
 const CODE_FIELD_ID = 'verification-code';
 
 /** /code: 'Verify your email'. Confirm success goes to the identity-provider sign-in (§4). */
@@ -33,13 +27,8 @@ export default function CodePage() {
   const onFatal = useFatalError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
-  const [failedSubmits, setFailedSubmits] = useState(0);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  const form = useForm<CodeForm>({
-    shouldFocusError: false,
-    resolver: zodResolver(codeForm),
-    defaultValues: { code: '' },
-  });
+  const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
 
   const showError = (error: unknown) => {
     if (onFatal(error)) return;
@@ -62,21 +51,15 @@ export default function CodePage() {
   const pending = confirmCode.isPending || confirmCode.isSuccess;
   return (
     <PageCard title={t('code_title')} lead={t('code_body', { email })}>
-      <FormErrorSummary
-        errors={summaryErrors(form.formState.errors, { code: CODE_FIELD_ID }, messageText)}
-        focusKey={failedSubmits}
-      />
+      {errorSummary}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(
-          ({ code }) => {
-            setNotice(null);
-            if (!pending) confirmCode.mutate(code);
-          },
-          () => setFailedSubmits((n) => n + 1),
-        )}
+        onSubmit={onSubmit(({ code }) => {
+          setNotice(null);
+          if (!pending) confirmCode.mutate(code);
+        })}
       >
         <CodeField
           control={form.control}

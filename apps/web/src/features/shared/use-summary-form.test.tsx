@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { z } from 'zod';
+import { messages } from '@frontdoor/contract';
+import { renderRoutes } from '../../test/render.tsx';
+import { useSummaryForm } from './use-summary-form.tsx';
+
+const nameForm = z.object({
+  first: z.string().trim().min(1, messages.firstNameRequired),
+  last: z.string().trim().min(1, messages.lastNameRequired),
+});
+const FIELD_IDS = { first: 'first', last: 'last' };
+
+function NameForm({ long, onValid }: { long?: boolean; onValid: (v: z.output<typeof nameForm>) => void }) {
+  const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(nameForm, {
+    defaultValues: { first: '', last: '' },
+    fieldIds: FIELD_IDS,
+    long,
+  });
+  return (
+    <>
+      {errorSummary}
+      <form noValidate onSubmit={onSubmit(onValid)}>
+        <label htmlFor="first">First</label>
+        <input id="first" {...form.register('first')} />
+        {fieldError('first') && <p>{fieldError('first')}</p>}
+        <label htmlFor="last">Last</label>
+        <input id="last" {...form.register('last')} />
+        <button type="submit">Send</button>
+      </form>
+    </>
+  );
+}
+
+const renderForm = (props: Parameters<typeof NameForm>[0]) =>
+  renderRoutes([{ path: '/', element: <NameForm {...props} /> }]);
+
+describe('useSummaryForm', () => {
+  it('shows no summary before a submit; a failed submit shows it, focused, linking each field in order', async () => {
+    const onValid = vi.fn();
+    const user = userEvent.setup();
+    renderForm({ onValid });
+    await user.type(await screen.findByLabelText('First'), ' ');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    const summary = await screen.findByRole('alert');
+    await waitFor(() => expect(summary).toHaveFocus());
+    const links = screen.getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      [messages.firstNameRequired, '#first'],
+      [messages.lastNameRequired, '#last'],
+    ]);
+    // the field's own message is the same translated text
+    expect(screen.getAllByText(messages.firstNameRequired)).toHaveLength(2);
+    expect(summary).not.toHaveTextContent(messages.formInvalid);
+    expect(onValid).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText('First'), 'Ada');
+    await user.type(screen.getByLabelText('Last'), 'Byron');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
+    expect(onValid.mock.calls[0]?.[0]).toEqual({ first: 'Ada', last: 'Byron' });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("a long form checks a field when it is left and leads its summary with 'formInvalid'", async () => {
+    const user = userEvent.setup();
+    renderForm({ long: true, onValid: vi.fn() });
+    await user.click(await screen.findByLabelText('First'));
+    await user.tab();
+    expect(await screen.findByText(messages.firstNameRequired)).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.formInvalid);
+  });
+});
