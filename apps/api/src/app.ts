@@ -18,6 +18,7 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
+import { connectRedis } from './services/redis.ts';
 import { registerIdentity } from './identity/index.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
@@ -159,6 +160,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       exposedHeaders: [CSRF_HEADER, 'x-request-id'],
     });
   }
+  // with REDIS_URL every instance counts against the same limits; without, each process counts its own
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, ctx.logger) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   await app.register(rateLimit, {
     global: true,
     max: Math.ceil(300 * config.rateLimitMultiplier),
@@ -166,6 +170,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // static files and pages are cheap; only the API is limited
     allowList: (request) => !isApiPath(request.url),
     errorResponseBuilder: () => new ApiError(429, 'tooManyRequests'),
+    ...(redis && { redis, nameSpace: `${config.redisPrefix}rate-limit:`, skipOnError: true }),
   });
 
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       devIdp: true,
       cookieSecure: false,
       rateLimitMultiplier: 1,
+      redisUrl: undefined,
+      redisPrefix: 'frontdoor:',
     });
   });
 
@@ -23,6 +25,8 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.test, https://b.test/',
       SMTP_URL: 'smtp://mail.test',
       RATE_LIMIT_MULTIPLIER: '50',
+      REDIS_URL: 'redis://cache.test:6379/2',
+      REDIS_PREFIX: 'portal-a:',
     });
     expect(c).toMatchObject({
       port: 9000,
@@ -31,6 +35,8 @@ describe('loadConfig', () => {
       devMailbox: false,
       cookieSecure: true,
       rateLimitMultiplier: 50,
+      redisUrl: 'redis://cache.test:6379/2',
+      redisPrefix: 'portal-a:',
     });
   });
 
@@ -48,9 +54,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...prod, SECRET: undefined })).toThrow(ConfigError);
   });
 
-  it('refuses a bad port, public url or multiplier', () => {
+  it('refuses a bad port, public url, multiplier or Redis URL', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(ConfigError);
     expect(() => loadConfig({ RATE_LIMIT_MULTIPLIER: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ REDIS_URL: 'cache.test:6379' })).toThrow(/REDIS_URL/);
   });
 });

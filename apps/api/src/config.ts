@@ -27,6 +27,10 @@ export interface AppConfig {
   realmUpstreamUrl: string;
   /** Loosens every rate limit (tests, load tests); 1 in normal operation. */
   rateLimitMultiplier: number;
+  /** REDIS_URL: rate-limit counters shared by every instance; unset = counters per process. */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key, so several portals (or test runs) can share one Redis. */
+  redisPrefix: string;
   /** Server secret: pepper of stored codes and key of the product token (auth/sig). */
   secret: string;
   /** Cookies are Secure unless the portal runs on http://localhost. */
@@ -85,6 +89,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const devIdp = flag(env.DEV_IDP) ?? !production;
   const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && !smtpUrl);
   const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? '1');
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
 
   const problems: string[] = [];
   if (production) {
@@ -95,6 +100,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (!(multiplier > 0))
     problems.push(`RATE_LIMIT_MULTIPLIER must be a positive number, got ${env.RATE_LIMIT_MULTIPLIER}`);
+  if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${redisUrl}`);
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
 
   const defaultSite = production ? 'https://www.frontdoor.education' : 'https://staging.frontdoor.education';
@@ -116,6 +123,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     crmWebhookUrl: env.CRM_WEBHOOK_URL?.trim() || undefined,
     realmUpstreamUrl: env.REALM_UPSTREAM_URL?.trim() || 'https://login.microsoftonline.com/getuserrealm.srf',
     rateLimitMultiplier: multiplier,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'frontdoor:',
     secret: env.SECRET || DEV_SECRET,
     cookieSecure: !(
       publicOrigin.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(publicOrigin.hostname)
