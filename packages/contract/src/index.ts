@@ -5,3 +5,4 @@ export * from './schemas.ts';
 export * from './providers.ts';
 export * from './api.ts';
 export * from './roles.ts';
+export * from './authorize.ts';

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { IdentityProvider } from '@frontdoor/contract';
+import { buildAuthorizeUrl, buildForgotPasswordUrl, type IdentityProvider } from '@frontdoor/contract';
 import { getCsrf } from './api.ts';
-import { buildAuthorizeUrl, buildForgotPasswordUrl } from './authorize.ts';
 import { goToUrl } from './browser.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { getLoginCsrf, getLoginParams } from '../../lib/storage.ts';

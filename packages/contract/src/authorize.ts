@@ -1,4 +1,5 @@
-import type { IdentityProvider, PortalConfig } from '@frontdoor/contract';
+import type { IdentityProvider } from './providers.ts';
+import type { PortalConfig } from './schemas.ts';
 
 /** The scope every sign-in asks the authorization server for. */
 export const AUTHORIZE_SCOPE = 'openid email profile';
