@@ -110,6 +110,18 @@ test.describe('sign-in through every identity provider (issue 5 loop, §4 social
     await expectSignedInFrom(page, 'MicrosoftPersonal', person);
   });
 
+  test('Clever Instant Login: a launch from the Clever portal (a code, no state) signs in through a fresh sign-in', async ({
+    page,
+  }) => {
+    const person = { first: 'Ina', last: 'Stant', email: uniqueEmail('instant') };
+    // what the Clever portal's app tile does: the redirect URI with a code and no state of ours
+    await page.goto('/oidc/interaction/callback/Clever?code=instant-login-code');
+    await signInAtDevIdp(page, 'Clever', person);
+    await expect(page).toHaveURL(/\/post-login$/);
+    await expectSignedInFrom(page, 'Clever', person);
+    await expect(page.getByRole('heading', { name: en.postLogin.student_question })).toBeVisible();
+  });
+
   test('an unknown realm falls back to the work/school provider', async ({ page }) => {
     await page.goto('/log-in');
     await workSchoolModal(page, uniqueEmail('unknown', uniqueDomain('unknown')));

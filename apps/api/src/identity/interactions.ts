@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import {
   API_PREFIX,
   apiPaths,
+  buildAuthorizeUrl,
   isValidEmail,
   messages,
   normalizeEmail,
@@ -10,11 +11,13 @@ import {
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { safeEqual } from '../services/crypto.ts';
+import { portalConfig } from '../services/portal-config.ts';
 import { resolveUpstreamAccount } from './accounts.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import type { Federation } from './federation.ts';
 import { messagePage } from './html.ts';
 import { deriveSecret } from './keys.ts';
+import { issueSignInState } from './portal-login.ts';
 
 /** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
 export const INTERACTION_COOKIE = 'fd_interaction';
@@ -61,6 +64,7 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  *   /sign-in/<uid>?login_hint=..; an upstream → its authorization URL;
  * - GET|POST /oidc/interaction/callback/:provider — the upstream's redirect_uri, cookie
  *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated;
+ *   a Clever code without a state (Instant Login) → a new sign-in with Clever;
  * - GET /oidc/interaction/:uid/federated — exchanges the upstream code, finds, links or creates
  *   the account and finishes the interaction;
  * - GET /oidc/forgotPassword — sends the reset mail, → /forgot-password?email=.. (or /email).
@@ -102,12 +106,35 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     }
   });
 
+  /**
+   * Clever Instant Login (a launch from the Clever portal) arrives with a code and no state of
+   * ours. That code is never exchanged: the browser starts a sign-in of its own with Clever, as
+   * the login page's button would, and Clever, already signed in, answers it at once.
+   */
+  const restartCleverSignIn = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { state, codeChallenge } = await issueSignInState(
+      ctx,
+      secret,
+      { request, reply },
+      { provider: 'Clever' },
+    );
+    log.info('Clever Instant Login: starting a sign-in with a state of ours');
+    return reply
+      .header('cache-control', 'no-store')
+      .redirect(
+        buildAuthorizeUrl(portalConfig(ctx.config), { provider: 'Clever', state, codeChallenge }),
+        303,
+      );
+  };
+
   const toFederated = async (
     request: FastifyRequest<{ Params: { provider: string } }>,
     reply: FastifyReply,
     params: URLSearchParams,
   ) => {
     const state = params.get('state') ?? '';
+    if (request.params.provider === 'Clever' && !state && params.has('code') && federation.has('Clever'))
+      return restartCleverSignIn(request, reply);
     if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(reply);
     return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
   };

@@ -392,6 +392,49 @@ function suite(name: string, postgres: boolean) {
       expect(identity.email).toBe(user.email);
     });
 
+    it('Clever Instant Login: a code without our state starts a sign-in of our own and ends signed in', async () => {
+      const browser = new Browser(h.baseUrl);
+      const launch = await browser.request(
+        'GET',
+        '/oidc/interaction/callback/Clever?code=instant-login-code',
+      );
+      expect(launch.status).toBe(303);
+      const authorize = new URL(launch.headers.get('location') ?? '', h.baseUrl);
+      expect(authorize.pathname).toBe('/oidc/oauth2/authorize');
+      expect(authorize.searchParams.get('identity_provider')).toBe('Clever');
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      const issued = await h.db
+        .selectFrom('federation_states')
+        .selectAll()
+        .where('state', '=', authorize.searchParams.get('state') ?? '')
+        .executeTakeFirstOrThrow();
+      expect(issued).toMatchObject({ provider: 'Clever', return_url: null, used_at: null });
+
+      const page = await browser.navigate(authorize, isSpaPage);
+      expect(page.url.pathname).toMatch(/^\/dev\/idp\/Clever\/interaction\//);
+      const end = await devIdpSignIn(browser, page, {
+        email: 'instant@school.example',
+        first: 'Ina',
+        last: 'Stant',
+      });
+      expect(end.url.pathname).toBe('/post-login');
+      expect(await sessionUser(h, browser)).toBeDefined();
+    });
+
+    it('a state-less callback is refused for every other provider, and for Clever without a code', async () => {
+      for (const target of [
+        '/oidc/interaction/callback/Google?code=some-code',
+        '/oidc/interaction/callback/ClassLink?code=some-code',
+        '/oidc/interaction/callback/Clever?error=access_denied',
+      ]) {
+        const browser = new Browser(h.baseUrl);
+        const visit = await browser.request('GET', target);
+        expect(visit.status).toBe(400);
+        expect(visit.body).toContain(messages.stateInvalid);
+        expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      }
+    });
+
     it('signs the same upstream person into the same account the second time', async () => {
       const who = { email: 'twice@school.example', first: 'Twice', last: 'Seen' };
       const first = await upstreamLoop(h, 'Microsoft', who);

@@ -1,7 +1,8 @@
 import * as client from 'openid-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '@frontdoor/contract';
+import { API_PREFIX, type IdentityProvider } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import { randomToken, sha256 } from '../services/crypto.ts';
 import { isLoopbackHttp } from './federation.ts';
 import { deriveSecret } from './keys.ts';
@@ -46,6 +47,37 @@ export const portalPkceVerifier = (secret: Buffer, state: string): string =>
   deriveSecret(secret, 'portal-pkce', state);
 export const portalCodeChallenge = (secret: Buffer, state: string): Promise<string> =>
   client.calculatePKCECodeChallenge(portalPkceVerifier(secret, state));
+
+/**
+ * Issues the state of one sign-in, bound to this browser, remembering where it returns to (the
+ * product's url and the portal's login csrf, when known); api/auth/callback accepts it once, from
+ * this browser, within FEDERATION_STATE_TTL_MS. Returns it with the PKCE challenge the authorize
+ * url must carry.
+ */
+export async function issueSignInState(
+  ctx: AppContext,
+  secret: Buffer,
+  http: { request: FastifyRequest; reply: FastifyReply },
+  signIn: { provider: IdentityProvider; returnUrl?: string | undefined; loginCsrf?: string | undefined },
+): Promise<{ state: string; codeChallenge: string }> {
+  const state = randomToken();
+  const now = ctx.now();
+  await ctx.db
+    .insertInto('federation_states')
+    .values({
+      state,
+      provider: signIn.provider,
+      browser_binding: browserBinding(http.request, http.reply, ctx.config),
+      return_url: signIn.returnUrl ?? null,
+      login_hint: null,
+      login_csrf: signIn.loginCsrf ?? null,
+      created_at: now,
+      expires_at: now + FEDERATION_STATE_TTL_MS,
+      used_at: null,
+    })
+    .execute();
+  return { state, codeChallenge: await portalCodeChallenge(secret, state) };
+}
 
 export class PortalCodeExchange {
   #config: Promise<client.Configuration> | undefined;

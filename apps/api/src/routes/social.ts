@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { apiPaths, getCsrfQuery } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { randomToken } from '../services/crypto.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
-import { FEDERATION_STATE_TTL_MS, browserBinding, portalCodeChallenge } from '../identity/portal-login.ts';
+import { issueSignInState } from '../identity/portal-login.ts';
 
 const isHttpUrl = (value: string): boolean => {
   const { protocol } = new URL(value);
@@ -22,24 +21,13 @@ export const socialRoutes =
     api.get(`/${apiPaths.getCsrf}`, async (request, reply) => {
       const query = parseWith(getCsrfQuery, request.query);
       if (query.r !== undefined && !isHttpUrl(query.r)) throw new ApiError(400, 'badRequest');
-      const binding = browserBinding(request, reply, ctx.config);
-      const state = randomToken();
-      const now = ctx.now();
-      await ctx.db
-        .insertInto('federation_states')
-        .values({
-          state,
-          provider: query.p,
-          browser_binding: binding,
-          return_url: query.r ?? null,
-          login_hint: null,
-          login_csrf: query.c ?? null,
-          created_at: now,
-          expires_at: now + FEDERATION_STATE_TTL_MS,
-          used_at: null,
-        })
-        .execute();
+      const { state, codeChallenge } = await issueSignInState(
+        ctx,
+        secret,
+        { request, reply },
+        { provider: query.p, returnUrl: query.r, loginCsrf: query.c },
+      );
       reply.header('cache-control', 'no-store');
-      return ok({ csrf: state, code_challenge: await portalCodeChallenge(secret, state) });
+      return ok({ csrf: state, code_challenge: codeChallenge });
     });
   };
