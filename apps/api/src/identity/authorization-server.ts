@@ -19,6 +19,8 @@ export interface AuthorizationServerOptions {
   portalClient: PortalClient;
   /** Whether an identity_provider value can be used (configured or served by the dev IdP). */
   available: (provider: IdentityProvider) => boolean;
+  /** idp_identifier values (lower case) → the provider each selects (IDP_IDENTIFIERS). */
+  idpIdentifiers: ReadonlyMap<string, IdentityProvider>;
 }
 
 /** Paths below the issuer, as the hosted identity service the SPA targets names them. */
@@ -62,7 +64,7 @@ async function findAccount(db: Db, sub: string): Promise<Account | undefined> {
  * tokens, and identity_provider / idp_identifier as extra authorization parameters.
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
-  const { db, keys, portalClient, available } = options;
+  const { db, keys, portalClient, available, idpIdentifiers } = options;
   // Secure is added by oidc-provider itself on https requests (behind a proxy: TRUST_PROXY)
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, signed: true };
   const provider = new Provider(options.issuer, {
@@ -94,9 +96,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           throw new errors.InvalidRequest('identity_provider is not a known identity provider');
         if (!available(value)) throw new errors.InvalidRequest(`identity_provider ${value} is not available`);
       },
-      idp_identifier(_ctx: KoaContextWithOIDC, value: string | undefined) {
-        if (value !== undefined && value.length > 200)
-          throw new errors.InvalidRequest('idp_identifier is too long');
+      // without identity_provider, idp_identifier names the provider through IDP_IDENTIFIERS
+      idp_identifier(ctx: KoaContextWithOIDC, value: string | undefined) {
+        if (value === undefined || ctx.oidc.params?.identity_provider !== undefined) return;
+        if (value.length > 200) throw new errors.InvalidRequest('idp_identifier is too long');
+        const selected = idpIdentifiers.get(value.trim().toLowerCase());
+        if (!selected) throw new errors.InvalidRequest('idp_identifier matches no identity provider');
+        if (!available(selected))
+          throw new errors.InvalidRequest(`identity_provider ${selected} is not available`);
+        (ctx.oidc.params as Record<string, unknown>).identity_provider = selected;
       },
     },
     routes: AS_ROUTES,

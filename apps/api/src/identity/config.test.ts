@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
-import { identitySettings } from './config.ts';
+import { identitySettings, parseIdpIdentifiers } from './config.ts';
 
 const PUBLIC = 'http://localhost:8080';
 const secret = (p: string) => `secret-${p}`;
@@ -85,5 +85,15 @@ describe('identity settings from the environment', () => {
     );
     expect(upstreams[0]?.apple).toMatchObject({ teamId: 'TEAM', keyId: 'KEY' });
     expect(upstreams[0]?.apple?.privateKey).toContain('-----BEGIN PRIVATE KEY-----\n');
+  });
+
+  it('IDP_IDENTIFIERS maps identifiers (case-insensitive) to providers and refuses anything else', () => {
+    expect([...parseIdpIdentifiers(' District.k12.us=Clever , contoso.edu = Microsoft ')]).toEqual([
+      ['district.k12.us', 'Clever'],
+      ['contoso.edu', 'Microsoft'],
+    ]);
+    expect(parseIdpIdentifiers(undefined).size).toBe(0);
+    expect(() => parseIdpIdentifiers('contoso.edu=Facebook')).toThrow(/IDP_IDENTIFIERS/);
+    expect(() => parseIdpIdentifiers('=Google')).toThrow(/IDP_IDENTIFIERS/);
   });
 });

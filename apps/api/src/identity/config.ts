@@ -1,4 +1,10 @@
-import { UPSTREAM_PROVIDERS, type UpstreamProvider } from '@frontdoor/contract';
+import {
+  IDENTITY_PROVIDERS,
+  UPSTREAM_PROVIDERS,
+  identityProviderSchema,
+  type IdentityProvider,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
 
 /** Microsoft's tenant id of personal (consumer) accounts. */
 export const MICROSOFT_PERSONAL_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
@@ -96,6 +102,27 @@ export interface IdentitySettings {
   /** The providers a sign-in can use: configured ones, and (dev only) the dev identity provider's. */
   upstreams: UpstreamSettings[];
   cookieKeys: string[];
+  /** IDP_IDENTIFIERS: idp_identifier values (lower case, e.g. an email domain) → the provider they select. */
+  idpIdentifiers: ReadonlyMap<string, IdentityProvider>;
+}
+
+/**
+ * Parses IDP_IDENTIFIERS, `identifier=Provider` pairs separated by commas (e.g.
+ * `district.k12.us=Clever, contoso.edu=Microsoft`): like the hosted service's IdP identifiers, an
+ * authorization request may name one as idp_identifier instead of naming the provider.
+ */
+export function parseIdpIdentifiers(value: string | undefined): Map<string, IdentityProvider> {
+  const map = new Map<string, IdentityProvider>();
+  for (const pair of list(value)) {
+    const [identifier = '', name = ''] = pair.split('=').map((s) => s.trim());
+    const provider = identityProviderSchema.safeParse(name);
+    if (!identifier || !provider.success)
+      throw new Error(
+        `IDP_IDENTIFIERS: '${pair}' is not identifier=<one of ${IDENTITY_PROVIDERS.join(', ')}>`,
+      );
+    map.set(identifier.toLowerCase(), provider.data);
+  }
+  return map;
 }
 
 /**
@@ -162,7 +189,11 @@ export function identitySettings(
     }
     upstreams.push(settings);
   }
-  return { upstreams, cookieKeys: list(env.OIDC_COOKIE_KEYS) };
+  return {
+    upstreams,
+    cookieKeys: list(env.OIDC_COOKIE_KEYS),
+    idpIdentifiers: parseIdpIdentifiers(env.IDP_IDENTIFIERS),
+  };
 }
 
 /** The dev identity provider speaks OIDC for the OIDC providers and plain OAuth 2.0 for the roster ones. */

@@ -69,6 +69,7 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
     keys,
     portalClient,
     available,
+    idpIdentifiers: settings.idpIdentifiers,
   });
   provider.proxy = config.trustProxy;
   const selfFetch = inProcessFetch(app, config.publicUrl);

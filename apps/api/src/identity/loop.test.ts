@@ -97,7 +97,10 @@ function suite(name: string, postgres: boolean) {
   describe(`sign-in loop (${name})`, () => {
     let h: Harness;
     beforeAll(async () => {
-      h = await startHarness({ postgres });
+      h = await startHarness({
+        postgres,
+        env: { IDP_IDENTIFIERS: 'district.example=Clever, school.example=Google' },
+      });
     });
     afterAll(async () => {
       await h?.close();
@@ -300,6 +303,45 @@ function suite(name: string, postgres: boolean) {
       );
       expect(badIdp.status).toBe(400);
       expect(badIdp.body).toContain(messages.upstreamFailed);
+    });
+
+    it('idp_identifier without identity_provider picks the provider IDP_IDENTIFIERS names for it', async () => {
+      const browser = new Browser(h.baseUrl);
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
+      const byIdentifier = authorizeUrl.replace(
+        'identity_provider=COGNITO',
+        'idp_identifier=District.Example',
+      );
+      const page = await browser.navigate(byIdentifier, isSpaPage);
+      expect(page.url.pathname).toMatch(/^\/dev\/idp\/Clever\/interaction\//);
+      const end = await devIdpSignIn(browser, page, {
+        email: 'by-id@district.example',
+        first: 'Id',
+        last: 'P',
+      });
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      const identity = await h.db
+        .selectFrom('user_identities')
+        .select('provider')
+        .where('user_id', '=', (await sessionUser(h, browser)) ?? '')
+        .executeTakeFirstOrThrow();
+      expect(identity.provider).toBe('Clever');
+    });
+
+    it('identity_provider wins over idp_identifier; an identifier matching no provider is refused', async () => {
+      const browser = new Browser(h.baseUrl);
+      const both = await startSignIn(h, browser, 'COGNITO');
+      const page = await browser.navigate(`${both.authorizeUrl}&idp_identifier=district.example`, isSpaPage);
+      expect(page.url.pathname).toMatch(/^\/sign-in\//);
+
+      const unknown = await startSignIn(h, browser, 'COGNITO');
+      const refused = await browser.navigate(
+        unknown.authorizeUrl.replace('identity_provider=COGNITO', 'idp_identifier=nowhere.example'),
+        isSpaPage,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain(messages.upstreamFailed);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
     });
 
     it('refuses a forged state and a state issued to another browser', async () => {
