@@ -37,6 +37,11 @@ test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cog
     const masked = await sig();
     expect(masked.payload.signature.user.email).toBe(teacher);
     expect(masked.payload.signature.masq?.email).toBe(student);
+    // the login page says whom the administrator is acting as
+    await page.goto('/log-in');
+    await expect(
+      page.getByText(`Acting as Mo Student (${student.toLowerCase()})`, { exact: true }),
+    ).toBeVisible();
     await admin('masquerade', 'stop', '--admin', teacher);
     expect((await sig()).payload.signature.masq).toBeUndefined();
 

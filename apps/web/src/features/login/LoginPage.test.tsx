@@ -172,6 +172,7 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     const user = userEvent.setup();
     renderRoute('/log-in', { shell: false });
     expect(await screen.findByText(NOTICE)).toBeInTheDocument();
+    expect(screen.queryByText(/Acting as/)).not.toBeInTheDocument();
     expect(calls.logout).toBe(0);
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.queryByText(NOTICE)).not.toBeInTheDocument());
@@ -190,6 +191,21 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
     expect(calls.logout).toBe(1);
     expect(screen.getByText(NOTICE)).toBeInTheDocument();
+  });
+
+  it("masquerading: 'Acting as <first> <last> (<email>)' under the real user; none without masq", async () => {
+    const masq = { id: 'u2', email: 'sam@school.org', first: 'Sam', last: 'Reyes', roles: {} };
+    server.use(
+      http.get(api(apiPaths.sig), () =>
+        HttpResponse.json({
+          ...signedIn,
+          payload: { ...signedIn.payload, signature: { ...signedIn.payload.signature, masq } },
+        }),
+      ),
+    );
+    renderRoute('/log-in', { shell: false });
+    expect(await screen.findByText(NOTICE)).toBeInTheDocument();
+    expect(screen.getByText('Acting as Sam Reyes (sam@school.org)')).toBeInTheDocument();
   });
 
   it('the notice is translated (es)', async () => {

@@ -9,7 +9,8 @@ import { sessionQueryKey, useSession } from '../../lib/session.ts';
 import styles from './SignedInNotice.module.css';
 
 /**
- * While a session is set (auth/sig loggedin), says who is signed in and offers Sign out:
+ * While a session is set (auth/sig loggedin), says who is signed in (and whom an administrator is
+ * acting as, while masquerading) and offers Sign out:
  * GET cognito/logout, then the session is fetched again so the notice goes away.
  */
 export function SignedInNotice() {
@@ -24,13 +25,19 @@ export function SignedInNotice() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
   });
   if (!session.data?.loggedin) return null;
-  const { user } = session.data.payload.signature;
+  const { user, masq } = session.data.payload.signature;
   return (
     <>
       <div role="status" className={styles.notice}>
         <p className={styles.who}>
           {t('signed_in_as', { first: user.first, last: user.last, email: user.email })}
         </p>
+        {/* an administrator masquerading: the portal acts as this user (role checks use it) */}
+        {masq && (
+          <p className={styles.who}>
+            {t('acting_as', { first: masq.first, last: masq.last, email: masq.email })}
+          </p>
+        )}
         <Button variant="secondary" loading={signOut.isPending} onClick={() => signOut.mutate()}>
           {t('sign_out')}
         </Button>

@@ -16,6 +16,7 @@ export const en = {
   work_email_submit: 'Continue',
   work_email_cancel: 'Cancel',
   signed_in_as: 'Signed in as {{first}} {{last}} ({{email}})',
+  acting_as: 'Acting as {{first}} {{last}} ({{email}})',
   sign_out: 'Sign out',
 };
 
@@ -39,6 +40,7 @@ export const es: LoginCatalog = {
   work_email_submit: 'Continuar',
   work_email_cancel: 'Cancelar',
   signed_in_as: 'Sesión iniciada como {{first}} {{last}} ({{email}})',
+  acting_as: 'Actuando como {{first}} {{last}} ({{email}})',
   sign_out: 'Cerrar sesión',
 };
 
@@ -60,6 +62,7 @@ export const fr: LoginCatalog = {
   work_email_submit: 'Continuer',
   work_email_cancel: 'Annuler',
   signed_in_as: 'Connecté en tant que {{first}} {{last}} ({{email}})',
+  acting_as: 'Vous agissez en tant que {{first}} {{last}} ({{email}})',
   sign_out: 'Se déconnecter',
 };
 
@@ -80,6 +83,7 @@ export const pt: LoginCatalog = {
   work_email_submit: 'Continuar',
   work_email_cancel: 'Cancelar',
   signed_in_as: 'Conectado como {{first}} {{last}} ({{email}})',
+  acting_as: 'Atuando como {{first}} {{last}} ({{email}})',
   sign_out: 'Sair',
 };
 
@@ -100,6 +104,7 @@ export const zh: LoginCatalog = {
   work_email_submit: '继续',
   work_email_cancel: '取消',
   signed_in_as: '已登录：{{first}} {{last}}（{{email}}）',
+  acting_as: '正在代表：{{first}} {{last}}（{{email}}）',
   sign_out: '退出登录',
 };
 
@@ -120,5 +125,6 @@ export const ar: LoginCatalog = {
   work_email_submit: 'متابعة',
   work_email_cancel: 'إلغاء',
   signed_in_as: 'تم تسجيل الدخول باسم {{first}} {{last}} ({{email}})',
+  acting_as: 'تتصرف بصفة {{first}} {{last}} ({{email}})',
   sign_out: 'تسجيل الخروج',
 };
