@@ -8,13 +8,14 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisProblem(): Promise<string | null> {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
+  let refused = '';
+  probe.on('error', (error: Error) => void (refused ||= error.message));
   try {
     await probe.connect();
     await probe.ping();
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return refused || (error instanceof Error ? error.message : String(error));
   } finally {
     probe.disconnect();
   }
