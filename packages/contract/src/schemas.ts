@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
 import { messages } from './messages.ts';
 import { isStrongPassword, isValidEmail, normalizeEmail } from './rules.ts';
-import { identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
+import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
 /* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
 
@@ -174,15 +174,8 @@ export const accessCodeParams = z.object({ code: accessCodeSchema, sp_id: z.stri
 export const accessCodePayload = z.object({ cookie_hash: z.string(), sp_id: z.string() });
 export const accessCodeResponse = envelope(accessCodePayload);
 
-export const ACCOUNT_METHODS = [
-  'password',
-  'Google',
-  'Microsoft',
-  'MicrosoftPersonal',
-  'SignInWithApple',
-  'Clever',
-  'ClassLink',
-] as const;
+/** How an account signs in (cognito/get_account_type): its password, or an upstream provider. */
+export const ACCOUNT_METHODS = ['password', ...UPSTREAM_PROVIDERS] as const;
 export const accountTypePayload = z.object({
   exists: z.boolean(),
   methods: z.array(z.enum(ACCOUNT_METHODS)),
@@ -227,3 +220,13 @@ export const configSchema = z.object({
 });
 export type PortalConfig = z.infer<typeof configSchema>;
 export const isProduction = (cfg: Pick<PortalConfig, 'env'>): boolean => cfg.env === 'production';
+
+/** One message of the development mailbox (GET /dev/mailbox.json, newest first; non-production only). */
+export const mailboxMessageSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  sentAt: z.number(),
+});
+export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;

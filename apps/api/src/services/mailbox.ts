@@ -1,12 +1,5 @@
+import type { MailboxMessage } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
-
-export interface MailboxMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  sentAt: number;
-}
 
 /** The development mailbox, newest first, optionally for one recipient. */
 export async function listMailbox(db: Db, to?: string, limit = 200): Promise<MailboxMessage[]> {
