@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import {
   PROVIDER_DISPLAY_NAMES,
   isValidEmail,
+  messages,
   normalizeEmail,
   type UpstreamProvider,
 } from '@frontdoor/contract';
@@ -317,29 +318,22 @@ export function devIdpRoutes(
   const base = `/dev/idp/${provider}`;
   const noStore = (reply: FastifyReply) =>
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+  /** This browser's interaction, only when it is the one the URL names. */
+  const currentInteraction = async (request: DevRequest, reply: FastifyReply) => {
+    const details = await idp.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+    return details?.uid === request.params.uid ? details : undefined;
+  };
 
   scope.get(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
-    const details = await idp.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-    if (!details || details.uid !== request.params.uid) {
-      return noStore(reply)
-        .code(400)
-        .send(
-          messagePage('Sign-in expired', 'This sign-in attempt is not valid any more. Please start again.'),
-        );
-    }
+    const details = await currentInteraction(request, reply);
+    if (!details) return noStore(reply).code(400).send(messagePage('Sign-in expired', messages.stateInvalid));
     const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
     return noStore(reply).send(signInPage(provider, `${base}/interaction/${details.uid}`, { email: hint }));
   });
 
   scope.post(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
-    const details = await idp.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-    if (!details || details.uid !== request.params.uid) {
-      return noStore(reply)
-        .code(400)
-        .send(
-          messagePage('Sign-in expired', 'This sign-in attempt is not valid any more. Please start again.'),
-        );
-    }
+    const details = await currentInteraction(request, reply);
+    if (!details) return noStore(reply).code(400).send(messagePage('Sign-in expired', messages.stateInvalid));
     const who = {
       email: field(request.body, 'email'),
       first: field(request.body, 'first'),
