@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SESSION_COOKIE,
+  UPSTREAM_PROVIDERS,
   apiPaths,
   messages,
   type IdentityProvider,
@@ -62,6 +63,15 @@ async function startSignIn(
   });
   if (loginHint) query.set('login_hint', loginHint);
   return { state: payload.csrf, authorizeUrl: `/oidc/oauth2/authorize?${query.toString()}` };
+}
+
+/** A COGNITO sign-in up to its password page, then POST cognito/login as the page would. */
+async function postPassword(h: Harness, email: string, password = PASSWORD) {
+  const browser = new Browser(h.baseUrl);
+  const { authorizeUrl, state } = await startSignIn(h, browser, 'COGNITO', email);
+  const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+  const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, { email, password, uid });
+  return { browser, state, login };
 }
 
 async function sessionUser(h: Harness, browser: Browser): Promise<string | undefined> {
@@ -129,14 +139,7 @@ function suite(name: string, postgres: boolean) {
 
     it('COGNITO: a wrong password answers the contract message and signs nobody in', async () => {
       const user = await addPasswordUser(h, 'wrong-pw@school.example');
-      const browser = new Browser(h.baseUrl);
-      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
-      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: 'Wrong-password-1!',
-        uid,
-      });
+      const { browser, login } = await postPassword(h, user.email, 'Wrong-password-1!');
       expect(login.status).toBe(401);
       expect(JSON.parse(login.body)).toEqual({
         status: 'error',
@@ -148,14 +151,7 @@ function suite(name: string, postgres: boolean) {
 
     it('COGNITO: an unconfirmed account answers userNotConfirmed', async () => {
       const user = await addPasswordUser(h, 'unconfirmed@school.example', { confirmed: false });
-      const browser = new Browser(h.baseUrl);
-      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
-      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
+      const { login } = await postPassword(h, user.email);
       expect(login.status).toBe(403);
       expect(JSON.parse(login.body)).toMatchObject({
         msg: messages.userNotConfirmed,
@@ -165,14 +161,7 @@ function suite(name: string, postgres: boolean) {
 
     it('COGNITO: a must-reset account is sent to the reset flow with a reset mail, not signed in', async () => {
       const user = await addPasswordUser(h, 'must-reset@school.example', { mustReset: true });
-      const browser = new Browser(h.baseUrl);
-      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
-      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
+      const { browser, login } = await postPassword(h, user.email);
       expect(login.status).toBe(200);
       expect(JSON.parse(login.body)).toEqual({
         status: 'success',
@@ -226,14 +215,7 @@ function suite(name: string, postgres: boolean) {
 
     it('refuses a replayed authorization code and a reused state', async () => {
       const user = await addPasswordUser(h, 'replay@school.example');
-      const browser = new Browser(h.baseUrl);
-      const { authorizeUrl, state } = await startSignIn(h, browser, 'COGNITO', user.email);
-      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
+      const { browser, state, login } = await postPassword(h, user.email);
       const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
       const atCallback = await browser.navigate(
         payload.redirect,
@@ -484,14 +466,7 @@ function suite(name: string, postgres: boolean) {
       expect(await sessionUser(h, second.browser)).toBe(await sessionUser(h, first.browser));
     });
 
-    for (const provider of [
-      'Google',
-      'Microsoft',
-      'MicrosoftPersonal',
-      'SignInWithApple',
-      'Clever',
-      'ClassLink',
-    ] as const) {
+    for (const provider of UPSTREAM_PROVIDERS) {
       it(`${provider}: authorize → dev IdP 'Sign in' → federated → callback → session`, async () => {
         const email = `${provider.toLowerCase()}-person@school.example`;
         const { browser, end } = await upstreamLoop(h, provider, { email, first: 'Ada', last: 'Byron' });
