@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { safeEqual } from '../services/crypto.ts';
-import { createSession, setSessionCookie } from '../services/sessions.ts';
+import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
 import { refusePage } from './interactions.ts';
 import { existingBrowserBinding, type PortalCodeExchange } from './portal-login.ts';
@@ -58,7 +58,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
     }
     const user = await findUserById(ctx.db, userId);
     if (!user) return refusePage(reply, 400, messages.upstreamFailed);
-    const token = await createSession(ctx.db, user.id, { now });
+    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, now);
     setSessionCookie(reply, token, ctx.config);
     reply.header('cache-control', 'no-store');
     return reply.redirect(postLoginPath(row.login_csrf), 303);

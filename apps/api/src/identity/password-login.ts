@@ -4,7 +4,7 @@ import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { strictRateLimit } from '../services/rate-limits.ts';
-import { createSession, setSessionCookie } from '../services/sessions.ts';
+import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, verifyPassword } from '../services/users.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
 
@@ -64,7 +64,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
       return ok({ redirect: interaction.returnTo });
     }
-    const token = await createSession(ctx.db, user.id, { now: ctx.now() });
+    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, ctx.now());
     setSessionCookie(reply, token, ctx.config);
     return ok({ redirect: '/post-login' });
   });

@@ -173,6 +173,16 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(again.json().code).toBe('cookieHashInvalid');
     });
 
+    it("on a shared device the previous person's session ends when the next one redeems a code", async () => {
+      const previous = await seedUser(t, { email: 'cookie-previous@school.test' });
+      const c = await signedInClient(t, previous.id);
+      const previousToken = c.cookies.get(SESSION_COOKIE);
+      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      expect((await c.get(url({ hash, return_url: returnUrl }))).statusCode).toBe(302);
+      expect(await readSession(t.db, previousToken, t.clock.now())).toBeNull();
+      expect((await readSession(t.db, c.cookies.get(SESSION_COOKIE), t.clock.now()))?.userId).toBe(userId);
+    });
+
     it('accepts the login csrf of the same service provider as token', async () => {
       const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
       const token = await createLoginRequest(

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, errorBody, ok, parseWith } from '../services/http.ts';
 import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail } from '../services/users.ts';
-import { createSession, setSessionCookie } from '../services/sessions.ts';
+import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { sha256 } from '../services/crypto.ts';
 import { allowsReturnUrl, findServiceProvider } from '../services/service-providers.ts';
 import { findLoginParams } from '../services/login-requests.ts';
@@ -78,7 +78,7 @@ export const authRoutes =
             .executeTakeFirst();
           // a concurrent request redeemed it first
           if (Number(used.numUpdatedRows) !== 1) throw new ApiError(400, 'cookieHashInvalid');
-          return createSession(trx, row.user_id, { now });
+          return replaceSession(trx, sessionTokenOf(request), row.user_id, now);
         });
         setSessionCookie(reply, token, ctx.config);
         return reply.redirect(query.return_url, 302);

@@ -62,6 +62,20 @@ export async function readSession(
   };
 }
 
+/**
+ * Signs a browser in as userId: the session it held before ends (on a shared classroom device,
+ * the previous person's), and the new session's token is returned for its cookie.
+ */
+export async function replaceSession(
+  db: Db,
+  previousToken: string | undefined,
+  userId: string,
+  now: number,
+): Promise<string> {
+  await revokeSession(db, previousToken, now);
+  return createSession(db, userId, { now });
+}
+
 export async function revokeSession(db: Db, token: string | undefined, now: number): Promise<void> {
   if (!token) return;
   await db
