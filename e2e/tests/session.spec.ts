@@ -1,9 +1,15 @@
 import { apiPaths } from '@frontdoor/contract';
 import { expectBackOnProduct, expectSignedInAs, expect, sessionOf, test } from '../fixtures/index.ts';
+import {
+  answerStudentQuestion,
+  continueWithEmail,
+  signInAsStudentAndReturn,
+  signInAtDevIdp,
+} from '../fixtures/flows.ts';
 import { admin, createAccessCode, createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
-import { en } from '../fixtures/text.ts';
+import { en, providerButton } from '../fixtures/text.ts';
 
 test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cognito/logout)', () => {
   test('masquerade appears as signature.masq; logout ends the session', async ({
@@ -47,5 +53,40 @@ test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cog
 
     await page.request.get(`${PORTAL_URL}/api/${apiPaths.cognitoLogout}`);
     expect((await sessionOf(page)).loggedin).toBe(false);
+  });
+
+  test('a shared device: after one person signed out, the next signs in with a password, then another with Google', async ({
+    page,
+    loginRequest,
+  }) => {
+    const first = uniqueEmail('shared-first');
+    const second = uniqueEmail('shared-second');
+    const third = { email: uniqueEmail('shared-third'), first: 'Tia', last: 'Third' };
+    for (const email of [first, second]) await createUser({ email, password: STRONG_PASSWORD });
+
+    /** Opens the login page of a new request; whoever is still signed in signs out there first. */
+    const openLogin = async (journey: string) => {
+      const { csrf, returnUrl } = await loginRequest({ journey });
+      await page.goto(`/log-in/${csrf}`);
+      const signOut = page.getByRole('button', { name: en.login.sign_out });
+      if ((await sessionOf(page)).loggedin) {
+        await signOut.click();
+        await expect(signOut).toHaveCount(0);
+      }
+      return returnUrl;
+    };
+    for (const email of [first, second]) {
+      const returnUrl = await openLogin(email);
+      await page.getByRole('link', { name: en.login.continue_with_email }).click();
+      await continueWithEmail(page, email);
+      await signInAsStudentAndReturn(page, email, STRONG_PASSWORD, returnUrl);
+      await expectSignedInAs(page, email);
+    }
+    const returnUrl = await openLogin('shared-google');
+    await page.getByRole('button', { name: providerButton('Google') }).click();
+    await signInAtDevIdp(page, 'Google', third);
+    await answerStudentQuestion(page, true);
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInAs(page, third.email);
   });
 });

@@ -3,7 +3,7 @@ import { IDENTITY_PROVIDERS, type IdentityProvider } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import { kyselyAdapter } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
-import { commonSettings, freshLoginPolicy } from './oidc-common.ts';
+import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
 
 /** The portal's registered client: the API's own callback, a confidential client. */
 export interface PortalClient {
@@ -114,5 +114,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     findAccount: (_ctx, sub) => findAccount(db, sub),
   });
+  forgetLoginOnceAuthorized(provider, cookieOptions);
   return provider;
 }

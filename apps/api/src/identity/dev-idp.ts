@@ -14,7 +14,7 @@ import { kyselyAdapter } from './adapter.ts';
 import { MICROSOFT_PERSONAL_TENANT, type UpstreamSettings } from './config.ts';
 import { upstreamCallbackPath } from './federation.ts';
 import { html, messagePage, page } from './html.ts';
-import { commonSettings, freshLoginPolicy } from './oidc-common.ts';
+import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
 
 /**
  * The bundled development identity provider (non-production only): one oidc-provider per
@@ -100,6 +100,8 @@ export function devClaims(
   }
 }
 
+const DEV_COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', signed: true } as const;
+
 const accountType = (provider: UpstreamProvider) => `devidp:${provider}:Account`;
 
 async function saveAccount(
@@ -184,8 +186,15 @@ export async function createDevIdentityProvider({
     jwks: { keys: [await devSigningKey()] },
     cookies: {
       keys: cookieKeys,
-      long: { httpOnly: true, sameSite: 'lax', signed: true },
-      short: { httpOnly: true, sameSite: 'lax', signed: true },
+      // own names: on the portal's host, oidc-provider's default `_session` would overwrite the
+      // authorization server's, and a second sign-in in one browser would fail at its resume
+      names: {
+        session: `_devidp_${provider}_session`,
+        interaction: `_devidp_${provider}_interaction`,
+        resume: `_devidp_${provider}_resume`,
+      },
+      long: DEV_COOKIE_OPTIONS,
+      short: DEV_COOKIE_OPTIONS,
     },
     claims: {
       openid: ['sub', 'tid', 'oid', 'user_type', 'district', 'TenantId'],
@@ -233,6 +242,8 @@ export async function createDevIdentityProvider({
       return { accountId: sub, claims: async () => ({ ...claims, sub: String(claims.sub) }) };
     },
   });
+  forgetLoginOnceAuthorized(idp, DEV_COOKIE_OPTIONS);
+  // inside the forgetting (registered after it), so it still sees the session's account
   if (provider === 'SignInWithApple') idp.use(appleUserField(db));
   return idp;
 }

@@ -459,6 +459,33 @@ function suite(name: string, postgres: boolean) {
       }
     });
 
+    it("a sign-in ends the browser's previous session, password then Google (shared devices)", async () => {
+      const first = await addPasswordUser(h, 'shared-first@school.example');
+      const { browser, login } = await postPassword(h, first.email);
+      await browser.navigate(
+        (JSON.parse(login.body) as { payload: { redirect: string } }).payload.redirect,
+        isSpaPage,
+      );
+      const firstToken = browser.cookie(SESSION_COOKIE);
+      expect(await sessionUser(h, browser)).toBe(first.id);
+
+      const { authorizeUrl } = await startSignIn(h, browser, 'Google', 'shared-second@school.example');
+      const page = await browser.navigate(authorizeUrl, isSpaPage);
+      const end = await devIdpSignIn(browser, page, {
+        email: 'shared-second@school.example',
+        first: 'Sec',
+        last: 'Ond',
+      });
+
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      const secondUser = await sessionUser(h, browser);
+      expect(secondUser).toBeDefined();
+      expect(secondUser).not.toBe(first.id);
+      expect(await readSession(h.db, firstToken, Date.now())).toBeNull();
+      // the authorization server kept no login of the first person to sign out first
+      expect(browser.history.map((u) => u.pathname)).not.toContain('/oidc/logout/confirm');
+    });
+
     it('signs the same upstream person into the same account the second time', async () => {
       const who = { email: 'twice@school.example', first: 'Twice', last: 'Seen' };
       const first = await upstreamLoop(h, 'Microsoft', who);

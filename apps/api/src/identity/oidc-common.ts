@@ -1,4 +1,11 @@
-import { interactionPolicy, type Configuration, type Grant, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import {
+  interactionPolicy,
+  type Configuration,
+  type CookiesSetOptions,
+  type Grant,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { messages } from '@frontdoor/contract';
 import { messagePage } from './html.ts';
 
@@ -37,6 +44,22 @@ export function freshLoginPolicy(): interactionPolicy.DefaultPolicy {
   return policy;
 }
 
+/**
+ * The provider keeps no sign-in between authorizations: once the resume step has answered (its
+ * code is on the way to the client), the session ends. The portal's own session is the only
+ * lasting sign-in, so the next person on a shared device never meets the previous one's provider
+ * session (oidc-provider would first ask to sign that person out).
+ */
+export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: CookiesSetOptions): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route !== 'resume' || !ctx.oidc.session) return;
+    await ctx.oidc.session.destroy();
+    // replaces the Set-Cookie the session handler wrote for this response
+    ctx.cookies.set(provider.cookieName('session'), null, { ...cookieOptions, overwrite: true });
+  });
+}
+
 /** oidc-provider's error page in the portal's words, never a stack trace. */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   ctx.type = 'html';
@@ -51,6 +74,9 @@ export const commonSettings = {
   // no refresh tokens: the portal keeps its own session
   issueRefreshToken: async () => false,
   pkce: { required: () => true },
+  // codes are not bound to the provider session, which ends as soon as the code is issued
+  // (forgetLoginOnceAuthorized); they stay single use, PKCE bound and 60 s long
+  expiresWithSession: async () => false,
   // seconds; sign-in artifacts are short lived, the portal keeps its own session
   ttl: {
     AuthorizationCode: 60,
