@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, SUBSCRIPTION_IDS, apiPaths } from '@frontdoor/contract';
+import { STORAGE_KEYS, SUBSCRIPTION_IDS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
-import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
@@ -127,6 +127,34 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
         { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
       ],
     });
+  });
+
+  it("a session that has ended: the server's message and 'Sign in again' to log-in/{csrf}; nothing navigates", async () => {
+    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-9');
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('lc-9')), () => ok(student)),
+      http.get(api('auth/setBasicUserRole/:flag'), () => fail(401, 'notSignedIn')),
+    );
+    const user = userEvent.setup();
+    renderRoute('/post-login/lc-9', { shell: false });
+    await user.click(await screen.findByRole('radio', { name: 'Yes' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(messages.notSignedIn)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Sign in again' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/log-in/lc-9'));
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('a refused preferences save shows its message and stays, with no sign-in link', async () => {
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    server.use(http.post(api(apiPaths.subscription), () => fail(429, 'tooManyRequests')));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('checkbox', { name: 'K12' }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign in again' })).toBeNull();
+    expect(goToUrl).not.toHaveBeenCalled();
   });
 
   it('without login params the return url is the site root', async () => {

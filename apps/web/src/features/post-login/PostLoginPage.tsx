@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
@@ -11,7 +12,10 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { RadioGroup } from '../../ui/RadioGroup.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import styles from '../shared/flow.module.css';
-import { useMessageText } from '../shared/messages.ts';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { loginPath } from '../shared/paths.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
+import { getLoginCsrf } from '../../lib/storage.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
@@ -33,6 +37,7 @@ export default function PostLoginPage() {
   const [unanswered, setUnanswered] = useState(false);
   const [step, setStep] = useState<'student' | 'preferences'>('student');
   const [preferences, setPreferences] = useState<EmailPreferences>(NO_PREFERENCES);
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
   const returnUrl = chooseReturnUrl(loginParams, cfg);
 
   const setRole = useMutation({
@@ -41,7 +46,7 @@ export default function PostLoginPage() {
       if (isStudent) goToUrl(returnUrl);
       else setStep('preferences');
     },
-    onError: (e) => onFatal(e),
+    onError: showError,
   });
   const save = useMutation({
     mutationFn: async (prefs: EmailPreferences) => {
@@ -49,8 +54,12 @@ export default function PostLoginPage() {
       if (subscriptionChanges) await saveSubscriptions(cfg, subscriptionChanges);
     },
     onSuccess: () => goToUrl(returnUrl),
-    onError: (e) => onFatal(e),
+    onError: showError,
   });
+
+  function showError(error: unknown) {
+    if (!onFatal(error)) setCallError(callErrorMessage(error, 'unknownError'));
+  }
 
   if (loading) {
     return (
@@ -59,7 +68,16 @@ export default function PostLoginPage() {
       </PageCard>
     );
   }
-  const errorNotice = error && <Alert tone="error">{messageText(error)}</Alert>;
+  const shown = callError ?? error;
+  // a session that has ended (notSignedIn) cannot save the answer: the way on is signing in again
+  const errorNotice = shown && (
+    <Alert tone="error">
+      <p>{messageText(shown)}</p>
+      {callError && 'code' in callError && callError.code === 'notSignedIn' && (
+        <Link to={loginPath(getLoginCsrf())}>{t('sign_in_again')}</Link>
+      )}
+    </Alert>
+  );
 
   if (step === 'preferences' || loginParams?.isTeacher) {
     const pending = save.isPending || save.isSuccess;
@@ -70,6 +88,7 @@ export default function PostLoginPage() {
           className={styles.form}
           onSubmit={(event) => {
             event.preventDefault();
+            setCallError(null);
             if (!pending) save.mutate(preferences);
           }}
         >
@@ -104,6 +123,7 @@ export default function PostLoginPage() {
             setUnanswered(true);
             return;
           }
+          setCallError(null);
           if (!pending) setRole.mutate(answer === 'yes');
         }}
       >
