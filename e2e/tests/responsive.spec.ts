@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { PAGE_VISITS } from '../fixtures/pages.ts';
+import { en } from '../fixtures/text.ts';
 
 /** The page never scrolls sideways: everything fits the viewport's width. */
 async function expectNoHorizontalScroll(page: Page, label: string): Promise<void> {
@@ -49,4 +50,29 @@ test.describe('works at 200% zoom (issue 3 quality)', () => {
       await expectNoHorizontalScroll(page, name);
     });
   }
+});
+
+test.describe('form controls keep their shape (issue 3 quality)', () => {
+  test('the chosen radio shows a round dot, the ticked checkbox a centred mark', async ({ page }) => {
+    await page.goto('/post-login');
+    const yes = page.getByRole('radio', { name: en.postLogin.yes, exact: true });
+    await yes.check();
+    const dot = await yes.locator('span').boundingBox();
+    expect(dot?.width).toBeGreaterThan(0);
+    expect(dot?.width).toBeCloseTo(dot?.height ?? 0, 0);
+
+    await page.route('**/api/auth/setBasicUserRole/**', (route) =>
+      route.fulfill({ json: { status: 'success', payload: null } }),
+    );
+    await page.getByRole('radio', { name: en.postLogin.no, exact: true }).check();
+    await page.getByRole('button', { name: en.postLogin.next, exact: true }).click();
+    const box = page.getByRole('checkbox').first();
+    await box.click();
+    const [outer, mark] = await Promise.all([box.boundingBox(), box.locator('svg').boundingBox()]);
+    expect(mark?.width).toBeGreaterThan(0);
+    // centred: equal space on both sides of the mark
+    const left = (mark?.x ?? 0) - (outer?.x ?? 0);
+    const right = (outer?.x ?? 0) + (outer?.width ?? 0) - ((mark?.x ?? 0) + (mark?.width ?? 0));
+    expect(Math.abs(left - right)).toBeLessThanOrEqual(1);
+  });
 });
