@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, embedMessage, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
-import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
@@ -113,6 +113,27 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     expect((await screen.findByText(/A new password reset code has been sent/)).textContent).toBe(
       messages.resetResendSuccess,
     );
+  });
+
+  it('a refused new-code request shows its message and keeps offering a new code', async () => {
+    resetFails(embedMessage('Reset failed:', 'CodeMismatchException', messages.invalidVerificationCode));
+    server.use(http.post(api(apiPaths.sendReset), () => fail(429, 'tooManyRequests')));
+    const user = await submit();
+    await user.click(await screen.findByRole('button', { name: messages.requestNewVerificationCode }));
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: messages.requestNewVerificationCode })).toBeInTheDocument();
+  });
+
+  it('when the sign-in cannot start after the reset, it says so and links to the login page', async () => {
+    server.use(
+      http.post(api(apiPaths.reset), () => ok(null)),
+      http.get(api(apiPaths.getCsrf), () => fail(429, 'tooManyRequests')),
+    );
+    const user = await submit();
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Your password has been changed. Sign in with it' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
+    expect(goToUrl).not.toHaveBeenCalled();
   });
 
   it('password fields use new-password autocomplete and the email is offered as username', async () => {

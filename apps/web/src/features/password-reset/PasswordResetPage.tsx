@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { passwordSchema, resetFailureMessage } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
@@ -12,7 +12,9 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
-import { useMessageText } from '../shared/messages.ts';
+import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { loginPath } from '../shared/paths.ts';
+import { getLoginCsrf } from '../../lib/storage.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
@@ -33,7 +35,13 @@ export default function PasswordResetPage() {
   const [params] = useSearchParams();
   const code = params.get('code');
   const email = params.get('email');
-  const [failure, setFailure] = useState<{ message: ShownMessage; offerNewCode: boolean } | null>(null);
+  const [failure, setFailure] = useState<{
+    message: ShownMessage;
+    /** the code was refused: offer a new one */
+    offerNewCode: boolean;
+    /** the password was changed but the sign-in could not start: the way on is the login page */
+    offerSignIn?: boolean;
+  } | null>(null);
   const [resent, setResent] = useState(false);
   const summaryForm = useSummaryForm(resetForm, {
     defaultValues: { pw: '', confirmPw: '' },
@@ -45,7 +53,15 @@ export default function PasswordResetPage() {
   const reset = useMutation({
     mutationFn: (values: ResetForm) => resetPassword(cfg, { un: email ?? '', code: code ?? '', ...values }),
     onSuccess: () =>
-      signIn.mutate({ provider: 'COGNITO', loginHint: email ?? undefined }, { onError: (e) => onFatal(e) }),
+      signIn.mutate(
+        { provider: 'COGNITO', loginHint: email ?? undefined },
+        {
+          onError: (error) => {
+            if (!onFatal(error))
+              setFailure({ message: callErrorMessage(error), offerNewCode: false, offerSignIn: true });
+          },
+        },
+      ),
     onError: (error) => {
       if (onFatal(error)) return;
       // §8: the message comes from JSON embedded in msg, else 'An unknown error occurred.'
@@ -59,7 +75,9 @@ export default function PasswordResetPage() {
       setFailure(null);
       setResent(true);
     },
-    onError: (error) => onFatal(error),
+    onError: (error) => {
+      if (!onFatal(error)) setFailure({ message: callErrorMessage(error), offerNewCode: true });
+    },
   });
 
   if (!code || !email) return <Navigate to="/email" replace />;
@@ -75,6 +93,7 @@ export default function PasswordResetPage() {
               {messageText({ code: 'requestNewVerificationCode' })}
             </Button>
           )}
+          {failure.offerSignIn && <Link to={loginPath(getLoginCsrf())}>{t('reset_done_sign_in')}</Link>}
         </Alert>
       )}
       {resent && <Alert tone="success">{messageText({ code: 'resetResendSuccess' })}</Alert>}

@@ -10,6 +10,7 @@ export const en = {
   code_label: 'Reset code',
   forgot_submit: 'Continue',
   resend_prompt: "Didn't get the email?",
+  reset_done_sign_in: 'Your password has been changed. Sign in with it',
 };
 
 export type PasswordResetCatalog = Record<keyof typeof en, string>;
@@ -25,6 +26,7 @@ export const es: PasswordResetCatalog = {
   code_label: 'Código de restablecimiento',
   forgot_submit: 'Continuar',
   resend_prompt: '¿No recibiste el correo?',
+  reset_done_sign_in: 'Tu contraseña se cambió. Inicia sesión con ella',
 };
 
 export const fr: PasswordResetCatalog = {
@@ -38,6 +40,7 @@ export const fr: PasswordResetCatalog = {
   code_label: 'Code de réinitialisation',
   forgot_submit: 'Continuer',
   resend_prompt: 'Vous n’avez pas reçu l’e-mail ?',
+  reset_done_sign_in: 'Votre mot de passe a été modifié. Connectez-vous avec',
 };
 
 export const pt: PasswordResetCatalog = {
@@ -51,6 +54,7 @@ export const pt: PasswordResetCatalog = {
   code_label: 'Código de redefinição',
   forgot_submit: 'Continuar',
   resend_prompt: 'Não recebeu o e-mail?',
+  reset_done_sign_in: 'Sua senha foi alterada. Entre com ela',
 };
 
 export const zh: PasswordResetCatalog = {
@@ -64,6 +68,7 @@ export const zh: PasswordResetCatalog = {
   code_label: '重置验证码',
   forgot_submit: '继续',
   resend_prompt: '没有收到邮件？',
+  reset_done_sign_in: '密码已更改。请用新密码登录',
 };
 
 export const ar: PasswordResetCatalog = {
@@ -77,4 +82,5 @@ export const ar: PasswordResetCatalog = {
   code_label: 'رمز إعادة التعيين',
   forgot_submit: 'متابعة',
   resend_prompt: 'لم تصلك الرسالة؟',
+  reset_done_sign_in: 'تم تغيير كلمة المرور. سجّل الدخول بها',
 };
