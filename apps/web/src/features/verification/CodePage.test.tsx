@@ -55,6 +55,18 @@ describe('CodePage (/code)', () => {
     expect(url.searchParams.get('login_hint')).toBe(email);
   });
 
+  it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
+    server.use(
+      http.post(api(apiPaths.confirm), () => ok(null)),
+      http.get(api(apiPaths.getCsrf), () => fail(429, 'tooManyRequests')),
+    );
+    const user = await enter('654321');
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Your email is verified. Sign in' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
   it('a wrong code shows the server message', async () => {
     server.use(http.post(api(apiPaths.confirm), () => fail(400, 'expiredCode')));
     await enter('654321');

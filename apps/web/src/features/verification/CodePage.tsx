@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
-import { getRememberedEmail } from '../../lib/storage.ts';
+import { getLoginCsrf, getRememberedEmail } from '../../lib/storage.ts';
+import { loginPath } from '../shared/paths.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -27,7 +28,12 @@ export default function CodePage() {
   const onFatal = useFatalError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
-  const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  const [notice, setNotice] = useState<{
+    tone: 'error' | 'success';
+    text: string;
+    /** verified, but the sign-in could not start: the way on is the login page */
+    offerSignIn?: boolean;
+  } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
 
   const showError = (error: unknown) => {
@@ -38,7 +44,15 @@ export default function CodePage() {
   const confirmCode = useMutation({
     mutationFn: (code: string) => confirm(cfg, { un: email ?? '', code }),
     onSuccess: () =>
-      signIn.mutate({ provider: 'COGNITO', loginHint: email ?? undefined }, { onError: showError }),
+      signIn.mutate(
+        { provider: 'COGNITO', loginHint: email ?? undefined },
+        {
+          onError: (error) => {
+            if (!onFatal(error))
+              setNotice({ tone: 'error', text: messageText(callErrorMessage(error)), offerSignIn: true });
+          },
+        },
+      ),
     onError: showError,
   });
   const resend = useMutation({
@@ -52,7 +66,12 @@ export default function CodePage() {
   return (
     <PageCard title={t('code_title')} lead={t('code_body', { email })}>
       {errorSummary}
-      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {notice && (
+        <Alert tone={notice.tone}>
+          <p>{notice.text}</p>
+          {notice.offerSignIn && <Link to={loginPath(getLoginCsrf())}>{t('verified_sign_in')}</Link>}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}

@@ -12,6 +12,7 @@ export const en = {
   code_submit: 'Verify',
   resend_prompt: "Didn't get the email?",
   resend_sent: 'A new code is on its way. Please check your inbox.',
+  verified_sign_in: 'Your email is verified. Sign in',
 };
 
 export type VerificationCatalog = Record<keyof typeof en, string>;
@@ -29,6 +30,7 @@ export const es: VerificationCatalog = {
   code_submit: 'Verificar',
   resend_prompt: '¿No recibiste el correo?',
   resend_sent: 'Un código nuevo va en camino. Revisa tu bandeja de entrada.',
+  verified_sign_in: 'Tu correo está verificado. Inicia sesión',
 };
 
 export const fr: VerificationCatalog = {
@@ -44,6 +46,7 @@ export const fr: VerificationCatalog = {
   code_submit: 'Vérifier',
   resend_prompt: 'Vous n’avez pas reçu l’e-mail ?',
   resend_sent: 'Un nouveau code est en route. Consultez votre boîte de réception.',
+  verified_sign_in: 'Votre e-mail est vérifié. Connectez-vous',
 };
 
 export const pt: VerificationCatalog = {
@@ -59,6 +62,7 @@ export const pt: VerificationCatalog = {
   code_submit: 'Verificar',
   resend_prompt: 'Não recebeu o e-mail?',
   resend_sent: 'Um novo código está a caminho. Verifique sua caixa de entrada.',
+  verified_sign_in: 'Seu e-mail foi verificado. Entre',
 };
 
 export const zh: VerificationCatalog = {
@@ -74,6 +78,7 @@ export const zh: VerificationCatalog = {
   code_submit: '验证',
   resend_prompt: '没有收到邮件？',
   resend_sent: '新的验证码已发送，请查收邮件。',
+  verified_sign_in: '邮箱已验证。请登录',
 };
 
 export const ar: VerificationCatalog = {
@@ -89,4 +94,5 @@ export const ar: VerificationCatalog = {
   code_submit: 'تحقق',
   resend_prompt: 'لم تصلك الرسالة؟',
   resend_sent: 'رمز جديد في الطريق إليك. تحقق من صندوق الوارد.',
+  verified_sign_in: 'تم التحقق من بريدك الإلكتروني. سجّل الدخول',
 };
