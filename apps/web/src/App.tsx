@@ -8,6 +8,7 @@ import { RouterProvider } from 'react-router';
 import type { PortalConfig } from '@frontdoor/contract';
 import { ConfigProvider } from './lib/config.tsx';
 import { TranslationServiceProvider } from './lib/i18n/context.tsx';
+import { ReadingDirection } from './lib/i18n/direction.tsx';
 import type { TranslationService } from './lib/i18n/service.ts';
 import { SnackBarProvider } from './ui/SnackBar.tsx';
 import { ErrorScreen } from './shell/ErrorScreen.tsx';
@@ -50,9 +51,11 @@ export function AppProviders({
       <ConfigProvider value={cfg}>
         <AppErrorBoundary>
           <TranslationServiceProvider value={translation}>
-            <QueryClientProvider client={queryClient}>
-              <SnackBarProvider>{children}</SnackBarProvider>
-            </QueryClientProvider>
+            <ReadingDirection>
+              <QueryClientProvider client={queryClient}>
+                <SnackBarProvider>{children}</SnackBarProvider>
+              </QueryClientProvider>
+            </ReadingDirection>
           </TranslationServiceProvider>
         </AppErrorBoundary>
       </ConfigProvider>
