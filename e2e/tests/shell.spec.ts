@@ -28,6 +28,22 @@ async function makeScrollable(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits until a wheel scroll has come to rest: Chromium animates it, and a wheel turned the other
+ * way while the last one still glides would be read as two opposite scrolls in an unknown order.
+ */
+async function scrollSettled(page: Page): Promise<void> {
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const now = await page.evaluate(() => window.scrollY);
+      const settled = now === last;
+      last = now;
+      return settled;
+    })
+    .toBe(true);
+}
+
 /** The vertical offset of the bar's transform (matrix(a, b, c, d, tx, ty) → ty). */
 const translateY = (page: Page) =>
   topBar(page).evaluate((el) => {
@@ -83,10 +99,13 @@ for (const width of WIDTHS) {
 
       await page.mouse.wheel(0, 600);
       await expect.poll(() => translateY(page)).toBe(-TOP_BAR_HIDE_OFFSET_PX);
+      await scrollSettled(page);
       await page.mouse.wheel(0, -200);
       await expect.poll(() => translateY(page)).toBe(0);
+      await scrollSettled(page);
       await page.mouse.wheel(0, 600);
       await expect.poll(() => translateY(page)).toBe(-TOP_BAR_HIDE_OFFSET_PX);
+      await scrollSettled(page);
       await page.evaluate(() => window.scrollTo(0, 0));
       await expect.poll(() => translateY(page)).toBe(0);
     });
