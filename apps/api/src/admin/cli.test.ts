@@ -211,46 +211,17 @@ describe('admin CLI as a child process', () => {
   const exec = promisify(execFile);
   const env = { ...process.env, DATA_DIR: dataDir, APP_ENV: 'development', DATABASE_URL: '' };
 
+  /** Runs the CLI as `npm run admin -- …` would, in the test's DATA_DIR. */
+  const run = (...args: string[]) => exec(process.execPath, ['--import', 'tsx', cli, ...args], { env });
+  const createSp = (name: string) =>
+    run('--json', 'sp', 'create', '--id', 'proc', '--name', name, '--origin', 'https://proc.test');
+
   it('creates a service provider in DATA_DIR and prints JSON', async () => {
-    const { stdout } = await exec(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        cli,
-        '--json',
-        'sp',
-        'create',
-        '--id',
-        'proc',
-        '--name',
-        'Proc',
-        '--origin',
-        'https://proc.test',
-      ],
-      { env },
-    );
+    const { stdout } = await createSp('Proc');
     expect(JSON.parse(stdout)).toMatchObject({ sp_id: 'proc' });
-    const help = await exec(process.execPath, ['--import', 'tsx', cli, '--help'], { env });
+    const help = await run('--help');
     expect(help.stdout).toContain('access-code create');
-    const failed = await exec(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        cli,
-        '--json',
-        'sp',
-        'create',
-        '--id',
-        'proc',
-        '--name',
-        'Again',
-        '--origin',
-        'https://proc.test',
-      ],
-      { env },
-    ).catch((e: { code: number; stderr: string }) => e);
+    const failed = await createSp('Again').catch((e: { code: number; stderr: string }) => e);
     expect('code' in failed && failed.code).toBe(1);
     expect(JSON.parse(String('stderr' in failed ? failed.stderr : '')).error).toBeTruthy();
   }, 30_000);
