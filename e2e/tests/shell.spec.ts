@@ -18,8 +18,12 @@ async function portalConfig(): Promise<PortalConfig> {
   return (await (await fetch(`${PORTAL_URL}${CONFIG_PATH}`)).json()) as PortalConfig;
 }
 
-/** Makes the page tall enough to scroll (the portal's pages are short on a desktop screen). */
+/**
+ * Makes the page tall enough to scroll (the portal's pages are short on a desktop screen), once the
+ * routed page has rendered: until then its arrival (scroll to the top, focus) would undo a scroll.
+ */
 async function makeScrollable(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.evaluate(() => {
     const spacer = document.createElement('div');
     spacer.style.blockSize = '3000px';
@@ -98,6 +102,7 @@ for (const width of WIDTHS) {
       expect(transition).toMatch(new RegExp(`transform ${TOP_BAR_TRANSITION_MS / 1000}s`));
 
       await page.mouse.wheel(0, 600);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
       await expect.poll(() => translateY(page)).toBe(-TOP_BAR_HIDE_OFFSET_PX);
       await scrollSettled(page);
       await page.mouse.wheel(0, -200);
