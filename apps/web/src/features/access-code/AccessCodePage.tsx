@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
 import { accessCodeLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
@@ -15,12 +14,12 @@ import { useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import { clearLoginData, getLoginCsrf } from '../../lib/storage.ts';
-import { loginPath } from '../shared/paths.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { accessCodeErrorMessage } from './access-code-error.ts';
 import { buildCookieUrl } from './cookie-url.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 const CODE_FIELD_ID = 'access-code';
 
@@ -51,11 +50,7 @@ export default function AccessCodePage() {
 
   const pending = login.isPending || login.isSuccess;
   return (
-    <PageCard
-      title={t('title')}
-      lead={t('intro')}
-      footer={<Link to={loginPath(getLoginCsrf())}>{t('other_options')}</Link>}
-    >
+    <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('other_options')}</LoginLink>}>
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
       {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
       {errorSummary}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { validateEmailBody } from '@frontdoor/contract';
 import { getAccountType, validateEmail } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -12,12 +12,12 @@ import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import styles from '../shared/flow.module.css';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { getLoginCsrf, getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
+import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
-import { loginPath } from '../shared/paths.ts';
 import { nextStepForEmailStatus, signInProviderForAccount } from './email-status.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 const EMAIL_FIELD_ID = 'email-address';
 
@@ -75,11 +75,7 @@ export default function EmailPage() {
 
   const pending = check.isPending || providerSignIn.isPending || providerSignIn.isSuccess;
   return (
-    <PageCard
-      title={t('title')}
-      lead={t('intro')}
-      footer={<Link to={loginPath(getLoginCsrf())}>{t('sso_link')}</Link>}
-    >
+    <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('sso_link')}</LoginLink>}>
       {errorSummary}
       {callError && <Alert tone="error">{messageText(callError)}</Alert>}
       <form

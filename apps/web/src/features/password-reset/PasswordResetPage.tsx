@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { passwordSchema, resetFailureMessage } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
@@ -13,13 +13,12 @@ import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
-import { loginPath } from '../shared/paths.ts';
-import { getLoginCsrf } from '../../lib/storage.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 const resetForm = withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema }));
 type ResetForm = z.infer<typeof resetForm>;
@@ -93,7 +92,7 @@ export default function PasswordResetPage() {
               {messageText({ code: 'requestNewVerificationCode' })}
             </Button>
           )}
-          {failure.offerSignIn && <Link to={loginPath(getLoginCsrf())}>{t('reset_done_sign_in')}</Link>}
+          {failure.offerSignIn && <LoginLink>{t('reset_done_sign_in')}</LoginLink>}
         </Alert>
       )}
       {resent && <Alert tone="success">{messageText({ code: 'resetResendSuccess' })}</Alert>}

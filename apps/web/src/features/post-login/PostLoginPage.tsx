@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
@@ -13,15 +12,14 @@ import { RadioGroup } from '../../ui/RadioGroup.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import styles from '../shared/flow.module.css';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
-import { loginPath } from '../shared/paths.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { getLoginCsrf } from '../../lib/storage.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
 import type { EmailPreferences } from './subscription-changes.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 /**
  * /post-login and /post-login/{csrf}: 'Loading' first, then 'Are you a Student?' (teachers skip it),
@@ -74,7 +72,7 @@ export default function PostLoginPage() {
     <Alert tone="error">
       <p>{messageText(shown)}</p>
       {callError && 'code' in callError && callError.code === 'notSignedIn' && (
-        <Link to={loginPath(getLoginCsrf())}>{t('sign_in_again')}</Link>
+        <LoginLink>{t('sign_in_again')}</LoginLink>
       )}
     </Alert>
   );

@@ -14,12 +14,12 @@ import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
-import { loginPath } from '../shared/paths.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
-import { getLoginCsrf, rememberEmail } from '../../lib/storage.ts';
+import { rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 const signInForm = cognitoLoginBody.omit({ uid: true });
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
@@ -52,7 +52,7 @@ export default function SignInPage() {
   const email = form.watch('email');
   const pending = login.isPending || login.isSuccess;
   return (
-    <PageCard title={t('title')} footer={<Link to={loginPath(getLoginCsrf())}>{t('other_methods')}</Link>}>
+    <PageCard title={t('title')} footer={<LoginLink>{t('other_methods')}</LoginLink>}>
       {errorSummary}
       {callError && (
         <Alert tone="error">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
 import { getInviteEmail, signup } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -14,16 +14,16 @@ import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
 import { callErrorMessage, serverMessage, useMessageText } from '../shared/messages.ts';
-import { loginPath } from '../shared/paths.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError, NetworkError } from '../../lib/http.ts';
-import { getLoginCsrf, getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
+import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { signupForm } from './signup-form.ts';
 import type { SignupFormOutput } from './signup-form.ts';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 /** Control ids in form order: the error summary links to them. */
 const FIELD_IDS = {
@@ -101,7 +101,7 @@ export default function CreateAccountPage() {
       lead={inviteCode ? t('invite_intro') : undefined}
       footer={
         <>
-          {t('have_account')} <Link to={loginPath(getLoginCsrf())}>{t('sign_in')}</Link>
+          {t('have_account')} <LoginLink>{t('sign_in')}</LoginLink>
         </>
       }
     >

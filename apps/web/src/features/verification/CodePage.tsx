@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
-import { getLoginCsrf, getRememberedEmail } from '../../lib/storage.ts';
-import { loginPath } from '../shared/paths.ts';
+import { getRememberedEmail } from '../../lib/storage.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -17,6 +16,7 @@ import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+import { LoginLink } from '../shared/LoginLink.tsx';
 
 const CODE_FIELD_ID = 'verification-code';
 
@@ -69,7 +69,7 @@ export default function CodePage() {
       {notice && (
         <Alert tone={notice.tone}>
           <p>{notice.text}</p>
-          {notice.offerSignIn && <Link to={loginPath(getLoginCsrf())}>{t('verified_sign_in')}</Link>}
+          {notice.offerSignIn && <LoginLink>{t('verified_sign_in')}</LoginLink>}
         </Alert>
       )}
       <form

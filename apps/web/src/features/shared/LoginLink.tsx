@@ -1,0 +1,9 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { getLoginCsrf } from '../../lib/storage.ts';
+import { loginPath } from './paths.ts';
+
+/** A link back to the login page of the sign-in under way (log-in/{csrf} while a login csrf is held). */
+export function LoginLink({ children }: { children: ReactNode }) {
+  return <Link to={loginPath(getLoginCsrf())}>{children}</Link>;
+}
