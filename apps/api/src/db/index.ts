@@ -8,6 +8,7 @@ import type { Database } from './types.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_identity.ts';
 import * as m003 from './migrations/003_crm_outbox.ts';
+import * as m004 from './migrations/004_drop_federation_login_hint.ts';
 
 export type Db = Kysely<Database>;
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_identity': m002,
   '003_crm_outbox': m003,
+  '004_drop_federation_login_hint': m004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

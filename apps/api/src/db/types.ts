@@ -135,7 +135,6 @@ export interface FederationStatesTable {
   provider: string;
   browser_binding: string;
   return_url: string | null;
-  login_hint: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;

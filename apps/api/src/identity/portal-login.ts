@@ -69,7 +69,6 @@ export async function issueSignInState(
       provider: signIn.provider,
       browser_binding: browserBinding(http.request, http.reply, ctx.config),
       return_url: signIn.returnUrl ?? null,
-      login_hint: null,
       login_csrf: signIn.loginCsrf ?? null,
       created_at: now,
       expires_at: now + FEDERATION_STATE_TTL_MS,
