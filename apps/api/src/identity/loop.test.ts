@@ -79,12 +79,15 @@ async function sessionUser(h: Harness, browser: Browser): Promise<string | undef
   return session?.userId;
 }
 
-/** The dev identity provider's page: type the identity and press 'Sign in'. */
-async function devIdpSignIn(
+/** From `target` to the provider's dev identity page; types the identity and presses 'Sign in'. */
+async function signInAtDevIdp(
   browser: Browser,
-  page: { url: URL; body: string },
+  target: string | URL,
+  provider: UpstreamProvider,
   who: { email: string; first: string; last: string },
 ) {
+  const page = await browser.navigate(target, isSpaPage);
+  expect(page.url.pathname).toMatch(new RegExp(`^/dev/idp/${provider}/interaction/[\\w-]+$`));
   expect(page.body).toContain('<button type="submit">Sign in</button>');
   const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
   return browser.navigate(new URL(action, page.url), isSpaPage, 'POST', new URLSearchParams(who).toString());
@@ -97,9 +100,7 @@ async function upstreamLoop(
 ) {
   const browser = new Browser(h.baseUrl);
   const { authorizeUrl } = await startSignIn(h, browser, provider, who.email);
-  const page = await browser.navigate(authorizeUrl, isSpaPage);
-  expect(page.url.pathname).toBe(`/dev/idp/${provider}/interaction/${page.url.pathname.split('/').pop()}`);
-  const end = await devIdpSignIn(browser, page, who);
+  const end = await signInAtDevIdp(browser, authorizeUrl, provider, who);
   return { browser, end };
 }
 
@@ -294,9 +295,7 @@ function suite(name: string, postgres: boolean) {
         'identity_provider=COGNITO',
         'idp_identifier=District.Example',
       );
-      const page = await browser.navigate(byIdentifier, isSpaPage);
-      expect(page.url.pathname).toMatch(/^\/dev\/idp\/Clever\/interaction\//);
-      const end = await devIdpSignIn(browser, page, {
+      const end = await signInAtDevIdp(browser, byIdentifier, 'Clever', {
         email: 'by-id@district.example',
         first: 'Id',
         last: 'P',
@@ -434,9 +433,7 @@ function suite(name: string, postgres: boolean) {
         .executeTakeFirstOrThrow();
       expect(issued).toMatchObject({ provider: 'Clever', return_url: null, used_at: null });
 
-      const page = await browser.navigate(authorize, isSpaPage);
-      expect(page.url.pathname).toMatch(/^\/dev\/idp\/Clever\/interaction\//);
-      const end = await devIdpSignIn(browser, page, {
+      const end = await signInAtDevIdp(browser, authorize, 'Clever', {
         email: 'instant@school.example',
         first: 'Ina',
         last: 'Stant',
@@ -470,8 +467,7 @@ function suite(name: string, postgres: boolean) {
       expect(await sessionUser(h, browser)).toBe(first.id);
 
       const { authorizeUrl } = await startSignIn(h, browser, 'Google', 'shared-second@school.example');
-      const page = await browser.navigate(authorizeUrl, isSpaPage);
-      const end = await devIdpSignIn(browser, page, {
+      const end = await signInAtDevIdp(browser, authorizeUrl, 'Google', {
         email: 'shared-second@school.example',
         first: 'Sec',
         last: 'Ond',
