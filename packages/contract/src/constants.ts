@@ -71,6 +71,38 @@ export const COOKIE_HASH_TTL_MS = 2 * 60 * 1000;
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * Abuse limits (docs/SECURITY.md): failures are counted against what is guessed (an account, a
+ * provider's codes), never plain traffic against an address. The server's defaults; most can be
+ * changed by environment variables (docs/api.md).
+ */
+export const ABUSE_LIMITS = {
+  /** Per account: consecutive failed passwords and mailed codes before a delay starts. */
+  accountDelayAfterFailures: 5,
+  accountDelayStartMs: 1000,
+  accountDelayMaxMs: 15 * 60 * 1000,
+  /** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, then the account locks. */
+  accountLockAfterFailures: 100,
+  accountLockMs: 24 * 60 * 60 * 1000,
+  /** Per (address, account): consecutive failures that block that pair, and for how long. */
+  pairBlockAfterFailures: 10,
+  pairBlockMs: 15 * 60 * 1000,
+  /** Per address: failed passwords and codes an hour (successes never count). */
+  addressFailuresPerHour: 100,
+  /** Per address: every API call a minute, sized for a school of 1,000 signing in at 8:00. */
+  floodRequestsPerMinute: 6000,
+  /** Mailed codes: sends an hour per account and per address (beside the 30 s resend cooldown). */
+  mailSendsPerAccountPerHour: 5,
+  mailSendsPerAddressPerHour: 100,
+  /** Server-to-server calls (gateway/createCsrfLogin) a minute per service provider client id. */
+  serviceProviderCallsPerMinute: 3000,
+  /** Access codes: the accepted chance per provider per day that a guess hits a live code. */
+  accessCodeDailyRisk: 0.01,
+  accessCodeTtlDays: 30,
+  /** Concurrent argon2 hashes per core, and waiting hashes per core before 503. */
+  passwordHashQueuePerCore: 32,
+} as const;
+
 export const SESSION_COOKIE = 'fd_session';
 export const CSRF_COOKIE = 'fd_csrf';
 export const CSRF_HEADER = 'x-csrf-token';

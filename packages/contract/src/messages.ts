@@ -63,6 +63,16 @@ export const messages = {
   notFound: 'Not found.',
   payloadTooLarge: 'The request is too large.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  // abuse limits (docs/SECURITY.md): each names what the person can do next
+  tooManyFailures: 'Too many failed attempts for this account. Please wait a little and try again.',
+  accountLocked:
+    'This account is locked after too many failed attempts. It unlocks within 24 hours, or your administrator can unlock it now.',
+  addressFailureLimit: 'Too many failed attempts from your network. Please try again later.',
+  codeSendLimit:
+    'Too many codes were sent to this email address. Please use the newest code you received, or try again in an hour.',
+  accessCodesPaused:
+    'Sign-in with class codes is paused for this application after too many wrong codes. Please ask your teacher.',
+  serverBusy: 'The server is busy. Please try again in a few seconds.',
   serviceProviderAuthFailed: 'Service provider credentials are not valid.',
   stateInvalid: 'This sign-in attempt is not valid any more. Please start again.',
   upstreamFailed: 'The sign-in provider could not complete the request. Please try again.',

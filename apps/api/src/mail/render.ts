@@ -27,7 +27,8 @@ export function pickLanguage(...candidates: (string | null | undefined)[]): Mail
 export type MailKind =
   | { kind: 'verify'; code: string; email: string }
   | { kind: 'reset'; code: string; email: string }
-  | { kind: 'invite'; code: string };
+  | { kind: 'invite'; code: string }
+  | { kind: 'locked' };
 
 export interface MailRecipient {
   to: string;
@@ -35,7 +36,7 @@ export interface MailRecipient {
   language: string;
 }
 
-/** The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>. */
+/** The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>, locked → /email. */
 export function mailLink(publicUrl: string, mail: MailKind): string {
   switch (mail.kind) {
     case 'verify':
@@ -44,6 +45,8 @@ export function mailLink(publicUrl: string, mail: MailKind): string {
       return `${publicUrl}/password-reset?${new URLSearchParams({ code: mail.code, email: mail.email }).toString()}`;
     case 'invite':
       return `${publicUrl}/invite/${encodeURIComponent(mail.code)}`;
+    case 'locked':
+      return `${publicUrl}/email`;
   }
 }
 
@@ -66,8 +69,12 @@ export function renderMail(
           code: null,
           expiry: null,
         }
-      : { ...t[mail.kind], code: { label: t[mail.kind].codeLabel, value: mail.code } };
+      : mail.kind === 'locked'
+        ? { ...t.locked, code: null, expiry: t.locked.advice }
+        : { ...t[mail.kind], code: { label: t[mail.kind].codeLabel, value: mail.code } };
 
+  // a lock was not asked for, so "ignore this email" would be wrong advice
+  const ignore = mail.kind === 'locked' ? null : t.ignore;
   const text = [
     t.greeting(recipient.first),
     '',
@@ -76,8 +83,7 @@ export function renderMail(
     '',
     `${words.action}: ${link}`,
     ...(words.expiry ? ['', words.expiry] : []),
-    '',
-    t.ignore,
+    ...(ignore ? ['', ignore] : []),
     '',
     t.signOff(p),
   ].join('\n');
@@ -92,7 +98,7 @@ ${words.code ? `<p>${e(words.code.label)}:</p><p style="font-size:28px;font-weig
 <p><a href="${e(link)}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${e(words.action)}</a></p>
 <p style="font-size:13px;color:#555">${e(link)}</p>
 ${words.expiry ? `<p>${e(words.expiry)}</p>` : ''}
-<p style="color:#555">${e(t.ignore)}</p>
+${ignore ? `<p style="color:#555">${e(ignore)}</p>` : ''}
 <p>${e(t.signOff(p))}</p>
 </body></html>`;
   return { to: recipient.to, subject: words.subject, text, html };

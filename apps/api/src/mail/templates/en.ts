@@ -22,6 +22,14 @@ export const en: MailTexts = {
     intro: (p) => `You have been invited to create an account on ${p}.`,
     action: 'Create my account',
   },
+  locked: {
+    subject: 'Your account has been locked',
+    intro:
+      'We locked your account after 100 failed sign-in attempts in a row. If this was not you, someone may be trying to guess your password.',
+    advice:
+      'The account unlocks by itself within 24 hours, or your administrator can unlock it now. After that, you can choose a new password.',
+    action: 'Go to sign-in',
+  },
   ignore: 'If you did not ask for this, you can ignore this email.',
   signOff: (p) => `The ${p} team`,
 };

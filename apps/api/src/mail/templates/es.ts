@@ -22,6 +22,14 @@ export const es: MailTexts = {
     intro: (p) => `Te han invitado a crear una cuenta en ${p}.`,
     action: 'Crear mi cuenta',
   },
+  locked: {
+    subject: 'Tu cuenta se ha bloqueado',
+    intro:
+      'Bloqueamos tu cuenta tras 100 intentos fallidos seguidos de inicio de sesión. Si no fuiste tú, es posible que alguien esté intentando adivinar tu contraseña.',
+    advice:
+      'La cuenta se desbloquea sola en un plazo de 24 horas, o tu administrador puede desbloquearla ahora. Después, puedes elegir una nueva contraseña.',
+    action: 'Ir al inicio de sesión',
+  },
   ignore: 'Si no lo solicitaste, puedes ignorar este correo.',
   signOff: (p) => `El equipo de ${p}`,
 };

@@ -22,6 +22,14 @@ export const fr: MailTexts = {
     intro: (p) => `Vous avez été invité·e à créer un compte sur ${p}.`,
     action: 'Créer mon compte',
   },
+  locked: {
+    subject: 'Votre compte a été verrouillé',
+    intro:
+      "Nous avons verrouillé votre compte après 100 tentatives de connexion échouées d'affilée. Si ce n'était pas vous, quelqu'un essaie peut-être de deviner votre mot de passe.",
+    advice:
+      'Le compte se déverrouille automatiquement sous 24 heures, ou votre administrateur peut le déverrouiller dès maintenant. Vous pourrez ensuite choisir un nouveau mot de passe.',
+    action: 'Aller à la page de connexion',
+  },
   ignore: "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail.",
   signOff: (p) => `L'équipe ${p}`,
 };

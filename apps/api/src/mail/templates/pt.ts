@@ -22,6 +22,14 @@ export const pt: MailTexts = {
     intro: (p) => `Você foi convidado a criar uma conta em ${p}.`,
     action: 'Criar a minha conta',
   },
+  locked: {
+    subject: 'A sua conta foi bloqueada',
+    intro:
+      'Bloqueamos a sua conta após 100 tentativas de login malsucedidas seguidas. Se não foi você, alguém pode estar tentando adivinhar a sua senha.',
+    advice:
+      'A conta é desbloqueada automaticamente em até 24 horas, ou o seu administrador pode desbloqueá-la agora. Depois disso, você pode escolher uma nova senha.',
+    action: 'Ir para o login',
+  },
   ignore: 'Se não fez este pedido, pode ignorar este e-mail.',
   signOff: (p) => `A equipa ${p}`,
 };

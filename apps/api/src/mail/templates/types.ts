@@ -1,10 +1,12 @@
-/** The words of the three mails in one language; layout and links are shared (render.ts). */
+/** The words of the four mails in one language; layout and links are shared (render.ts). */
 export interface MailTexts {
   dir: 'ltr' | 'rtl';
   greeting: (first: string) => string;
   verify: { subject: string; intro: string; codeLabel: string; action: string; expiry: string };
   reset: { subject: string; intro: string; codeLabel: string; action: string; expiry: string };
   invite: { subject: (provider: string) => string; intro: (provider: string) => string; action: string };
+  /** Sent when an account locks after too many failed attempts (docs/SECURITY.md). */
+  locked: { subject: string; intro: string; advice: string; action: string };
   ignore: string;
   signOff: (provider: string) => string;
 }

@@ -68,6 +68,15 @@ export const es: ErrorsCatalog = {
   notFound: 'No encontrado.',
   payloadTooLarge: 'La solicitud es demasiado grande.',
   tooManyRequests: 'Demasiadas solicitudes. Espera un momento e inténtalo de nuevo.',
+  tooManyFailures: 'Demasiados intentos fallidos para esta cuenta. Espera un poco e inténtalo de nuevo.',
+  accountLocked:
+    'Esta cuenta se ha bloqueado tras demasiados intentos fallidos. Se desbloquea en un plazo de 24 horas, o tu administrador puede desbloquearla ahora.',
+  addressFailureLimit: 'Demasiados intentos fallidos desde tu red. Inténtalo de nuevo más tarde.',
+  codeSendLimit:
+    'Se han enviado demasiados códigos a esta dirección de correo electrónico. Usa el código más reciente que recibiste o inténtalo de nuevo dentro de una hora.',
+  accessCodesPaused:
+    'El inicio de sesión con códigos de clase está en pausa para esta aplicación tras demasiados códigos incorrectos. Pregunta a tu profesor.',
+  serverBusy: 'El servidor está ocupado. Inténtalo de nuevo en unos segundos.',
   serviceProviderAuthFailed: 'Las credenciales del proveedor de servicios no son válidas.',
   stateInvalid: 'Este intento de inicio de sesión ya no es válido. Vuelve a empezar.',
   upstreamFailed: 'El proveedor de inicio de sesión no pudo completar la solicitud. Inténtalo de nuevo.',
@@ -133,6 +142,15 @@ export const fr: ErrorsCatalog = {
   notFound: 'Introuvable.',
   payloadTooLarge: 'La demande est trop volumineuse.',
   tooManyRequests: 'Trop de demandes. Patientez un instant et réessayez.',
+  tooManyFailures: 'Trop de tentatives échouées pour ce compte. Patientez un peu et réessayez.',
+  accountLocked:
+    'Ce compte est verrouillé après trop de tentatives échouées. Il se déverrouille sous 24 heures, ou votre administrateur peut le déverrouiller dès maintenant.',
+  addressFailureLimit: 'Trop de tentatives échouées depuis votre réseau. Veuillez réessayer plus tard.',
+  codeSendLimit:
+    'Trop de codes ont été envoyés à cette adresse e-mail. Utilisez le code le plus récent que vous avez reçu, ou réessayez dans une heure.',
+  accessCodesPaused:
+    'La connexion avec un code de classe est suspendue pour cette application après trop de codes incorrects. Adressez-vous à votre enseignant.',
+  serverBusy: 'Le serveur est occupé. Veuillez réessayer dans quelques secondes.',
   serviceProviderAuthFailed: 'Les identifiants du fournisseur de services ne sont pas valides.',
   stateInvalid: 'Cette tentative de connexion n’est plus valide. Veuillez recommencer.',
   upstreamFailed: 'Le fournisseur de connexion n’a pas pu traiter la demande. Veuillez réessayer.',
@@ -198,6 +216,15 @@ export const pt: ErrorsCatalog = {
   notFound: 'Não encontrado.',
   payloadTooLarge: 'A solicitação é muito grande.',
   tooManyRequests: 'Solicitações demais. Aguarde um momento e tente novamente.',
+  tooManyFailures: 'Tentativas malsucedidas demais nesta conta. Aguarde um pouco e tente novamente.',
+  accountLocked:
+    'Esta conta foi bloqueada após muitas tentativas malsucedidas. Ela será desbloqueada em até 24 horas, ou o seu administrador pode desbloqueá-la agora.',
+  addressFailureLimit: 'Tentativas malsucedidas demais a partir da sua rede. Tente novamente mais tarde.',
+  codeSendLimit:
+    'Foram enviados códigos demais para este endereço de e-mail. Use o código mais recente que você recebeu ou tente novamente daqui a uma hora.',
+  accessCodesPaused:
+    'O login com códigos de turma está pausado neste aplicativo após muitos códigos incorretos. Fale com seu professor.',
+  serverBusy: 'O servidor está ocupado. Tente novamente em alguns segundos.',
   serviceProviderAuthFailed: 'As credenciais do provedor de serviços não são válidas.',
   stateInvalid: 'Esta tentativa de login não é mais válida. Comece novamente.',
   upstreamFailed: 'O provedor de login não conseguiu concluir a solicitação. Tente novamente.',
@@ -258,6 +285,12 @@ export const zh: ErrorsCatalog = {
   notFound: '未找到。',
   payloadTooLarge: '请求过大。',
   tooManyRequests: '请求过多。请稍候再试。',
+  tooManyFailures: '此账户的失败尝试次数过多。请稍候再试。',
+  accountLocked: '由于失败尝试次数过多，此账户已被锁定。账户将在 24 小时内解锁，你的管理员也可以立即解锁。',
+  addressFailureLimit: '来自你所在网络的失败尝试次数过多。请稍后再试。',
+  codeSendLimit: '发送到此电子邮件地址的验证码过多。请使用你收到的最新验证码，或一小时后再试。',
+  accessCodesPaused: '由于错误代码输入次数过多，此应用已暂停使用班级代码登录。请询问你的老师。',
+  serverBusy: '服务器繁忙。请几秒钟后再试。',
   serviceProviderAuthFailed: '服务提供方凭据无效。',
   stateInvalid: '此次登录尝试已失效。请重新开始。',
   upstreamFailed: '登录服务提供方无法完成请求。请重试。',
@@ -322,6 +355,15 @@ export const ar: ErrorsCatalog = {
   notFound: 'غير موجود.',
   payloadTooLarge: 'الطلب كبير جدًا.',
   tooManyRequests: 'طلبات كثيرة جدًا. يرجى الانتظار قليلًا ثم المحاولة مرة أخرى.',
+  tooManyFailures: 'محاولات فاشلة كثيرة جدًا لهذا الحساب. يرجى الانتظار قليلًا ثم المحاولة مرة أخرى.',
+  accountLocked:
+    'تم قفل هذا الحساب بسبب كثرة المحاولات الفاشلة. يُلغى قفله خلال 24 ساعة، أو يمكن للمسؤول إلغاء قفله الآن.',
+  addressFailureLimit: 'محاولات فاشلة كثيرة جدًا من شبكتك. يرجى المحاولة مرة أخرى لاحقًا.',
+  codeSendLimit:
+    'تم إرسال عدد كبير جدًا من الرموز إلى عنوان البريد الإلكتروني هذا. يرجى استخدام أحدث رمز تلقيته، أو المحاولة مرة أخرى بعد ساعة.',
+  accessCodesPaused:
+    'تم إيقاف تسجيل الدخول برموز الصف مؤقتًا لهذا التطبيق بسبب كثرة الرموز الخاطئة. يرجى سؤال معلمك.',
+  serverBusy: 'الخادم مشغول. يرجى المحاولة مرة أخرى بعد بضع ثوانٍ.',
   serviceProviderAuthFailed: 'بيانات اعتماد مزوّد الخدمة غير صالحة.',
   stateInvalid: 'محاولة تسجيل الدخول هذه لم تعد صالحة. يرجى البدء من جديد.',
   upstreamFailed: 'تعذّر على مزوّد تسجيل الدخول إكمال الطلب. يرجى المحاولة مرة أخرى.',
