@@ -15,6 +15,7 @@ import { createDb, migrateToLatest } from '../src/db/index.ts';
 import { mailboxMailer } from '../src/mail/mailer.ts';
 import { hashPassword, newUserRow } from '../src/services/users.ts';
 import { createSession } from '../src/services/sessions.ts';
+import { createLimitState } from '../src/services/limits.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-'));
 const config = loadConfig({
@@ -24,14 +25,16 @@ const config = loadConfig({
   WEB_DIST: '/nonexistent',
 });
 const db = createDb({ dataDir, databaseUrl: undefined });
-await migrateToLatest(db);
+await migrateToLatest(db, { secret: config.secret });
 const now = () => Date.now();
+const logger = pino({ level: 'silent' });
 const app = await buildApp({
   config,
   db,
   now,
-  logger: pino({ level: 'silent' }),
+  logger,
   mailer: mailboxMailer(db, now),
+  limits: await createLimitState(config, logger),
 });
 await app.ready();
 

@@ -18,7 +18,7 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
-import { connectRedis } from './services/redis.ts';
+import { MINUTE_MS } from './services/limits.ts';
 import { registerIdentity } from './identity/index.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
@@ -45,10 +45,36 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX) || url === API_PREFIX.slice(0, -1);
 const wantsHtml = (request: FastifyRequest): boolean => (request.headers.accept ?? '').includes('text/html');
 
+/** A server-to-server call (HTTP Basic client credentials), limited per client id in its handler. */
+const isServerToServer = (request: FastifyRequest): boolean =>
+  request.url.startsWith(`${API_PREFIX}gateway/`) &&
+  (request.headers.authorization ?? '').startsWith('Basic ');
+
+/** @fastify/rate-limit's store interface over the shared counters (Redis with a memory fallback). */
+function floodStore(ctx: AppContext) {
+  return class FloodStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
+      const now = ctx.now();
+      ctx.limits.counters.hit(key, now, timeWindow).then(
+        ({ count, expiresAt }) => callback(null, { current: count, ttl: expiresAt - now }),
+        (error: Error) => callback(error),
+      );
+    }
+    child() {
+      return this;
+    }
+  };
+}
+
 /** Maps Fastify's own errors (parse, size, rate limit) and ours onto the envelope; never a stack. */
 function errorHandler() {
   return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (isApiError(error)) {
+      if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
       return reply.code(error.statusCode).send(errorBody(error.code, error.message));
     }
     const status = error.statusCode ?? 500;
@@ -130,7 +156,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.trustProxy,
+    // a hop count trusts that many proxies nearest the server; never "any client"
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -160,17 +193,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       exposedHeaders: [CSRF_HEADER, 'x-request-id'],
     });
   }
-  // with REDIS_URL every instance counts against the same limits; without, each process counts its own
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, ctx.logger) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  app.addHook('onClose', async () => ctx.limits.counters.close());
+  // The flood guard: all API traffic of one address, sized for a whole school signing in at 8:00.
+  // Guessing is bounded by the failure limits (services/limits.ts), not by this.
   await app.register(rateLimit, {
     global: true,
-    max: Math.ceil(300 * config.rateLimitMultiplier),
-    timeWindow: '1 minute',
-    // static files and pages are cheap; only the API is limited
-    allowList: (request) => !isApiPath(request.url),
+    max: Math.ceil(config.limits.floodRequestsPerMinute * config.rateLimitMultiplier),
+    timeWindow: MINUTE_MS,
+    // static files and pages are cheap; service providers are limited per client id instead
+    allowList: (request) =>
+      !isApiPath(request.url) || isServerToServer(request) || ctx.limits.allowlisted(request.ip),
+    keyGenerator: (request) => `flood:${request.ip}`,
+    store: floodStore(ctx),
     errorResponseBuilder: () => new ApiError(429, 'tooManyRequests'),
-    ...(redis && { redis, nameSpace: `${config.redisPrefix}rate-limit:`, skipOnError: true }),
   });
 
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.

@@ -60,4 +60,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_MULTIPLIER: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ REDIS_URL: 'cache.test:6379' })).toThrow(/REDIS_URL/);
   });
+
+  it('reads TRUST_PROXY as a hop count or proxy addresses, never "trust anything"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/choose its own address/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads the abuse limits, refusing values that are not positive', () => {
+    const { limits } = loadConfig({ LIMIT_FLOOD_PER_MINUTE: '12000', LIMIT_ALLOWLIST: '198.51.100.0/24' });
+    expect(limits).toMatchObject({
+      floodRequestsPerMinute: 12000,
+      addressFailuresPerHour: 100,
+      allowlist: ['198.51.100.0/24'],
+    });
+    expect(() => loadConfig({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '0' })).toThrow(
+      /LIMIT_ADDRESS_FAILURES_PER_HOUR/,
+    );
+    expect(() => loadConfig({ LIMIT_ALLOWLIST: 'school.example' })).toThrow(/LIMIT_ALLOWLIST/);
+    expect(() => loadConfig({ ACCESS_CODE_DAILY_RISK: '1.5' })).toThrow(/ACCESS_CODE_DAILY_RISK/);
+  });
 });

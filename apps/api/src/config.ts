@@ -1,5 +1,8 @@
+import { BlockList, isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ABUSE_LIMITS } from '@frontdoor/contract';
 
 /** Raw environment, as read once at start; identity reads its per-provider variables from it. */
 export type Env = Record<string, string | undefined>;
@@ -10,8 +13,11 @@ export interface AppConfig {
   production: boolean;
   port: number;
   host: string;
-  /** Behind a reverse proxy: client IPs (rate limits, logs) come from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the number of proxies in front (hops of X-Forwarded-For to trust) or their
+   * addresses; false = the socket's address. Never "trust anything": a client could pick its address.
+   */
+  trustProxy: false | number | string[];
   /** Origin the browser sees, without a trailing slash. */
   publicUrl: string;
   dataDir: string;
@@ -25,9 +31,11 @@ export interface AppConfig {
   sentryDsn: string | null;
   crmWebhookUrl: string | undefined;
   realmUpstreamUrl: string;
-  /** Loosens every rate limit (tests, load tests); 1 in normal operation. */
+  /** Loosens the traffic limits (flood guard, service-provider calls) for tests; 1 in normal operation. */
   rateLimitMultiplier: number;
-  /** REDIS_URL: rate-limit counters shared by every instance; unset = counters per process. */
+  /** The abuse limits (docs/SECURITY.md); defaults from the contract's ABUSE_LIMITS. */
+  limits: LimitSettings;
+  /** REDIS_URL: limit counters shared by every instance; unset = counters per process. */
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so several portals (or test runs) can share one Redis. */
   redisPrefix: string;
@@ -69,7 +77,94 @@ function siteUrls(root: string): AppConfig['siteUrls'] {
   };
 }
 
+export interface LimitSettings {
+  addressFailuresPerHour: number;
+  floodRequestsPerMinute: number;
+  mailSendsPerAccountPerHour: number;
+  mailSendsPerAddressPerHour: number;
+  serviceProviderCallsPerMinute: number;
+  accessCodeDailyRisk: number;
+  accessCodeTtlDays: number;
+  /** LIMIT_ALLOWLIST: networks (addresses or CIDRs) exempt from the per-address limits. */
+  allowlist: string[];
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
+}
+
 export class ConfigError extends Error {}
+
+/** Parses an address or CIDR (10.0.0.0/8, 2001:db8::/32) into `list`; false when it is neither. */
+export function addNetwork(list: BlockList, entry: string): boolean {
+  const [address = '', bits] = entry.split('/');
+  const family = isIP(address);
+  if (!family) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (bits === undefined) {
+    list.addAddress(address, type);
+    return true;
+  }
+  const prefix = Number(bits);
+  if (!/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128)) return false;
+  list.addSubnet(address, prefix, type);
+  return true;
+}
+
+function parseTrustProxy(value: string | undefined, problems: string[]): AppConfig['trustProxy'] {
+  const v = value?.trim() ?? '';
+  if (v === '' || ['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = list(v);
+  const bad = entries.filter((e) => !addNetwork(new BlockList(), e));
+  if (bad.length)
+    problems.push(
+      `TRUST_PROXY must be the number of proxies in front (e.g. 1) or their addresses/CIDRs, got ${bad.join(', ')}` +
+        (['true', 'yes', 'on'].includes(v.toLowerCase())
+          ? ' (trusting any client would let it choose its own address)'
+          : ''),
+    );
+  return entries;
+}
+
+function limitSettings(env: Env, problems: string[]): LimitSettings {
+  const number = (name: string, fallback: number, integer = true): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!(n > 0) || (integer && !Number.isInteger(n))) {
+      problems.push(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${raw}`);
+      return fallback;
+    }
+    return n;
+  };
+  const allowlist = list(env.LIMIT_ALLOWLIST);
+  const bad = allowlist.filter((e) => !addNetwork(new BlockList(), e));
+  if (bad.length) problems.push(`LIMIT_ALLOWLIST must list addresses or CIDRs, got ${bad.join(', ')}`);
+  const risk = number('ACCESS_CODE_DAILY_RISK', ABUSE_LIMITS.accessCodeDailyRisk, false);
+  if (risk >= 1) problems.push(`ACCESS_CODE_DAILY_RISK must be below 1, got ${risk}`);
+  const cores = availableParallelism();
+  const concurrency = number('PASSWORD_HASH_CONCURRENCY', cores);
+  return {
+    addressFailuresPerHour: number('LIMIT_ADDRESS_FAILURES_PER_HOUR', ABUSE_LIMITS.addressFailuresPerHour),
+    floodRequestsPerMinute: number('LIMIT_FLOOD_PER_MINUTE', ABUSE_LIMITS.floodRequestsPerMinute),
+    mailSendsPerAccountPerHour: number(
+      'LIMIT_MAIL_PER_ACCOUNT_PER_HOUR',
+      ABUSE_LIMITS.mailSendsPerAccountPerHour,
+    ),
+    mailSendsPerAddressPerHour: number(
+      'LIMIT_MAIL_PER_ADDRESS_PER_HOUR',
+      ABUSE_LIMITS.mailSendsPerAddressPerHour,
+    ),
+    serviceProviderCallsPerMinute: number(
+      'LIMIT_SP_CALLS_PER_MINUTE',
+      ABUSE_LIMITS.serviceProviderCallsPerMinute,
+    ),
+    accessCodeDailyRisk: risk,
+    accessCodeTtlDays: number('ACCESS_CODE_TTL_DAYS', ABUSE_LIMITS.accessCodeTtlDays),
+    allowlist,
+    passwordHashConcurrency: concurrency,
+    passwordHashQueue: number('PASSWORD_HASH_QUEUE', ABUSE_LIMITS.passwordHashQueuePerCore * concurrency),
+  };
+}
 
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -92,6 +187,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisUrl = env.REDIS_URL?.trim() || undefined;
 
   const problems: string[] = [];
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const limits = limitSettings(env, problems);
   if (production) {
     if (!smtpUrl) problems.push('SMTP_URL is required in production (mail cannot go to the dev mailbox)');
     if (devIdp) problems.push('DEV_IDP must be off in production');
@@ -110,7 +207,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     production,
     port,
     host: env.HOST?.trim() || '0.0.0.0',
-    trustProxy: flag(env.TRUST_PROXY) ?? false,
+    trustProxy,
     publicUrl,
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
@@ -123,6 +220,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     crmWebhookUrl: env.CRM_WEBHOOK_URL?.trim() || undefined,
     realmUpstreamUrl: env.REALM_UPSTREAM_URL?.trim() || 'https://login.microsoftonline.com/getuserrealm.srf',
     rateLimitMultiplier: multiplier,
+    limits,
     redisUrl,
     redisPrefix: env.REDIS_PREFIX?.trim() || 'frontdoor:',
     secret: env.SECRET || DEV_SECRET,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { LimitState } from './services/limits.ts';
 
 /** What every route and service needs; built once by main.ts (or a test harness) and handed to buildApp. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   logger: Logger;
   /** Epoch milliseconds; tests move time by replacing it. */
   now: () => number;
+  /** The abuse limits' counters and the argon2 queue (createLimitState); buildApp closes them. */
+  limits: LimitState;
 }

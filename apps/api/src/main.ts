@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { deliverCrmOutbox } from './services/crm.ts';
+import { createLimitState } from './services/limits.ts';
 
 const CRM_RETRY_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -22,9 +23,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db);
+  await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();
-  const ctx: AppContext = { config, db, logger, now, mailer: createMailer(config, db, now) };
+  const ctx: AppContext = {
+    config,
+    db,
+    logger,
+    now,
+    mailer: createMailer(config, db, now),
+    limits: await createLimitState(config, logger),
+  };
   const app = await buildApp(ctx);
   const address = await app.listen({ port: config.port, host: config.host });
   logger.info(

@@ -123,10 +123,38 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       const { messages } = await run('mailbox', 'list', '--to', 'invitee@cli.test');
       expect(JSON.stringify(messages)).toContain(`http://localhost:8080/invite/${String(invite)}`);
 
-      const { code } = await run('access-code', 'create', '--sp', 'cli-sp', '--email', 'pending@cli.test');
+      const {
+        code,
+        id: codeId,
+        expiresAt,
+      } = await run(
+        'access-code',
+        'create',
+        '--sp',
+        'cli-sp',
+        '--email',
+        'pending@cli.test',
+        '--ttl-days',
+        '3',
+      );
+      expect(Date.parse(String(expiresAt)) - t.clock.now()).toBe(3 * 24 * 60 * 60 * 1000);
       expect(
         (await t.client().get(`/api/accessCodes/login/${String(code)}/cli-sp`)).json().payload.sp_id,
       ).toBe('cli-sp');
+      expect((await run('access-code', 'list', '--sp', 'cli-sp')).codes).toEqual([
+        expect.objectContaining({ id: codeId, email: 'pending@cli.test', state: 'live' }),
+      ]);
+      expect(await run('access-code', 'budget', '--sp', 'cli-sp')).toMatchObject({
+        liveCodes: 1,
+        budget: 10_000,
+      });
+      expect(await run('access-code', 'revoke', '--id', String(codeId))).toEqual({ revoked: 1 });
+      expect((await t.client().get(`/api/accessCodes/login/${String(code)}/cli-sp`)).statusCode).toBe(404);
+      expect((await run('audit', 'list', '--event', 'access-code.revoked')).entries).toHaveLength(1);
+
+      await t.db.updateTable('users').set({ locked_at: t.clock.now(), failed_attempts: 100 }).execute();
+      expect(await run('user', 'unlock', '--email', 'unconf@cli.test')).toEqual({ unlocked: true });
+      expect(await run('user', 'unlock', '--email', 'unconf@cli.test')).toEqual({ unlocked: false });
 
       expect(await run('realm', 'set', '--domain', 'CLI.test', '--type', 'Federated')).toEqual({
         domain: 'cli.test',
@@ -194,6 +222,11 @@ describe('admin CLI formatting', () => {
       'user create',
       'invite create',
       'access-code create',
+      'access-code list',
+      'access-code revoke',
+      'access-code budget',
+      'user unlock',
+      'audit list',
       'masquerade start',
       'masquerade stop',
       'mailbox list',

@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, { secret: config.secret });
     const result = await runAdminCommand(
       { db, config, mailer, now, logger: pino({ level: 'warn' }, pino.destination(2)) },
       positionals,

@@ -5,7 +5,14 @@ import { createServiceProvider, findServiceProvider, originOf } from '../service
 import { createLoginRequest } from '../services/login-requests.ts';
 import { findUserByEmail, hashPassword, newUserRow } from '../services/users.ts';
 import { createInvite } from '../services/invites.ts';
-import { createAccessCode } from '../services/access-codes.ts';
+import {
+  accessCodeBudgetOf,
+  createAccessCode,
+  listAccessCodes,
+  revokeAccessCodes,
+} from '../services/access-codes.ts';
+import { listAudit } from '../services/audit.ts';
+import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
 
 export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'>;
@@ -22,8 +29,18 @@ export const HELP = `Frontdoor administration. Usage: npm run admin -- [--json] 
       Creates an account → {id}. Without --password the account has email status "verify".
   invite create --email <e> [--language <lang>]
       Creates an invitation and mails its link /invite/<code> → {code}.
-  access-code create --sp <sp_id> --email <student email>
-      Creates a six-digit classroom access code → {code}.
+  user unlock --email <e>
+      Ends a lock after too many failed attempts (and any delay) now → {unlocked}.
+  access-code create --sp <sp_id> --email <student email> [--ttl-days <days>]
+      Creates a six-digit classroom access code → {code, id, expiresAt} (the code is shown once).
+  access-code list --sp <sp_id>
+      The provider's codes (never the codes themselves) → {codes: [{id, email, createdAt, expiresAt, state}]}.
+  access-code revoke (--id <id> | --sp <sp_id> --email <student email>)
+      Revokes a code, or every live code of a student at a provider → {revoked}.
+  access-code budget --sp <sp_id>
+      Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.
+  audit list [--event <event>] [--limit <n>]
+      The audit log, newest first: locks, unlocks, exhausted budgets, revoked codes → {entries}.
   masquerade start --admin <email> --as <email>
   masquerade stop --admin <email>
       Sets or clears the masquerade user on the administrator's live sessions → {sessions}.
@@ -57,6 +74,9 @@ const OPTIONS = {
   to: { type: 'string' },
   domain: { type: 'string' },
   type: { type: 'string' },
+  'ttl-days': { type: 'string' },
+  event: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 export function parseAdminArgs(argv: string[]) {
@@ -94,6 +114,20 @@ function parseRoles(specs: string[] = []): Roles {
   const parsed = rolesSchema.safeParse(roles);
   if (!parsed.success) throw new UsageError('--role levels must be integers');
   return parsed.data;
+}
+
+function positiveInteger(values: Values, name: 'ttl-days' | 'limit'): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number`);
+  return n;
+}
+
+async function providerId(ctx: AdminContext, values: Values): Promise<string> {
+  const spId = required(values, 'sp');
+  if (!(await findServiceProvider(ctx.db, spId))) throw new UsageError(`no service provider ${spId}`);
+  return spId;
 }
 
 async function userByEmail(ctx: AdminContext, address: string) {
@@ -160,12 +194,33 @@ export async function runAdminCommand(
     }
     case 'invite create':
       return { code: await createInvite(ctx, email(values), values.language) };
-    case 'access-code create': {
-      const spId = required(values, 'sp');
-      if (!(await findServiceProvider(ctx.db, spId))) throw new UsageError(`no service provider ${spId}`);
-      const student = await userByEmail(ctx, email(values));
-      return { code: await createAccessCode(ctx.db, spId, student.id, ctx.now()) };
+    case 'user unlock': {
+      const user = await userByEmail(ctx, email(values));
+      return { unlocked: await unlockAccount(ctx, user, 'admin') };
     }
+    case 'access-code create': {
+      const spId = await providerId(ctx, values);
+      const student = await userByEmail(ctx, email(values));
+      const ttlDays = positiveInteger(values, 'ttl-days');
+      const created = await createAccessCode(ctx, { spId, userId: student.id, ttlDays });
+      return { code: created.code, id: created.id, expiresAt: new Date(created.expiresAt).toISOString() };
+    }
+    case 'access-code list':
+      return { codes: await listAccessCodes(ctx.db, await providerId(ctx, values), ctx.now()) };
+    case 'access-code revoke': {
+      if (values.id) return { revoked: await revokeAccessCodes(ctx, { id: values.id }) };
+      const spId = await providerId(ctx, values);
+      const student = await userByEmail(ctx, email(values));
+      return { revoked: await revokeAccessCodes(ctx, { spId, userId: student.id }) };
+    }
+    case 'access-code budget': {
+      const budget = await accessCodeBudgetOf(ctx, await providerId(ctx, values));
+      return { ...budget, resetsAt: new Date(budget.resetsAt).toISOString() };
+    }
+    case 'audit list':
+      return {
+        entries: await listAudit(ctx, { limit: positiveInteger(values, 'limit') ?? 50, event: values.event }),
+      };
     case 'masquerade start':
     case 'masquerade stop': {
       const admin = await userByEmail(ctx, email(values, 'admin'));

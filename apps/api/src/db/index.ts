@@ -9,6 +9,7 @@ import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_identity.ts';
 import * as m003 from './migrations/003_crm_outbox.ts';
 import * as m004 from './migrations/004_drop_federation_login_hint.ts';
+import { abuseLimits } from './migrations/005_abuse_limits.ts';
 
 export type Db = Kysely<Database>;
 
@@ -43,17 +44,20 @@ export function createDb(options: DbOptions): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-/** Versioned migrations, in order; bundled statically so no file-system scanning is needed. */
-const migrations: Record<string, Migration> = {
+/**
+ * Versioned migrations, in order; bundled statically so no file-system scanning is needed. The
+ * server secret is the pepper of the codes a migration hashes.
+ */
+const migrations = (secret: string): Record<string, Migration> => ({
   '001_initial': m001,
   '002_identity': m002,
   '003_crm_outbox': m003,
   '004_drop_federation_login_hint': m004,
-};
+  '005_abuse_limits': abuseLimits(secret),
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function migrateToLatest(db: Db): Promise<void> {
+export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(options.secret) };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -18,6 +18,11 @@ export interface UsersTable {
   language: string;
   created_at: number;
   updated_at: number;
+  /** Consecutive failed passwords and mailed codes; a success resets it (docs/SECURITY.md). */
+  failed_attempts: number;
+  last_failed_at: number | null;
+  /** Set at ABUSE_LIMITS.accountLockAfterFailures; cleared by `user unlock` or after accountLockMs. */
+  locked_at: number | null;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */
@@ -69,12 +74,34 @@ export interface LoginRequestsTable {
   expires_at: number;
 }
 
+/** Classroom access codes, stored as accessCodeDigest (never the code), expiring and revocable. */
 export interface AccessCodesTable {
-  code: string;
+  id: string;
+  code_hash: string;
   sp_id: string;
   user_id: string;
   created_at: number;
+  expires_at: number;
   revoked_at: number | null;
+}
+
+/** Failed access-code guesses per provider per UTC day, against the provider's budget. */
+export interface AccessCodeFailuresTable {
+  sp_id: string;
+  day: number;
+  failures: number;
+  /** When the budget ran out (the operator was told then). */
+  exhausted_at: number | null;
+}
+
+/** What operators must be able to read later: locks, unlocks, exhausted budgets. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  event: string;
+  user_id: string | null;
+  sp_id: string | null;
+  detail: string; // JSON
 }
 
 /** Short-lived, single-use hashes that auth/cookie trades for a session cookie. */
@@ -177,6 +204,8 @@ export interface Database {
   federation_states: FederationStatesTable;
   identity_keys: IdentityKeysTable;
   crm_outbox: CrmOutboxTable;
+  access_code_failures: AccessCodeFailuresTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -79,6 +79,9 @@ export async function resolveUpstreamAccount(
           language: 'en',
           created_at: now,
           updated_at: now,
+          failed_attempts: 0,
+          last_failed_at: null,
+          locked_at: null,
         };
         await trx.insertInto('users').values(user).execute();
         resolution = 'created';

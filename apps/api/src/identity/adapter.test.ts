@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+import { TEST_SECRET } from '../testing/test-db.ts';
 import { kyselyAdapter, pruneExpiredPayloads } from './adapter.ts';
 import { loadIdentityKeys } from './keys.ts';
 
@@ -7,7 +8,7 @@ describe('oidc-provider Kysely adapter (SQLite)', () => {
   let db: Db;
   beforeAll(async () => {
     db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
-    await migrateToLatest(db);
+    await migrateToLatest(db, { secret: TEST_SECRET });
   });
   afterAll(() => db.destroy());
 

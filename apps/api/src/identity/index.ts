@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PREFIX, type IdentityProvider } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
+import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
 import { socialRoutes } from '../routes/social.ts';
 import { pruneExpiredPayloads } from './adapter.ts';
@@ -71,7 +72,7 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
     available,
     idpIdentifiers: settings.idpIdentifiers,
   });
-  provider.proxy = config.trustProxy;
+  provider.proxy = config.trustProxy !== false;
   const selfFetch = inProcessFetch(app, config.publicUrl);
   const federation = new Federation(settings.upstreams, {
     publicUrl: config.publicUrl,
@@ -79,8 +80,16 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
     fetch: selfFetch,
   });
   const exchange = new PortalCodeExchange(portal.loginUrl, portalClient, keys.secret, selfFetch);
-  // the same service as cognito/sendreset: silent for unknown addresses, cooldown respected
-  const sendReset = (email: string) => startPasswordReset(ctx, email);
+  // the same service as cognito/sendreset, cooldown and hourly limits respected; these callers
+  // move on to the reset page either way, where the newest code already sent still works
+  const sendReset = async (email: string, address: string) => {
+    try {
+      await startPasswordReset(ctx, email, address);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.statusCode === 429)) throw error;
+      ctx.logger.info({ code: error.code }, 'reset code not sent: sending limit');
+    }
+  };
 
   // expired codes, sessions, interactions and sign-in states are deleted hourly
   const pruning = setInterval(() => {
@@ -110,7 +119,7 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
         settings: upstream,
         cookieKeys: keys.cookieKeys,
       });
-      idp.proxy = config.trustProxy;
+      idp.proxy = config.trustProxy !== false;
       mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
         /^\/(interaction|v2|v3\.0)\//.test(path),
       );

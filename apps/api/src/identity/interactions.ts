@@ -36,7 +36,7 @@ export interface InteractionDeps {
   federation: Federation;
   secret: Buffer;
   /** Sends the password-reset mail for an email (same service as cognito/sendreset). */
-  sendReset: (email: string) => Promise<void>;
+  sendReset: (email: string, address: string) => Promise<void>;
 }
 
 export const refusePage = (reply: FastifyReply, status = 400, message: string = messages.stateInvalid) =>
@@ -182,7 +182,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       const hint = request.query.login_hint;
       if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);
       const email = normalizeEmail(hint);
-      await deps.sendReset(email);
+      await deps.sendReset(email, request.ip);
       return reply.redirect(`/forgot-password?email=${encodeURIComponent(email)}`, 303);
     },
   );

@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
-import { strictRateLimit } from '../services/rate-limits.ts';
+import { assertMayGuess, guessAtUnknownAccount, recordFailure, recordSuccess } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, verifyPassword } from '../services/users.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
@@ -12,14 +12,16 @@ export interface PasswordLoginDeps {
   ctx: AppContext;
   provider: Provider;
   secret: Buffer;
-  sendReset: (email: string) => Promise<void>;
+  /** Mails a reset code from the client's address; a sending limit keeps the earlier code instead. */
+  sendReset: (email: string, address: string) => Promise<void>;
 }
 
 let timingHash: Promise<string> | undefined;
 /** Unknown emails still pay one argon2 verification, so timing does not reveal accounts. */
-const equaliseTiming = async (password: string) => {
+const equaliseTiming = async (ctx: AppContext, password: string) => {
   timingHash ??= hashPassword('frontdoor-timing-equaliser');
-  await verifyPassword(await timingHash, password);
+  const equaliser = await timingHash;
+  await ctx.limits.hashing.run(() => verifyPassword(equaliser, password));
 };
 
 /**
@@ -28,11 +30,13 @@ const equaliseTiming = async (password: string) => {
  * fd_interaction cookie set when the interaction sent the browser to /sign-in/<uid>) and answers
  * {redirect} = the authorization server's resume URL. Without `uid` it signs in directly
  * (session cookie) and answers {redirect: '/post-login'}. Must-reset accounts get the reset mail
- * and {redirect: '/forgot-password?email=..'} instead of a sign-in.
+ * and {redirect: '/forgot-password?email=..'} instead of a sign-in. Every check goes through the
+ * abuse limits first (services/limits.ts): a wrong password counts against the account, the pair of
+ * address and account, and the address; a right one resets them.
  */
 export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps): void {
   const { ctx, provider, secret } = deps;
-  api.post(`/${apiPaths.cognitoLogin}`, { config: strictRateLimit(ctx.config) }, async (request, reply) => {
+  api.post(`/${apiPaths.cognitoLogin}`, async (request, reply) => {
     const body = parseWith(cognitoLoginBody, request.body);
     let interaction: InstanceType<Provider['Interaction']> | undefined;
     if (body.uid !== undefined) {
@@ -45,18 +49,23 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
     }
     const user = await findUserByEmail(ctx.db, body.email);
     if (user?.must_reset) {
-      await deps.sendReset(user.email);
+      await deps.sendReset(user.email, request.ip);
       return ok(
         { redirect: `/forgot-password?email=${encodeURIComponent(user.email)}` },
         messages.passwordResetRequired,
       );
     }
     if (!user) {
-      await equaliseTiming(body.password);
+      await guessAtUnknownAccount(ctx, request.ip);
+      await equaliseTiming(ctx, body.password);
       throw new ApiError(401, 'incorrectCredentials');
     }
-    if (!(await verifyPassword(user.password_hash, body.password)))
+    await assertMayGuess(ctx, request.ip, user);
+    if (!(await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, body.password)))) {
+      await recordFailure(ctx, request.ip, user);
       throw new ApiError(401, 'incorrectCredentials');
+    }
+    await recordSuccess(ctx, request.ip, user);
     if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
 
     if (interaction) {

@@ -5,7 +5,8 @@ import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { loadConfig, type Env } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { createTestDb, postgresReachable } from '../testing/test-db.ts';
+import { createTestDb, postgresReachable, TEST_SECRET } from '../testing/test-db.ts';
+import { createLimitState } from '../services/limits.ts';
 import { mailboxMailer } from '../mail/mailer.ts';
 import { buildApp } from '../app.ts';
 
@@ -45,12 +46,20 @@ export async function startHarness(options: { postgres?: boolean; env?: Env } = 
     PUBLIC_URL: baseUrl,
     PORT: String(port),
     RATE_LIMIT_MULTIPLIER: '100',
+    SECRET: TEST_SECRET,
     WEB_DIST: '/nonexistent-dist',
     ...options.env,
   });
   const now = () => Date.now();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const ctx: AppContext = { config, db, mailer: mailboxMailer(db, now), logger, now };
+  const ctx: AppContext = {
+    config,
+    db,
+    mailer: mailboxMailer(db, now),
+    logger,
+    now,
+    limits: await createLimitState(config, logger),
+  };
   const app = await buildApp(ctx);
   await app.listen({ port, host: '127.0.0.1' });
   return {

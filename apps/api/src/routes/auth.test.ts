@@ -243,7 +243,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
     });
 
     it('works end to end from an access code', async () => {
-      const code = await createAccessCode(t.db, 'cookieland', userId, t.clock.now());
+      const { code } = await createAccessCode(t.ctx, { spId: 'cookieland', userId });
       const redeemed = (await t.client().get(`/api/accessCodes/login/${code}/cookieland`)).json();
       const res = await t.client().get(url({ hash: redeemed.payload.cookie_hash, return_url: returnUrl }));
       expect(res.statusCode).toBe(302);

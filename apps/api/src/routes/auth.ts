@@ -9,7 +9,6 @@ import { sha256 } from '../services/crypto.ts';
 import { allowsReturnUrl, findServiceProvider } from '../services/service-providers.ts';
 import { findLoginParams } from '../services/login-requests.ts';
 import { escapeHtml, htmlPage } from '../services/html.ts';
-import { strictRateLimit } from '../services/rate-limits.ts';
 
 /** auth/cookie is reached by a browser redirect: a failure is a page for people, an envelope for programs. */
 function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, error: ApiError) {
@@ -25,7 +24,7 @@ function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppCon
 export const authRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    app.post(`/${apiPaths.validateEmail}`, { config: strictRateLimit(ctx.config) }, async (request) => {
+    app.post(`/${apiPaths.validateEmail}`, async (request) => {
       const { email } = parseWith(validateEmailBody, request.body);
       return ok(emailStatusOf(await findUserByEmail(ctx.db, email)));
     });

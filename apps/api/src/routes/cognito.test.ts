@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ABUSE_LIMITS,
   CODE_MAX_ATTEMPTS,
   RESEND_COOLDOWN_SECONDS,
   RESET_CODE_TTL_MS,
@@ -147,6 +148,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         expect(res.statusCode).toBe(400);
         expect(res.json().msg).toBe(messages.invalidVerificationCode);
       }
+      // the fifth failure also starts the account's delay (services/limits.test.ts)
+      t.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
       const locked = await t.client().post('/api/cognito/confirm', { un: 'guesser@school.test', code });
       expect(locked.statusCode).toBe(429);
       expect(locked.json().msg).toBe(messages.attemptLimit);
@@ -285,6 +288,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(extractEmbeddedMessage(mismatch.json().msg)).toBe(messages.passwordsDoNotMatch);
 
       for (let i = 1; i < CODE_MAX_ATTEMPTS; i++) await reset({ code: wrong(code) });
+      t.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
       const limited = await reset({});
       expect(limited.statusCode).toBe(429);
       expect(extractEmbeddedMessage(limited.json().msg)).toBe(messages.attemptLimit);

@@ -21,7 +21,6 @@ import {
 } from '../services/accounts.ts';
 import { emailStatusOf, findUserByEmail } from '../services/users.ts';
 import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
-import { strictRateLimit } from '../services/rate-limits.ts';
 import { pickLanguage } from '../mail/render.ts';
 
 const emailParam = z.object({ email: emailSchema });
@@ -33,15 +32,13 @@ const isAccountMethod = (value: string): value is AccountMethod =>
 export const cognitoRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    const strict = { config: strictRateLimit(ctx.config) };
-
     app.get('/cognito/logout', async (request, reply) => {
       await revokeSession(ctx.db, sessionTokenOf(request), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return ok(null);
     });
 
-    app.post('/cognito/signup', strict, async (request) => {
+    app.post('/cognito/signup', async (request) => {
       const body = parseWith(signupBody, request.body);
       const user = await signUp(ctx, {
         email: body.email,
@@ -51,17 +48,18 @@ export const cognitoRoutes =
         password: body.pw,
         inviteCode: body.code,
         language: pickLanguage(request.headers['accept-language']),
+        address: request.ip,
       });
       return ok({ email: user.email });
     });
 
-    app.post('/cognito/confirm', strict, async (request) => {
+    app.post('/cognito/confirm', async (request) => {
       const body = parseWith(confirmBody, request.body);
-      await confirmAccount(ctx, body.un, body.code);
+      await confirmAccount(ctx, body.un, body.code, request.ip);
       return ok({ email: body.un });
     });
 
-    app.get('/cognito/resend_verification/:email', strict, async (request) => {
+    app.get('/cognito/resend_verification/:email', async (request) => {
       const { email } = parseWith(emailParam, request.params);
       const user = await findUserByEmail(ctx.db, email);
       if (!user) throw new ApiError(404, 'userNotFound');
@@ -71,18 +69,21 @@ export const cognitoRoutes =
       if (status === 'unconfirmed') result = 'verify_email';
       else if (status === 'verify' || status === 'reset-password') result = 'password_reset';
       else throw new ApiError(409, 'userAlreadyConfirmed');
-      await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', 'reject');
+      await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', {
+        address: request.ip,
+        onCooldown: 'reject',
+      });
       return ok(result);
     });
 
-    app.post('/cognito/sendreset', strict, async (request) => {
+    app.post('/cognito/sendreset', async (request) => {
       const { un } = parseWith(sendResetBody, request.body);
       // same answer whether or not the address has an account (docs/api.md, enumeration policy)
-      await startPasswordReset(ctx, un);
+      await startPasswordReset(ctx, un, request.ip);
       return ok(null);
     });
 
-    app.post('/cognito/reset', strict, async (request) => {
+    app.post('/cognito/reset', async (request) => {
       const parsed = resetBody.safeParse(request.body);
       if (!parsed.success) {
         const text = parsed.error.issues[0]?.message ?? '';
@@ -91,7 +92,12 @@ export const cognitoRoutes =
           code === 'passwordPolicy' ? 'InvalidPasswordException' : 'InvalidParameterException';
         throw resetFailure(400, code, exception);
       }
-      await resetPassword(ctx, parsed.data.un, parsed.data.code, parsed.data.pw);
+      await resetPassword(ctx, {
+        email: parsed.data.un,
+        code: parsed.data.code,
+        password: parsed.data.pw,
+        address: request.ip,
+      });
       return ok(null);
     });
 

@@ -5,33 +5,37 @@ import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
 import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
-import { strictRateLimit } from '../services/rate-limits.ts';
+import {
+  assertAddressMayGuess,
+  assertServiceProviderCall,
+  recordAddressFailure,
+} from '../services/limits.ts';
 
 const csrfParams = z.object({ csrf: z.string().min(1).max(200) });
 
 export const gatewayRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    // server-to-server: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie
-    app.post(
-      '/gateway/createCsrfLogin',
-      { config: { csrf: false, ...strictRateLimit(ctx.config) } },
-      async (request, reply) => {
-        const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
-        if (!sp) {
-          reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
-          throw new ApiError(401, 'serviceProviderAuthFailed');
-        }
-        const body = parseWith(createCsrfLoginBody, request.body);
-        if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
-        const csrf = await createLoginRequest(
-          ctx.db,
-          { spId: sp.spId, url: body.url, isTeacher: body.isTeacher },
-          ctx.now(),
-        );
-        return ok({ csrf });
-      },
-    );
+    // server-to-server: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie;
+    // limited per client id, and wrong credentials count as failures of the address
+    app.post('/gateway/createCsrfLogin', { config: { csrf: false } }, async (request, reply) => {
+      await assertAddressMayGuess(ctx, request.ip);
+      const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
+      if (!sp) {
+        await recordAddressFailure(ctx, request.ip);
+        reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
+        throw new ApiError(401, 'serviceProviderAuthFailed');
+      }
+      await assertServiceProviderCall(ctx, sp.clientId);
+      const body = parseWith(createCsrfLoginBody, request.body);
+      if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
+      const csrf = await createLoginRequest(
+        ctx.db,
+        { spId: sp.spId, url: body.url, isTeacher: body.isTeacher },
+        ctx.now(),
+      );
+      return ok({ csrf });
+    });
 
     app.get('/gateway/getCsrfLogin/:csrf', async (request) => {
       const { csrf } = parseWith(csrfParams, request.params);

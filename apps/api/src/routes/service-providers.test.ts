@@ -122,7 +122,7 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
   describe.skipIf(skip)('accessCodes/login', () => {
     it('redeems a code for a single-use cookie hash bound to the student and provider', async () => {
       const student = await seedUser(t, { email: 'pupil@school.test' });
-      const code = await createAccessCode(t.db, 'mathworld', student.id, t.clock.now());
+      const { code } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
       expect(code).toMatch(/^\d{6}$/);
       const res = await t.client().get(`/api/accessCodes/login/${code}/mathworld`);
       expect(res.statusCode).toBe(200);
@@ -138,7 +138,7 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
 
     it("names the code's own provider when the code belongs to another one", async () => {
       const student = await seedUser(t, { email: 'reader@school.test' });
-      const code = await createAccessCode(t.db, 'readingroom', student.id, t.clock.now());
+      const { code } = await createAccessCode(t.ctx, { spId: 'readingroom', userId: student.id });
       const res = await t.client().get(`/api/accessCodes/login/${code}/mathworld`);
       expect(res.statusCode).toBe(400);
       expect(res.json().msg).toBe('The code you entered is not for readingroom Learning');
@@ -147,11 +147,11 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
 
     it('refuses unknown or revoked codes (404) and codes of the wrong length (400)', async () => {
       const student = await seedUser(t, { email: 'revoked@school.test' });
-      const code = await createAccessCode(t.db, 'mathworld', student.id, t.clock.now());
+      const { code, id } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
       await t.db
         .updateTable('access_codes')
         .set({ revoked_at: t.clock.now() })
-        .where('code', '=', code)
+        .where('id', '=', id)
         .execute();
       for (const c of [code, '00000x']) {
         const res = await t.client().get(`/api/accessCodes/login/${c}/mathworld`);

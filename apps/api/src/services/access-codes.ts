@@ -1,32 +1,207 @@
-import { ACCESS_CODE_LENGTH, COOKIE_HASH_TTL_MS } from '@frontdoor/contract';
+import { randomUUID } from 'node:crypto';
+import { ACCESS_CODE_LENGTH, COOKIE_HASH_TTL_MS, messages } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { randomDigits, randomToken, sha256 } from './crypto.ts';
+import { accessCodeDigest, randomDigits, randomToken, sha256 } from './crypto.ts';
+import { audit } from './audit.ts';
+import { ApiError } from './http.ts';
+import { DAY_MS, accessCodeBudget, assertAddressMayGuess, recordAddressFailure } from './limits.ts';
+import { findServiceProvider } from './service-providers.ts';
 
-/** A classroom access code: six digits (§1 "six-digit"), bound to one service provider and one student. */
-export async function createAccessCode(db: Db, spId: string, userId: string, now: number): Promise<string> {
+type CodeContext = Pick<AppContext, 'db' | 'config' | 'now'>;
+
+/**
+ * A classroom access code: six digits (§1 "six-digit") for one student at one service provider,
+ * stored as a keyed hash, living ACCESS_CODE_TTL_DAYS unless `ttlDays` says otherwise.
+ */
+export async function createAccessCode(
+  ctx: CodeContext,
+  input: { spId: string; userId: string; ttlDays?: number | undefined },
+): Promise<{ id: string; code: string; expiresAt: number }> {
+  const now = ctx.now();
+  const expiresAt = now + (input.ttlDays ?? ctx.config.limits.accessCodeTtlDays) * DAY_MS;
   for (;;) {
     const code = randomDigits(ACCESS_CODE_LENGTH);
-    const taken = await db
+    const codeHash = accessCodeDigest(ctx.config.secret, code);
+    // unique in the deployment, so 'not for <provider>' names exactly one provider
+    const taken = await ctx.db
       .selectFrom('access_codes')
-      .select('code')
-      .where('code', '=', code)
+      .select('id')
+      .where('code_hash', '=', codeHash)
       .executeTakeFirst();
     if (taken) continue;
-    await db
+    const id = randomUUID();
+    await ctx.db
       .insertInto('access_codes')
-      .values({ code, sp_id: spId, user_id: userId, created_at: now, revoked_at: null })
+      .values({
+        id,
+        code_hash: codeHash,
+        sp_id: input.spId,
+        user_id: input.userId,
+        created_at: now,
+        expires_at: expiresAt,
+        revoked_at: null,
+      })
       .execute();
-    return code;
+    return { id, code, expiresAt };
   }
 }
 
-export async function findAccessCode(db: Db, code: string) {
-  return db
+/** Codes that can sign in now: not revoked, not expired. */
+const liveCodes = (db: Db, now: number) =>
+  db.selectFrom('access_codes').where('revoked_at', 'is', null).where('expires_at', '>', now);
+
+export async function countLiveCodes(db: Db, spId: string, now: number): Promise<number> {
+  const row = await liveCodes(db, now)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sp_id', '=', spId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listAccessCodes(db: Db, spId: string, now: number) {
+  const rows = await db
     .selectFrom('access_codes')
-    .selectAll()
-    .where('code', '=', code)
-    .where('revoked_at', 'is', null)
+    .innerJoin('users', 'users.id', 'access_codes.user_id')
+    .select([
+      'access_codes.id',
+      'users.email',
+      'access_codes.created_at',
+      'access_codes.expires_at',
+      'access_codes.revoked_at',
+    ])
+    .where('access_codes.sp_id', '=', spId)
+    .orderBy('access_codes.created_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    createdAt: new Date(r.created_at).toISOString(),
+    expiresAt: new Date(r.expires_at).toISOString(),
+    state: r.revoked_at !== null ? 'revoked' : r.expires_at <= now ? 'expired' : 'live',
+  }));
+}
+
+/** Revokes live codes by id, or every live code of a student at a provider; returns how many. */
+export async function revokeAccessCodes(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  which: { id: string } | { spId: string; userId: string },
+): Promise<number> {
+  const now = ctx.now();
+  let query = ctx.db.updateTable('access_codes').set({ revoked_at: now }).where('revoked_at', 'is', null);
+  query =
+    'id' in which
+      ? query.where('id', '=', which.id)
+      : query.where('sp_id', '=', which.spId).where('user_id', '=', which.userId);
+  const res = await query.executeTakeFirst();
+  const revoked = Number(res.numUpdatedRows);
+  if (revoked) await audit(ctx, { event: 'access-code.revoked', detail: { ...which, revoked } });
+  return revoked;
+}
+
+const utcDay = (now: number) => Math.floor(now / DAY_MS);
+
+/** The provider's budget of failed guesses today, derived from its live codes (limits.accessCodeBudget). */
+export async function accessCodeBudgetOf(ctx: CodeContext, spId: string) {
+  const now = ctx.now();
+  const live = await countLiveCodes(ctx.db, spId, now);
+  const budget = accessCodeBudget(ctx.config.limits.accessCodeDailyRisk, live);
+  const row = await ctx.db
+    .selectFrom('access_code_failures')
+    .select(['failures', 'exhausted_at'])
+    .where('sp_id', '=', spId)
+    .where('day', '=', utcDay(now))
     .executeTakeFirst();
+  const failures = row?.failures ?? 0;
+  return {
+    liveCodes: live,
+    budget,
+    failures,
+    remaining: Math.max(0, budget - failures),
+    resetsAt: (utcDay(now) + 1) * DAY_MS,
+  };
+}
+
+/** Counts one failed guess against a provider; the guess that spends its budget tells the operator. */
+async function recordProviderFailure(ctx: AppContext, spId: string): Promise<void> {
+  const now = ctx.now();
+  const day = utcDay(now);
+  const row = await ctx.db
+    .insertInto('access_code_failures')
+    .values({ sp_id: spId, day, failures: 1, exhausted_at: null })
+    .onConflict((oc) =>
+      oc
+        .columns(['sp_id', 'day'])
+        .doUpdateSet((eb) => ({ failures: eb('access_code_failures.failures', '+', 1) })),
+    )
+    .returning(['failures', 'exhausted_at'])
+    .executeTakeFirstOrThrow();
+  const { budget, liveCodes } = await accessCodeBudgetOf(ctx, spId);
+  if (row.failures < budget || row.exhausted_at !== null) return;
+  const marked = await ctx.db
+    .updateTable('access_code_failures')
+    .set({ exhausted_at: now })
+    .where('sp_id', '=', spId)
+    .where('day', '=', day)
+    .where('exhausted_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) !== 1) return;
+  const detail = {
+    failures: row.failures,
+    budget,
+    liveCodes,
+    resetsAt: new Date((day + 1) * DAY_MS).toISOString(),
+  };
+  ctx.logger.error(
+    { spId, ...detail },
+    'access-code budget exhausted: class-code sign-in paused for this provider until the day ends',
+  );
+  await audit(ctx, { event: 'access-codes.budget-exhausted', spId, detail });
+}
+
+/**
+ * GET accessCodes/login/{code}/{sp_id}: the code is looked up within the provider asked for. A
+ * wrong guess counts against that provider's daily budget and the address; a code of another
+ * provider answers the spec's 'not for <provider>' and counts against both providers. While the
+ * budget is spent, the provider's class-code sign-in answers 429 without looking anything up.
+ */
+export async function accessCodeLogin(
+  ctx: AppContext,
+  input: { code: string; spId: string; address: string },
+): Promise<{ cookieHash: string; spId: string }> {
+  if (!(await findServiceProvider(ctx.db, input.spId))) {
+    // no provider, no budget to spend: the guess still counts against the address
+    await assertAddressMayGuess(ctx, input.address);
+    await recordAddressFailure(ctx, input.address);
+    throw new ApiError(404, 'accessCodeNotFound');
+  }
+  const { budget, failures, resetsAt } = await accessCodeBudgetOf(ctx, input.spId);
+  const now = ctx.now();
+  if (failures >= budget) throw new ApiError(429, 'accessCodesPaused', undefined, resetsAt - now);
+  await assertAddressMayGuess(ctx, input.address);
+  const codeHash = accessCodeDigest(ctx.config.secret, input.code);
+  const row = await liveCodes(ctx.db, now)
+    .select(['user_id', 'sp_id'])
+    .where('code_hash', '=', codeHash)
+    .where('sp_id', '=', input.spId)
+    .executeTakeFirst();
+  if (row)
+    return { cookieHash: await createCookieHash(ctx.db, row.user_id, row.sp_id, now), spId: row.sp_id };
+
+  await recordAddressFailure(ctx, input.address);
+  await recordProviderFailure(ctx, input.spId);
+  const other = await liveCodes(ctx.db, now)
+    .select('sp_id')
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
+  if (!other) throw new ApiError(404, 'accessCodeNotFound');
+  await recordProviderFailure(ctx, other.sp_id);
+  const owner = await findServiceProvider(ctx.db, other.sp_id);
+  throw new ApiError(
+    400,
+    'accessCodeWrongProviderPrefix',
+    `${messages.accessCodeWrongProviderPrefix} ${owner?.name ?? other.sp_id}`,
+  );
 }
 
 /** A short-lived single-use hash that auth/cookie trades for a session; only its sha256 is stored. */

@@ -13,10 +13,18 @@ import {
 } from './codes.ts';
 import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './users.ts';
 import { revokeUserSessions } from './sessions.ts';
+import {
+  assertMayGuess,
+  assertMaySendCode,
+  guessAtUnknownAccount,
+  recordCodeSent,
+  recordFailure,
+  recordSuccess,
+} from './limits.ts';
 
 /** Renders and sends a mail; a transport failure is logged (the user can ask for the code again). */
 export async function sendAccountMail(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'mailer' | 'config' | 'logger'>,
   user: Pick<User, 'email' | 'first' | 'language'>,
   mail: MailKind,
 ): Promise<boolean> {
@@ -37,31 +45,42 @@ export async function sendAccountMail(
 const withinCooldown = (issuedAt: number | null, now: number) =>
   issuedAt !== null && now - issuedAt < RESEND_COOLDOWN_SECONDS * 1000;
 
-/** Issues a code of `purpose` and mails it; inside the resend cooldown it answers 429 (or silently skips). */
+/**
+ * Issues a code of `purpose` and mails it, from `address`. Inside the resend cooldown it answers
+ * 429 (or silently skips: the code sent moments ago is still good); past the hourly sends of the
+ * account or the address it answers 429 codeSendLimit (docs/SECURITY.md).
+ */
 export async function mailCode(
   ctx: AppContext,
   user: User,
   purpose: CodePurpose,
-  onCooldown: 'reject' | 'skip',
+  request: { address: string; onCooldown: 'reject' | 'skip' },
 ): Promise<void> {
   const now = ctx.now();
   if (withinCooldown(await lastIssuedAt(ctx.db, user.id, purpose), now)) {
-    if (onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests');
+    if (request.onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests');
     return;
   }
+  await assertMaySendCode(ctx, request.address, user);
   const code = await issueCode(ctx.db, ctx.config.secret, user.id, purpose, now);
+  await recordCodeSent(ctx, request.address);
   await sendAccountMail(ctx, user, { kind: purpose, code, email: user.email });
 }
 
-/** Starts a password reset: mails a reset code when the account exists; says nothing either way. */
-export async function startPasswordReset(ctx: AppContext, email: string): Promise<void> {
+/**
+ * Starts a password reset: mails a reset code when the account exists; says nothing either way,
+ * except that a spent hourly sending limit answers 429 (its message says to use the newest code).
+ */
+export async function startPasswordReset(ctx: AppContext, email: string, address: string): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
-  if (user) await mailCode(ctx, user, 'reset', 'skip');
+  if (user) await mailCode(ctx, user, 'reset', { address, onCooldown: 'skip' });
 }
 
 export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirmed'> {
   password: string;
   inviteCode?: string | undefined;
+  /** The client's address: the first code counts against its hourly sends. */
+  address: string;
 }
 
 /** Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction. */
@@ -70,7 +89,9 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   if (await findUserByEmail(ctx.db, input.email)) {
     throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
   }
-  const passwordHash = await hashPassword(input.password);
+  // refused before the account exists, so no account is left without its code
+  await assertMaySendCode(ctx, input.address, undefined);
+  const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const row = newUserRow({ ...input, passwordHash, confirmed: false }, now);
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -95,7 +116,7 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
     }
     throw error;
   }
-  await mailCode(ctx, row, 'verify', 'skip');
+  await mailCode(ctx, row, 'verify', { address: input.address, onCooldown: 'skip' });
   return row;
 }
 
@@ -109,14 +130,40 @@ const CODE_FAILURES: Record<
   attemptLimit: { status: 429, code: 'attemptLimit', exception: 'LimitExceededException' },
 };
 
+/**
+ * Checks a mailed code under the abuse limits: refused unevaluated while the account, the pair or
+ * the address may not guess; a wrong code counts as a failure of the account, a right one resets it.
+ */
+async function checkCodeGuarded(
+  ctx: AppContext,
+  address: string,
+  user: User,
+  purpose: CodePurpose,
+  code: string,
+): Promise<CodeCheck> {
+  await assertMayGuess(ctx, address, user);
+  const check = await checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now());
+  if (check.result === 'mismatch') await recordFailure(ctx, address, user);
+  if (check.result === 'ok') await recordSuccess(ctx, address, user);
+  return check;
+}
+
 /** Confirms a self-signed-up account with its mailed code. */
-export async function confirmAccount(ctx: AppContext, email: string, code: string): Promise<void> {
+export async function confirmAccount(
+  ctx: AppContext,
+  email: string,
+  code: string,
+  address: string,
+): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
   // an unknown address answers like a wrong code: confirm reveals nothing validateEmail does not
-  if (!user) throw new ApiError(400, 'invalidVerificationCode');
+  if (!user) {
+    await guessAtUnknownAccount(ctx, address);
+    throw new ApiError(400, 'invalidVerificationCode');
+  }
   if (user.confirmed) throw new ApiError(409, 'userAlreadyConfirmed');
   const now = ctx.now();
-  const check = await checkCode(ctx.db, ctx.config.secret, user.id, 'verify', code, now);
+  const check = await checkCodeGuarded(ctx, address, user, 'verify', code);
   if (check.result !== 'ok') {
     const failure = CODE_FAILURES[check.result];
     throw new ApiError(failure.status, failure.code);
@@ -128,8 +175,24 @@ export async function confirmAccount(ctx: AppContext, email: string, code: strin
 }
 
 /** Reset failures carry their text as embedded JSON (§8), in the shape of the hosted service's errors. */
-export const resetFailure = (status: number, code: MessageCode, exception: string): ApiError =>
-  new ApiError(status, code, embedMessage('Password reset failed:', exception, messages[code]));
+export const resetFailure = (
+  status: number,
+  code: MessageCode,
+  exception: string,
+  retryAfterMs?: number,
+): ApiError =>
+  new ApiError(status, code, embedMessage('Password reset failed:', exception, messages[code]), retryAfterMs);
+
+/** A limit's refusal on the reset page travels like every reset failure: its text embedded (§8). */
+async function asResetFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 429)
+      throw resetFailure(429, error.code, 'LimitExceededException', error.retryAfterMs);
+    throw error;
+  }
+}
 
 /**
  * Sets a new password with a reset code. The code proves the address, so the account becomes
@@ -137,19 +200,20 @@ export const resetFailure = (status: number, code: MessageCode, exception: strin
  */
 export async function resetPassword(
   ctx: AppContext,
-  email: string,
-  code: string,
-  password: string,
+  input: { email: string; code: string; password: string; address: string },
 ): Promise<void> {
-  const user = await findUserByEmail(ctx.db, email);
-  if (!user) throw resetFailure(400, 'invalidVerificationCode', 'CodeMismatchException');
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (!user) {
+    await asResetFailure(() => guessAtUnknownAccount(ctx, input.address));
+    throw resetFailure(400, 'invalidVerificationCode', 'CodeMismatchException');
+  }
   const now = ctx.now();
-  const check = await checkCode(ctx.db, ctx.config.secret, user.id, 'reset', code, now);
+  const check = await asResetFailure(() => checkCodeGuarded(ctx, input.address, user, 'reset', input.code));
   if (check.result !== 'ok') {
     const failure = CODE_FAILURES[check.result];
     throw resetFailure(failure.status, failure.code, failure.exception);
   }
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now)))
       throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');

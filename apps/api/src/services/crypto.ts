@@ -18,3 +18,10 @@ export function safeEqual(a: string, b: string): boolean {
   const bb = Buffer.from(b);
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
+
+/**
+ * The stored form of a classroom access code: keyed, so a copy of the table reveals no code, and
+ * the same for every provider, so a code is unique in the deployment (the spec's 'not for <provider>').
+ */
+export const accessCodeDigest = (pepper: string, code: string): string =>
+  pepperedDigest(pepper, `access-code:${code}`);

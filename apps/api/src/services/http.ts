@@ -10,10 +10,13 @@ import type { z } from 'zod';
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly code: MessageCode;
-  constructor(statusCode: number, code: MessageCode, msg?: string) {
+  /** Sent as Retry-After (whole seconds) with a 429 or 503: when trying again can succeed. */
+  readonly retryAfterMs: number | undefined;
+  constructor(statusCode: number, code: MessageCode, msg?: string, retryAfterMs?: number) {
     super(msg ?? messages[code]);
     this.statusCode = statusCode;
     this.code = code;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -56,6 +56,9 @@ export function newUserRow(account: NewAccount, now: number): User {
     language: account.language ?? 'en',
     created_at: now,
     updated_at: now,
+    failed_attempts: 0,
+    last_failed_at: null,
+    locked_at: null,
   };
 }
 

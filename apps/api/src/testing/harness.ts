@@ -9,7 +9,8 @@ import { mailboxMailer, type Mailer } from '../mail/mailer.ts';
 import { hashPassword, newUserRow } from '../services/users.ts';
 import { createSession } from '../services/sessions.ts';
 import { createServiceProvider } from '../services/service-providers.ts';
-import { createTestDb, postgresReachable, TEST_DATABASE_URL, type Dialect } from './test-db.ts';
+import { createLimitState } from '../services/limits.ts';
+import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET, type Dialect } from './test-db.ts';
 
 export { createTestDb, type Dialect };
 
@@ -47,15 +48,18 @@ export async function createTestApp(
     APP_ENV: 'test',
     PUBLIC_URL: 'http://localhost:8080',
     RATE_LIMIT_MULTIPLIER: '1000',
+    SECRET: TEST_SECRET,
     WEB_DIST: '/nonexistent-dist',
     ...options.env,
   });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx: AppContext = {
     config,
     db,
     now,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger,
     mailer: options.mailer ?? mailboxMailer(db, now),
+    limits: await createLimitState(config, logger),
   };
   const app = await buildApp(ctx);
   await app.ready();

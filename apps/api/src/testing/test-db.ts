@@ -25,12 +25,15 @@ export async function postgresReachable(url = TEST_DATABASE_URL): Promise<string
  * pool's backends have really gone: pg's pool.end() resolves while they are still closing, and a
  * forced drop under them surfaces as an uncaught 'terminating connection' error.
  */
+/** The server secret of every test app (the pepper the migrations hash codes with). */
+export const TEST_SECRET = 'frontdoor-test-secret-0123456789abcdef';
+
 export async function createTestDb(
   dialect: Dialect,
 ): Promise<{ db: Db; databaseUrl: string | undefined; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
-    await migrateToLatest(db);
+    await migrateToLatest(db, { secret: TEST_SECRET });
     return { db, databaseUrl: undefined, drop: () => db.destroy() };
   }
   const name = `api_test_${randomBytes(6).toString('hex')}`;
@@ -38,7 +41,7 @@ export async function createTestDb(
   await sql`create database ${sql.id(name)}`.execute(admin);
   const databaseUrl = `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`;
   const db = createDb({ databaseUrl, dataDir: '.' });
-  await migrateToLatest(db);
+  await migrateToLatest(db, { secret: TEST_SECRET });
   return {
     db,
     databaseUrl,

@@ -1,0 +1,36 @@
+import type { AppContext } from '../context.ts';
+
+export interface AuditEvent {
+  event: 'account.locked' | 'account.unlocked' | 'access-codes.budget-exhausted' | 'access-code.revoked';
+  userId?: string | null;
+  spId?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** Appends to the audit log (`npm run admin -- audit list`): what an operator must be able to read later. */
+export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEvent): Promise<void> {
+  await ctx.db
+    .insertInto('audit_log')
+    .values({
+      at: ctx.now(),
+      event: entry.event,
+      user_id: entry.userId ?? null,
+      sp_id: entry.spId ?? null,
+      detail: JSON.stringify(entry.detail ?? {}),
+    })
+    .execute();
+}
+
+export async function listAudit(
+  ctx: Pick<AppContext, 'db'>,
+  options: { limit: number; event?: string | undefined },
+) {
+  let query = ctx.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(options.limit);
+  if (options.event) query = query.where('event', '=', options.event);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    ...r,
+    at: new Date(r.at).toISOString(),
+    detail: JSON.parse(r.detail) as unknown,
+  }));
+}

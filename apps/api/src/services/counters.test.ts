@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, Socket, type Server } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
+import { createTestApp, type TestApp } from '../testing/harness.ts';
+import { memoryCounters, redisCounters, type CounterStore } from './counters.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisProblem(): Promise<string | null> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
+  let refused = '';
+  probe.on('error', (error: Error) => void (refused ||= error.message));
+  try {
+    await probe.connect();
+    await probe.ping();
+    return null;
+  } catch (error) {
+    return refused || (error instanceof Error ? error.message : String(error));
+  } finally {
+    probe.disconnect();
+  }
+}
+const problem = await redisProblem();
+if (problem)
+  console.info(
+    `[api tests] Redis at ${REDIS_URL} not reachable, the shared-limit tests are skipped: ${problem}`,
+  );
+
+const opened: { close: () => Promise<void> }[] = [];
+afterAll(async () => {
+  for (const o of opened.reverse()) await o.close();
+});
+
+const stores: [string, () => CounterStore, boolean][] = [
+  ['memory', memoryCounters, false],
+  [
+    'redis',
+    () => {
+      const redis = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
+      const store = redisCounters(redis, `test-${randomUUID()}:`);
+      opened.push(store);
+      return store;
+    },
+    problem !== null,
+  ],
+];
+
+describe.each(stores)('%s counters', (_name, make, skip) => {
+  it.skipIf(skip)('count within a window by the caller’s clock, slide when asked, clear', async () => {
+    const store = make();
+    expect(await store.hit('a', 1000, 100)).toEqual({ count: 1, expiresAt: 1100 });
+    expect(await store.hit('a', 1050, 100)).toEqual({ count: 2, expiresAt: 1100 });
+    expect(await store.peek('a', 1099)).toEqual({ count: 2, expiresAt: 1100 });
+    expect(await store.peek('a', 1100)).toEqual({ count: 0, expiresAt: 0 });
+    expect(await store.hit('a', 1100, 100)).toEqual({ count: 1, expiresAt: 1200 });
+    expect(await store.hit('s', 0, 100, true)).toEqual({ count: 1, expiresAt: 100 });
+    expect(await store.hit('s', 90, 100, true)).toEqual({ count: 2, expiresAt: 190 });
+    await store.clear('s');
+    expect((await store.peek('s', 100)).count).toBe(0);
+  });
+});
+
+/**
+ * A TCP relay in front of the CI Redis, so a test can take "Redis" away mid-run without touching
+ * the server other suites use.
+ */
+async function redisRelay(): Promise<{ url: string; cut: () => Promise<void>; server: Server }> {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = new Socket();
+    upstream.connect(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    server,
+    cut: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+const csrf = { cookie: `${CSRF_COOKIE}=t`, [CSRF_HEADER]: 't' };
+/** A wrong password for an unknown account: one failure of the address. */
+const failFrom = (t: TestApp, address: string) =>
+  t.app
+    .inject({
+      method: 'POST',
+      url: '/api/cognito/login',
+      headers: csrf,
+      payload: { email: `nobody-${randomUUID()}@school.test`, password: 'Wrong-Passw0rd!' },
+      remoteAddress: address,
+    })
+    .then((res) => res.statusCode);
+
+describe('limits shared by several instances', () => {
+  const pair = async (env: Record<string, string>) => {
+    const limits = { RATE_LIMIT_MULTIPLIER: '1', LIMIT_ADDRESS_FAILURES_PER_HOUR: '4', ...env };
+    const a = await createTestApp('sqlite', { env: limits });
+    const b = await createTestApp('sqlite', { env: limits });
+    opened.push(a, b);
+    return { a, b };
+  };
+
+  it('without REDIS_URL each instance counts its own failures', async () => {
+    const { a, b } = await pair({});
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push(await failFrom(i % 2 ? b : a, '10.1.0.1'));
+    expect(statuses).toEqual(Array(6).fill(401));
+  });
+
+  it.skipIf(problem !== null)(
+    'with REDIS_URL they share one count; when Redis goes away each falls back to its own memory, never to no limit',
+    async () => {
+      const relay = await redisRelay();
+      opened.push({ close: () => relay.cut() });
+      const { a, b } = await pair({ REDIS_URL: relay.url, REDIS_PREFIX: `test-${randomUUID()}:` });
+      const shared: number[] = [];
+      for (let i = 0; i < 5; i++) shared.push(await failFrom(i % 2 ? b : a, '10.1.0.2'));
+      expect(shared).toEqual([401, 401, 401, 401, 429]);
+
+      await relay.cut();
+      const degraded: number[] = [];
+      for (let i = 0; i < 5; i++) degraded.push(await failFrom(a, '10.1.0.3'));
+      expect(degraded).toEqual([401, 401, 401, 401, 429]);
+      // b never saw these failures: per instance while degraded
+      expect(await failFrom(b, '10.1.0.3')).toBe(401);
+    },
+  );
+});

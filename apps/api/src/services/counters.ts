@@ -1,0 +1,168 @@
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/**
+ * Counters with an expiry, the state of the abuse limits that is not kept in the database (per
+ * address, per address and account, per client id). Expiry is computed from the caller's clock
+ * (`ctx.now`), never the store's, so tests move time with a fake clock on every store alike.
+ */
+export interface CounterStore {
+  /**
+   * Adds 1 and returns the new count. A count that has expired starts again at 1 and lives
+   * `ttlMs`; with `slide` every hit moves the expiry to now + ttlMs (a "consecutive" counter).
+   */
+  hit(
+    key: string,
+    now: number,
+    ttlMs: number,
+    slide?: boolean,
+  ): Promise<{ count: number; expiresAt: number }>;
+  /** The live count (0 when absent or expired) and when it expires. */
+  peek(key: string, now: number): Promise<{ count: number; expiresAt: number }>;
+  clear(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const NONE = { count: 0, expiresAt: 0 };
+/** Memory stays bounded under a flood of distinct keys: expired entries are swept past this size. */
+const MEMORY_SWEEP_AT = 100_000;
+
+export function memoryCounters(): CounterStore {
+  const entries = new Map<string, { count: number; expiresAt: number }>();
+  const sweep = (now: number) => {
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+  };
+  return {
+    async hit(key, now, ttlMs, slide = false) {
+      const live = entries.get(key);
+      const entry =
+        live && live.expiresAt > now
+          ? { count: live.count + 1, expiresAt: slide ? now + ttlMs : live.expiresAt }
+          : { count: 1, expiresAt: now + ttlMs };
+      if (!live && entries.size >= MEMORY_SWEEP_AT) sweep(now);
+      entries.set(key, entry);
+      return entry;
+    },
+    async peek(key, now) {
+      const live = entries.get(key);
+      return live && live.expiresAt > now ? { ...live } : NONE;
+    },
+    async clear(key) {
+      entries.delete(key);
+    },
+    async close() {
+      entries.clear();
+    },
+  };
+}
+
+// KEYS[1]; ARGV: now, ttlMs, slide (1/0). A hash {c: count, e: expiresAt}; Redis's own TTL only
+// garbage-collects (a day past the logical expiry, so a fake clock ahead of Redis's still works).
+const HIT = `
+local e = tonumber(redis.call('HGET', KEYS[1], 'e') or '0')
+local now = tonumber(ARGV[1])
+local ttl = tonumber(ARGV[2])
+local c = 1
+if e > now then
+  c = tonumber(redis.call('HGET', KEYS[1], 'c')) + 1
+  if ARGV[3] == '1' then e = now + ttl end
+else
+  e = now + ttl
+end
+redis.call('HSET', KEYS[1], 'c', c, 'e', e)
+redis.call('PEXPIRE', KEYS[1], ttl + 86400000)
+return {c, e}
+`;
+
+export function redisCounters(redis: Redis, prefix: string): CounterStore {
+  return {
+    async hit(key, now, ttlMs, slide = false) {
+      const [count, expiresAt] = (await redis.eval(HIT, 1, prefix + key, now, ttlMs, slide ? 1 : 0)) as [
+        number,
+        number,
+      ];
+      return { count, expiresAt };
+    },
+    async peek(key, now) {
+      const [count, expiresAt] = await redis.hmget(prefix + key, 'c', 'e');
+      const e = Number(expiresAt ?? 0);
+      return e > now ? { count: Number(count ?? 0), expiresAt: e } : NONE;
+    },
+    async clear(key) {
+      await redis.del(prefix + key);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/**
+ * Shared counters that degrade instead of failing open: while the shared store is unreachable,
+ * each instance counts in its own memory (limits per instance, logged once), never "no limits".
+ */
+export function resilientCounters(shared: CounterStore, local: CounterStore, logger: Logger): CounterStore {
+  let degraded = false;
+  const attempt = async <T>(call: (store: CounterStore) => Promise<T>): Promise<T> => {
+    try {
+      const result = await call(shared);
+      if (degraded) logger.info('shared counters reachable again: limits shared by every instance');
+      degraded = false;
+      return result;
+    } catch (err) {
+      if (!degraded)
+        logger.error(
+          { err },
+          'shared counters unreachable: limits are counted per instance until they are back',
+        );
+      degraded = true;
+      return call(local);
+    }
+  };
+  return {
+    hit: (key, now, ttlMs, slide) => attempt((s) => s.hit(key, now, ttlMs, slide)),
+    peek: (key, now) => attempt((s) => s.peek(key, now)),
+    // a clear must reach both, or a success would leave the other's count standing
+    clear: async (key) => {
+      await Promise.allSettled([shared.clear(key), local.clear(key)]);
+    },
+    close: async () => {
+      await Promise.all([shared.close(), local.close()]);
+    },
+  };
+}
+
+const READY_WAIT_MS = 3000;
+
+/** The connection to the Redis every instance shares; commands fail at once while it is down. */
+export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: READY_WAIT_MS,
+  });
+  let lastProblem = '';
+  redis.on('error', (err: Error) => {
+    // one line per kind of failure, not one per reconnect attempt
+    if (err.message === lastProblem) return;
+    lastProblem = err.message;
+    logger.warn({ err }, 'redis unreachable');
+  });
+  redis.on('ready', () => {
+    if (lastProblem) logger.info('redis reachable again');
+    lastProblem = '';
+  });
+  await once(redis, 'ready', { signal: AbortSignal.timeout(READY_WAIT_MS) }).catch(() => undefined);
+  return redis;
+}
+
+/** REDIS_URL set: shared counters with a memory fallback; unset: this process's memory. */
+export async function createCounters(
+  config: { redisUrl: string | undefined; redisPrefix: string },
+  logger: Logger,
+): Promise<CounterStore> {
+  if (!config.redisUrl) return memoryCounters();
+  const redis = await connectRedis(config.redisUrl, logger);
+  return resilientCounters(redisCounters(redis, `${config.redisPrefix}limits:`), memoryCounters(), logger);
+}

@@ -1,0 +1,40 @@
+import { ApiError } from './http.ts';
+
+const BUSY_RETRY_MS = 2000;
+
+/**
+ * Caps concurrent argon2 work at the cores, with a bounded queue behind it: under a flood the
+ * sign-ins that fit are answered at full speed and the rest get 503 with Retry-After, instead of
+ * every sign-in slowing to a crawl while memory grows.
+ */
+export class HashQueue {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly concurrency: number,
+    readonly maxWaiting: number,
+  ) {}
+
+  get depth(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.waiting.length };
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.concurrency) {
+      if (this.waiting.length >= this.maxWaiting)
+        throw new ApiError(503, 'serverBusy', undefined, BUSY_RETRY_MS);
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active++;
+    }
+    try {
+      return await work();
+    } finally {
+      // hand the slot straight to the next waiter, so `active` never drops below a waiting queue
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}

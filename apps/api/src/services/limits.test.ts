@@ -1,0 +1,449 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ABUSE_LIMITS, CSRF_COOKIE, CSRF_HEADER, messages } from '@frontdoor/contract';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  basicAuth,
+  createTestApp,
+  lastMail,
+  seedServiceProvider,
+  seedUser,
+  type TestApp,
+} from '../testing/harness.ts';
+import type { Env } from '../config.ts';
+import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
+import { listAudit } from './audit.ts';
+import { accessCodeBudget, accountDelayMs, DAY_MS, HOUR_MS, unlockAccount } from './limits.ts';
+import { findUserByEmail } from './users.ts';
+
+const csrf = { cookie: `${CSRF_COOKIE}=t`, [CSRF_HEADER]: 't' };
+const SCHOOL = '203.0.113.7';
+
+/** One call from `address`, as a browser behind that public address would make it. */
+async function call(t: TestApp, address: string, method: 'GET' | 'POST', url: string, payload?: object) {
+  const res = await t.app.inject({ method, url, headers: csrf, payload, remoteAddress: address });
+  return { status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] };
+}
+const login = (t: TestApp, address: string, email: string, password = TEST_PASSWORD) =>
+  call(t, address, 'POST', '/api/cognito/login', { email, password });
+const accessCode = (t: TestApp, address: string, code: string, spId: string) =>
+  call(t, address, 'GET', `/api/accessCodes/login/${code}/${spId}`);
+
+describe('limit rules', () => {
+  it('delays an account from its 5th consecutive failure: 1 s doubling, capped at 15 min', () => {
+    expect([0, 4].map(accountDelayMs)).toEqual([0, 0]);
+    expect([5, 6, 7, 14].map(accountDelayMs)).toEqual([1000, 2000, 4000, 512_000]);
+    expect(accountDelayMs(15)).toBe(ABUSE_LIMITS.accountDelayMaxMs);
+    expect(accountDelayMs(99)).toBe(ABUSE_LIMITS.accountDelayMaxMs);
+  });
+
+  it("keeps a provider's daily takeover chance (failures × live codes / 10^6) at the accepted risk", () => {
+    expect([30, 300, 3000].map((k) => accessCodeBudget(0.01, k))).toEqual([333, 33, 3]);
+    expect(accessCodeBudget(0.01, 0)).toBe(10_000);
+    expect(accessCodeBudget(0.0001, 3000)).toBe(1);
+  });
+});
+
+describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
+  const apps: TestApp[] = [];
+  const open = async (env: Env = {}) => {
+    const t = await createTestApp(dialect, { env: { RATE_LIMIT_MULTIPLIER: '1', ...env } });
+    apps.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    await Promise.all(apps.map((t) => t.close()));
+  });
+
+  describe.skipIf(skip)('a class behind one address', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await open();
+      await seedServiceProvider(t, 'mathworld');
+    });
+
+    it('30 students sign in by password and 30 by access code in the same minute: no 429', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const email = `student${i}@school.test`;
+        const student = await seedUser(t, { email });
+        const { code } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
+        statuses.push((await call(t, SCHOOL, 'POST', '/api/auth/validateEmail', { email })).status);
+        statuses.push((await login(t, SCHOOL, email)).status);
+        statuses.push((await accessCode(t, SCHOOL, code, 'mathworld')).status);
+      }
+      expect(statuses).toEqual(Array(90).fill(200));
+    });
+
+    it("one student's typos do not spend the class's budget: 10 wrong codes, then the right one", async () => {
+      const student = await seedUser(t, { email: 'typist@school.test' });
+      const { code } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
+      for (let i = 0; i < 10; i++)
+        expect(
+          (await accessCode(t, SCHOOL, String((Number(code) + 1 + i) % 1e6).padStart(6, '0'), 'mathworld'))
+            .status,
+        ).toBe(404);
+      expect((await accessCode(t, SCHOOL, code, 'mathworld')).status).toBe(200);
+    });
+  });
+
+  describe.skipIf(skip)('per account', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await open();
+    });
+
+    it('from the 5th failure a growing delay answers 429 with Retry-After; a success resets it', async () => {
+      const email = 'delayed@school.test';
+      await seedUser(t, { email });
+      for (let i = 0; i < 5; i++) expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
+      const waiting = await login(t, SCHOOL, email);
+      expect(waiting).toMatchObject({ status: 429, retryAfter: '1', body: { code: 'tooManyFailures' } });
+      expect(waiting.body.msg).toBe(messages.tooManyFailures);
+      t.clock.advance(1000);
+      expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
+      expect((await login(t, SCHOOL, email)).retryAfter).toBe('2');
+      t.clock.advance(2000);
+      expect((await login(t, SCHOOL, email)).status).toBe(200);
+      // the count starts again: the next failure is evaluated and not delayed
+      expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
+      expect((await login(t, SCHOOL, email)).status).toBe(200);
+    });
+
+    it('counts failures from every address: three addresses guessing, then the right password from a fourth waits', async () => {
+      const email = 'spread@school.test';
+      await seedUser(t, { email });
+      for (let i = 0; i < 33; i++) {
+        if (i) t.clock.advance(ABUSE_LIMITS.accountDelayMaxMs);
+        expect((await login(t, `198.51.100.${i % 3}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+      }
+      const user = await findUserByEmail(t.db, email);
+      expect(user?.failed_attempts).toBe(33);
+      expect((await login(t, '198.51.100.9', email)).body.code).toBe('tooManyFailures');
+    });
+
+    it('locks at 100 consecutive failures, mails the owner, and unlocks by the administrator or after 24 h', async () => {
+      const email = 'locked@school.test';
+      const seeded = await seedUser(t, { email, first: 'Lena' });
+      await t.db
+        .updateTable('users')
+        .set({
+          failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1,
+          last_failed_at: t.clock.now() - DAY_MS,
+        })
+        .where('id', '=', seeded.id)
+        .execute();
+      expect((await login(t, '198.51.100.20', email, 'Wrong-Passw0rd!')).status).toBe(401);
+      const refused = await login(t, '198.51.100.21', email);
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { code: 'accountLocked', msg: messages.accountLocked },
+      });
+      expect(Number(refused.retryAfter)).toBe(24 * 60 * 60);
+      const { mail } = await lastMail(t, email);
+      expect(mail?.subject).toBe('Your account has been locked');
+      expect(mail?.text).toContain('Hello Lena');
+      const [entry] = await listAudit(t.ctx, { limit: 1, event: 'account.locked' });
+      expect(entry).toMatchObject({ user_id: seeded.id, detail: { failures: 100 } });
+
+      const locked = await findUserByEmail(t.db, email);
+      expect(locked && (await unlockAccount(t.ctx, locked, 'admin'))).toBe(true);
+      expect((await login(t, '198.51.100.21', email)).status).toBe(200);
+
+      // the same lock again, this time waited out
+      await t.db
+        .updateTable('users')
+        .set({ failed_attempts: 99, last_failed_at: t.clock.now() - DAY_MS })
+        .where('id', '=', seeded.id)
+        .execute();
+      await login(t, '198.51.100.20', email, 'Wrong-Passw0rd!');
+      t.clock.advance(ABUSE_LIMITS.accountLockMs - 1000);
+      expect((await login(t, '198.51.100.21', email)).body.code).toBe('accountLocked');
+      t.clock.advance(1000);
+      expect((await login(t, '198.51.100.21', email)).status).toBe(200);
+    });
+
+    it('wrong mailed codes count against the account too (reset codes from GET /oidc/forgotPassword included)', async () => {
+      const email = 'codes@school.test';
+      await seedUser(t, { email });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/oidc/forgotPassword?login_hint=${email}`,
+        remoteAddress: SCHOOL,
+      });
+      expect(res.statusCode).toBe(303);
+      const { code = '' } = await lastMail(t, email);
+      const wrong = String((Number(code) + 1) % 1e6).padStart(6, '0');
+      const reset = (c: string) =>
+        call(t, SCHOOL, 'POST', '/api/cognito/reset', {
+          un: email,
+          code: c,
+          pw: 'New-Passw0rd-2026',
+          confirmPw: 'New-Passw0rd-2026',
+        });
+      for (let i = 0; i < 4; i++) expect((await reset(wrong)).status).toBe(400);
+      expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
+      const waiting = await reset(code);
+      expect(waiting.status).toBe(429);
+      // the reset page reads its message from JSON embedded in msg (§8)
+      expect(waiting.body.msg).toContain(JSON.stringify(messages.tooManyFailures));
+    });
+  });
+
+  describe.skipIf(skip)('per address and account', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await open();
+    });
+
+    it('10 consecutive failures block that pair for 15 min; the account elsewhere and classmates here go on', async () => {
+      const email = 'pair@school.test';
+      await seedUser(t, { email });
+      await seedUser(t, { email: 'classmate@school.test' });
+      for (let i = 0; i < ABUSE_LIMITS.pairBlockAfterFailures; i++) {
+        expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
+        t.clock.advance(accountDelayMs(i + 1));
+      }
+      const blocked = await login(t, SCHOOL, email);
+      expect(blocked.body.code).toBe('tooManyFailures');
+      expect(Number(blocked.retryAfter)).toBe(
+        ABUSE_LIMITS.pairBlockMs / 1000 - Math.round(accountDelayMs(10) / 1000),
+      );
+      expect((await login(t, SCHOOL, 'classmate@school.test')).status).toBe(200);
+      expect((await login(t, '198.51.100.30', email)).status).toBe(200);
+      // the success elsewhere reset the account, not this pair
+      expect((await login(t, SCHOOL, email)).body.code).toBe('tooManyFailures');
+      t.clock.advance(ABUSE_LIMITS.pairBlockMs);
+      expect((await login(t, SCHOOL, email)).status).toBe(200);
+    });
+  });
+
+  describe.skipIf(skip)('per address, failures only', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await open({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '5', LIMIT_ALLOWLIST: '192.0.2.0/24' });
+      await seedUser(t, { email: 'known@school.test' });
+    });
+
+    it('successes never count; failures across many accounts stop at the ceiling for an hour', async () => {
+      for (let i = 0; i < 20; i++)
+        expect((await login(t, '198.51.100.40', 'known@school.test')).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await login(t, '198.51.100.40', `sweep${i}@school.test`, 'Summer-2026-Passw0rd')).status,
+        ).toBe(401);
+      const refused = await login(t, '198.51.100.40', 'known@school.test');
+      expect(refused).toMatchObject({ status: 429, body: { code: 'addressFailureLimit' } });
+      expect(Number(refused.retryAfter)).toBe(60 * 60);
+      // wrong access codes and codes count against the same ceiling, another address is free
+      expect((await login(t, '198.51.100.41', 'known@school.test')).status).toBe(200);
+      t.clock.advance(HOUR_MS);
+      expect((await login(t, '198.51.100.40', 'known@school.test')).status).toBe(200);
+    });
+
+    it('an allowlisted school network has no per-address ceiling (per-account limits still hold)', async () => {
+      for (let i = 0; i < 12; i++)
+        await login(t, '192.0.2.10', `sweep-allowed${i}@school.test`, 'Summer-2026-Passw0rd');
+      expect((await login(t, '192.0.2.10', 'known@school.test')).status).toBe(200);
+    });
+  });
+
+  describe.skipIf(skip)('mailed codes', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await open({ LIMIT_MAIL_PER_ADDRESS_PER_HOUR: '8' });
+    });
+    const mailsTo = async (to: string) =>
+      (await t.db.selectFrom('mailbox').select('id').where('to_address', '=', to).execute()).length;
+
+    it('at most 5 sends an hour per account, whichever path asks (sendreset, forgotPassword, resend)', async () => {
+      const email = 'mailed@school.test';
+      await seedUser(t, { email });
+      for (let i = 0; i < 3; i++) {
+        expect((await call(t, '198.51.100.50', 'POST', '/api/cognito/sendreset', { un: email })).status).toBe(
+          200,
+        );
+        t.clock.advance(30_000);
+      }
+      for (let i = 0; i < 2; i++) {
+        await t.app.inject({
+          method: 'GET',
+          url: `/oidc/forgotPassword?login_hint=${email}`,
+          remoteAddress: `198.51.100.${60 + i}`,
+        });
+        t.clock.advance(30_000);
+      }
+      expect(await mailsTo(email)).toBe(5);
+      const refused = await call(t, '198.51.100.52', 'POST', '/api/cognito/sendreset', { un: email });
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { code: 'codeSendLimit', msg: messages.codeSendLimit },
+      });
+      // the browser path still arrives at the reset page, where the newest code works
+      const page = await t.app.inject({ method: 'GET', url: `/oidc/forgotPassword?login_hint=${email}` });
+      expect(page.headers.location).toContain('/forgot-password?email=');
+      expect(await mailsTo(email)).toBe(5);
+      t.clock.advance(HOUR_MS);
+      expect((await call(t, '198.51.100.52', 'POST', '/api/cognito/sendreset', { un: email })).status).toBe(
+        200,
+      );
+      expect(await mailsTo(email)).toBe(6);
+    });
+
+    it('at most LIMIT_MAIL_PER_ADDRESS_PER_HOUR sends from one address, sign-ups included', async () => {
+      const address = '198.51.100.70';
+      for (let i = 0; i < 8; i++) {
+        await seedUser(t, { email: `reset${i}@school.test` });
+        expect(
+          (await call(t, address, 'POST', '/api/cognito/sendreset', { un: `reset${i}@school.test` })).status,
+        ).toBe(200);
+      }
+      const signup = await call(t, address, 'POST', '/api/cognito/signup', {
+        email: 'newcomer@school.test',
+        first: 'New',
+        last: 'Comer',
+        description: 'teacher',
+        pw: 'Fresh-Passw0rd-2026',
+        confirmPw: 'Fresh-Passw0rd-2026',
+      });
+      expect(signup).toMatchObject({ status: 429, body: { code: 'codeSendLimit' } });
+      // refused before the account exists: nobody is left with an account and no code
+      expect(await findUserByEmail(t.db, 'newcomer@school.test')).toBeUndefined();
+    });
+  });
+
+  describe.skipIf(skip)('access codes', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // 10 live codes at 0.003 % a day: a budget of 3 failures
+      t = await open({ ACCESS_CODE_DAILY_RISK: '0.00003', ACCESS_CODE_TTL_DAYS: '7' });
+      await seedServiceProvider(t, 'mathworld');
+      await seedServiceProvider(t, 'readingroom');
+    });
+    const seedCodes = async (spId: string, n: number) => {
+      const codes: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const student = await seedUser(t, { email: `${spId}${i}@school.test` });
+        codes.push((await createAccessCode(t.ctx, { spId, userId: student.id })).code);
+      }
+      return codes;
+    };
+
+    it('stores a keyed hash, never the code, and looks it up within the provider asked for', async () => {
+      const [code = ''] = await seedCodes('readingroom', 10);
+      const rows = await t.db.selectFrom('access_codes').selectAll().execute();
+      expect(rows.some((r) => JSON.stringify(r).includes(code))).toBe(false);
+      const wrongProvider = await accessCode(t, '198.51.100.80', code, 'mathworld');
+      expect(wrongProvider).toMatchObject({
+        status: 400,
+        body: { msg: 'The code you entered is not for readingroom Learning' },
+      });
+      // a wrong-provider answer is a failure of both providers
+      expect((await accessCodeBudgetOf(t.ctx, 'mathworld')).failures).toBe(1);
+      expect((await accessCodeBudgetOf(t.ctx, 'readingroom')).failures).toBe(1);
+    });
+
+    it("spends the provider's budget, then pauses its class-code sign-in (429) until the day ends and tells the operator", async () => {
+      const codes = await seedCodes('mathworld', 10);
+      const { budget, failures } = await accessCodeBudgetOf(t.ctx, 'mathworld');
+      expect(budget).toBe(3);
+      for (let i = failures; i < budget; i++)
+        expect((await accessCode(t, `198.51.100.${81 + i}`, '999999', 'mathworld')).status).toBe(404);
+      const paused = await accessCode(t, '198.51.100.99', codes[0] ?? '', 'mathworld');
+      expect(paused).toMatchObject({
+        status: 429,
+        body: { code: 'accessCodesPaused', msg: messages.accessCodesPaused },
+      });
+      expect(Number(paused.retryAfter)).toBeGreaterThan(0);
+      const [entry] = await listAudit(t.ctx, { limit: 1, event: 'access-codes.budget-exhausted' });
+      expect(entry).toMatchObject({ sp_id: 'mathworld', detail: { budget: 3, liveCodes: 10 } });
+      // another provider's classes go on
+      expect((await accessCode(t, '198.51.100.99', '999998', 'readingroom')).status).toBe(404);
+      t.clock.advance(DAY_MS);
+      expect((await accessCode(t, '198.51.100.99', codes[0] ?? '', 'mathworld')).status).toBe(200);
+    });
+
+    it('codes expire after ACCESS_CODE_TTL_DAYS and can be revoked', async () => {
+      const student = await seedUser(t, { email: 'expiring@school.test' });
+      const first = await createAccessCode(t.ctx, { spId: 'readingroom', userId: student.id });
+      const second = await createAccessCode(t.ctx, { spId: 'readingroom', userId: student.id, ttlDays: 30 });
+      expect(first.expiresAt - t.clock.now()).toBe(7 * DAY_MS);
+      expect(await revokeAccessCodes(t.ctx, { id: second.id })).toBe(1);
+      expect((await accessCode(t, '198.51.100.100', second.code, 'readingroom')).status).toBe(404);
+      t.clock.advance(7 * DAY_MS);
+      expect((await accessCode(t, '198.51.100.100', first.code, 'readingroom')).status).toBe(404);
+    });
+  });
+
+  describe.skipIf(skip)('service providers and the flood guard', () => {
+    let t: TestApp;
+    let credentials: { clientId: string; clientSecret: string };
+    beforeAll(async () => {
+      t = await open({
+        LIMIT_SP_CALLS_PER_MINUTE: '5',
+        LIMIT_FLOOD_PER_MINUTE: '3',
+        LIMIT_ALLOWLIST: '192.0.2.0/24',
+      });
+      credentials = await seedServiceProvider(t, 'mathworld');
+    });
+    const createLogin = (creds: { clientId: string; clientSecret: string }) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/gateway/createCsrfLogin',
+        headers: { authorization: basicAuth(creds.clientId, creds.clientSecret) },
+        payload: { url: 'https://app.mathworld.test/welcome' },
+        remoteAddress: '10.20.0.1',
+      });
+
+    it('limits server-to-server calls per client id, never per address (the flood guard does not apply)', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await createLogin(credentials)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      t.clock.advance(60_000);
+      expect((await createLogin(credentials)).statusCode).toBe(200);
+    });
+
+    it('the flood guard counts all API calls of one address a minute; allowlisted networks are exempt', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await call(t, '198.51.100.110', 'GET', '/api/auth/sig')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect((await call(t, '198.51.100.111', 'GET', '/api/auth/sig')).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(t, '192.0.2.5', 'GET', '/api/auth/sig')).status).toBe(200);
+    });
+  });
+
+  describe.skipIf(skip)('behind a proxy', () => {
+    it('TRUST_PROXY=1 takes the address the proxy saw, not one the client wrote into X-Forwarded-For', async () => {
+      const t = await open({ TRUST_PROXY: '1', LIMIT_ADDRESS_FAILURES_PER_HOUR: '3' });
+      const viaProxy = (claimed: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/cognito/login',
+          headers: { ...csrf, 'x-forwarded-for': `${claimed}, 198.51.100.120` },
+          payload: { email: `nobody-${claimed}@school.test`, password: 'Wrong-Passw0rd!' },
+          remoteAddress: '10.0.0.2',
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await viaProxy(`203.0.113.${i}`)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+  });
+
+  describe.skipIf(skip)('hashing under a flood', () => {
+    it('beyond the argon2 queue, 503 with Retry-After instead of every sign-in slowing down', async () => {
+      const t = await open({ PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' });
+      await seedUser(t, { email: 'busy@school.test' });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => login(t, `198.51.100.${130 + i}`, 'busy@school.test')),
+      );
+      const busy = answers.filter((a) => a.status === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(2);
+      expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+      for (const a of busy)
+        expect(a).toMatchObject({ retryAfter: '2', body: { code: 'serverBusy', msg: messages.serverBusy } });
+    });
+  });
+});

@@ -1,0 +1,227 @@
+import { BlockList, isIPv4 } from 'node:net';
+import type { Logger } from 'pino';
+import { ABUSE_LIMITS } from '@frontdoor/contract';
+import { addNetwork, type AppConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { createCounters, type CounterStore } from './counters.ts';
+import { HashQueue } from './hash-queue.ts';
+import { ApiError } from './http.ts';
+import { audit } from './audit.ts';
+import { sendAccountMail } from './accounts.ts';
+
+/**
+ * The abuse limits of docs/SECURITY.md. Failures are counted against what is guessed: the account
+ * (in its row, shared by every instance), the pair of address and account, and the address's
+ * failures (in the counters); successes never count, so a class behind one address is never held
+ * back by its own sign-ins.
+ */
+export interface LimitState {
+  counters: CounterStore;
+  hashing: HashQueue;
+  /** A network on LIMIT_ALLOWLIST: exempt from the per-address limits (never from per-account ones). */
+  allowlisted: (address: string) => boolean;
+}
+
+export const MINUTE_MS = 60 * 1000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+export async function createLimitState(
+  config: Pick<AppConfig, 'limits' | 'redisUrl' | 'redisPrefix'>,
+  logger: Logger,
+): Promise<LimitState> {
+  const allowlist = new BlockList();
+  for (const entry of config.limits.allowlist) addNetwork(allowlist, entry);
+  return {
+    counters: await createCounters(config, logger),
+    hashing: new HashQueue(config.limits.passwordHashConcurrency, config.limits.passwordHashQueue),
+    allowlisted: (address) => allowlist.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'),
+  };
+}
+
+/** The wait after `failures` consecutive failures: none before the 5th, then 1 s doubling, capped at 15 min. */
+export function accountDelayMs(failures: number): number {
+  if (failures < ABUSE_LIMITS.accountDelayAfterFailures) return 0;
+  const doublings = failures - ABUSE_LIMITS.accountDelayAfterFailures;
+  return Math.min(
+    ABUSE_LIMITS.accountDelayStartMs * 2 ** Math.min(doublings, 30),
+    ABUSE_LIMITS.accountDelayMaxMs,
+  );
+}
+
+/**
+ * A provider's failed access-code guesses a day: with k live codes one guess hits with chance
+ * k / 10^6, so F failures take over a code with chance ≈ F·k / 10^6; the budget keeps that at `risk`.
+ */
+export function accessCodeBudget(risk: number, liveCodes: number): number {
+  return Math.max(1, Math.floor((risk * 1e6) / Math.max(1, liveCodes)));
+}
+
+const refuse = (
+  code: 'tooManyFailures' | 'accountLocked' | 'addressFailureLimit',
+  untilMs: number,
+  now: number,
+) => new ApiError(429, code, undefined, Math.max(1000, untilMs - now));
+
+const addressKey = (address: string) => `address-failures:${address}`;
+const pairKey = (address: string, userId: string) => `pair-failures:${address}:${userId}`;
+
+/** Refuses when the address has spent its failures of the hour (unless it is allowlisted). */
+export async function assertAddressMayGuess(ctx: AppContext, address: string): Promise<void> {
+  if (ctx.limits.allowlisted(address)) return;
+  const now = ctx.now();
+  const spent = await ctx.limits.counters.peek(addressKey(address), now);
+  if (spent.count >= ctx.config.limits.addressFailuresPerHour)
+    throw refuse('addressFailureLimit', spent.expiresAt, now);
+}
+
+export async function recordAddressFailure(ctx: AppContext, address: string): Promise<void> {
+  if (ctx.limits.allowlisted(address)) return;
+  await ctx.limits.counters.hit(addressKey(address), ctx.now(), HOUR_MS);
+}
+
+/**
+ * Before a password or a mailed code of `user` is checked: refuses (429, Retry-After) while the
+ * account is locked or waiting out its delay, while this address is blocked for this account, or
+ * while the address has spent its failures. Nothing is checked, so nothing is counted.
+ */
+export async function assertMayGuess(
+  ctx: AppContext,
+  address: string,
+  user: User | undefined,
+): Promise<void> {
+  await assertAddressMayGuess(ctx, address);
+  if (!user) return;
+  const now = ctx.now();
+  if (user.locked_at !== null) {
+    const until = user.locked_at + ABUSE_LIMITS.accountLockMs;
+    if (now < until) throw refuse('accountLocked', until, now);
+    // the lock has run its 24 h: the account starts again from no failures
+    await ctx.db
+      .updateTable('users')
+      .set({ locked_at: null, failed_attempts: 0, last_failed_at: null })
+      .where('id', '=', user.id)
+      .where('locked_at', '=', user.locked_at)
+      .execute();
+    await audit(ctx, { event: 'account.unlocked', userId: user.id, detail: { by: 'expiry' } });
+    return;
+  }
+  const delayedUntil = (user.last_failed_at ?? 0) + accountDelayMs(user.failed_attempts);
+  if (now < delayedUntil) throw refuse('tooManyFailures', delayedUntil, now);
+  const pair = await ctx.limits.counters.peek(pairKey(address, user.id), now);
+  if (pair.count >= ABUSE_LIMITS.pairBlockAfterFailures) throw refuse('tooManyFailures', pair.expiresAt, now);
+}
+
+/** A wrong password or code: counts against the account, the pair and the address; locks at 100. */
+export async function recordFailure(ctx: AppContext, address: string, user: User | undefined): Promise<void> {
+  await recordAddressFailure(ctx, address);
+  if (!user) return;
+  const now = ctx.now();
+  await ctx.limits.counters.hit(pairKey(address, user.id), now, ABUSE_LIMITS.pairBlockMs, true);
+  const row = await ctx.db
+    .updateTable('users')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), last_failed_at: now }))
+    .where('id', '=', user.id)
+    .returning(['failed_attempts', 'locked_at'])
+    .executeTakeFirst();
+  if (!row || row.failed_attempts < ABUSE_LIMITS.accountLockAfterFailures || row.locked_at !== null) return;
+  const locked = await ctx.db
+    .updateTable('users')
+    .set({ locked_at: now })
+    .where('id', '=', user.id)
+    .where('locked_at', 'is', null)
+    .executeTakeFirst();
+  // of concurrent failures, only the one that set the lock tells the owner
+  if (Number(locked.numUpdatedRows) !== 1) return;
+  ctx.logger.warn(
+    { userId: user.id, failures: row.failed_attempts },
+    'account locked after consecutive failures',
+  );
+  await audit(ctx, {
+    event: 'account.locked',
+    userId: user.id,
+    detail: { failures: row.failed_attempts, address },
+  });
+  await sendAccountMail(ctx, user, { kind: 'locked' });
+}
+
+/** A password or code for an email without an account: refused or counted like any failure of the address. */
+export async function guessAtUnknownAccount(ctx: AppContext, address: string): Promise<void> {
+  await assertAddressMayGuess(ctx, address);
+  await recordAddressFailure(ctx, address);
+}
+
+/** A right password or code: the account and the pair start again from no failures. */
+export async function recordSuccess(ctx: AppContext, address: string, user: User): Promise<void> {
+  await ctx.limits.counters.clear(pairKey(address, user.id));
+  if (user.failed_attempts === 0 && user.last_failed_at === null) return;
+  await ctx.db
+    .updateTable('users')
+    .set({ failed_attempts: 0, last_failed_at: null })
+    .where('id', '=', user.id)
+    .execute();
+}
+
+/** Ends a lock now (`npm run admin -- user unlock`); false when the account was not locked or failing. */
+export async function unlockAccount(
+  ctx: Pick<AppContext, 'db' | 'now' | 'logger'>,
+  user: User,
+  by: string,
+): Promise<boolean> {
+  const res = await ctx.db
+    .updateTable('users')
+    .set({ locked_at: null, failed_attempts: 0, last_failed_at: null })
+    .where('id', '=', user.id)
+    .executeTakeFirst();
+  const wasLocked = user.locked_at !== null;
+  if (Number(res.numUpdatedRows) === 1)
+    await audit(ctx, { event: 'account.unlocked', userId: user.id, detail: { by, wasLocked } });
+  return wasLocked || user.failed_attempts > 0;
+}
+
+const mailKey = (address: string) => `mail-sends:${address}`;
+
+/**
+ * Before a code is mailed: at most LIMIT_MAIL_PER_ACCOUNT_PER_HOUR codes to one account (counted
+ * from the codes issued, so every instance agrees) and LIMIT_MAIL_PER_ADDRESS_PER_HOUR from one address.
+ */
+export async function assertMaySendCode(
+  ctx: AppContext,
+  address: string,
+  user: User | undefined,
+): Promise<void> {
+  const now = ctx.now();
+  const { limits } = ctx.config;
+  if (user) {
+    const recent = await ctx.db
+      .selectFrom('email_codes')
+      .select('created_at')
+      .where('user_id', '=', user.id)
+      .where('created_at', '>', now - HOUR_MS)
+      .orderBy('created_at', 'asc')
+      .execute();
+    if (recent.length >= limits.mailSendsPerAccountPerHour) {
+      const oldest = recent[recent.length - limits.mailSendsPerAccountPerHour]?.created_at ?? now;
+      throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, oldest + HOUR_MS - now));
+    }
+  }
+  if (ctx.limits.allowlisted(address)) return;
+  const sent = await ctx.limits.counters.peek(mailKey(address), now);
+  if (sent.count >= limits.mailSendsPerAddressPerHour)
+    throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, sent.expiresAt - now));
+}
+
+export async function recordCodeSent(ctx: AppContext, address: string): Promise<void> {
+  if (ctx.limits.allowlisted(address)) return;
+  await ctx.limits.counters.hit(mailKey(address), ctx.now(), HOUR_MS);
+}
+
+/** Server-to-server calls of one service provider a minute; never counted per address. */
+export async function assertServiceProviderCall(ctx: AppContext, clientId: string): Promise<void> {
+  const now = ctx.now();
+  const max = Math.ceil(ctx.config.limits.serviceProviderCallsPerMinute * ctx.config.rateLimitMultiplier);
+  const calls = await ctx.limits.counters.hit(`sp-calls:${clientId}`, now, MINUTE_MS);
+  if (calls.count > max)
+    throw new ApiError(429, 'tooManyRequests', undefined, Math.max(1000, calls.expiresAt - now));
+}
