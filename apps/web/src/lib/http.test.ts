@@ -138,4 +138,8 @@ describe('fatalErrorPath (issue 2 §6)', () => {
     expect(fatalErrorPath(new ApiError(404, undefined, undefined), 'abc')).toBeNull();
     expect(fatalErrorPath(new Error('x'), null)).toBeNull();
   });
+
+  it('a full argon2 queue (503 serverBusy) stays on the page, whose form can be sent again', () => {
+    expect(fatalErrorPath(new ApiError(503, 'serverBusy', 'busy'), 'abc')).toBeNull();
+  });
 });

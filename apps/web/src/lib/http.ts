@@ -151,12 +151,16 @@ export async function apiRequest<S extends z.ZodType>(
 /**
  * Where a failure of a call the page cannot do without sends the user: a timeout → /error-timeout,
  * a network failure or a 5xx → /error-generic, with the login csrf segment when one is held.
- * Other failures (4xx) are the page's to show: null.
+ * Other failures (4xx, and the server's "busy, try again in a few seconds" 503) are the page's
+ * to show: null.
  */
 export function fatalErrorPath(error: unknown, loginCsrf: string | null): string | null {
   let page: string | null = null;
   if (error instanceof TimeoutError) page = 'error-timeout';
-  else if (error instanceof NetworkError || (error instanceof ApiError && error.httpStatus >= 500))
+  else if (
+    error instanceof NetworkError ||
+    (error instanceof ApiError && error.httpStatus >= 500 && error.code !== 'serverBusy')
+  )
     page = 'error-generic';
   if (!page) return null;
   return loginCsrf ? `/${page}/${encodeURIComponent(loginCsrf)}` : `/${page}`;

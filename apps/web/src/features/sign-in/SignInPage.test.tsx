@@ -51,6 +51,21 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(goToUrl).not.toHaveBeenCalled();
   });
 
+  it.each([
+    [429, 'tooManyFailures'],
+    [429, 'accountLocked'],
+    [429, 'addressFailureLimit'],
+    [503, 'serverBusy'],
+  ] as const)(
+    'a %i %s answer shows its message on the page, whose form can be sent again',
+    async (status, code) => {
+      server.use(http.post(api(apiPaths.cognitoLogin), () => fail(status, code)));
+      await signIn();
+      expect(await screen.findByText(messages[code])).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    },
+  );
+
   it('an unconfirmed account shows the message and a way to verify', async () => {
     server.use(http.post(api(apiPaths.cognitoLogin), () => fail(403, 'userNotConfirmed')));
     await signIn();
