@@ -8,7 +8,6 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { buildApp } from '../src/app.ts';
+import { freePort } from '../src/identity/test-support.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { createDb, migrateToLatest } from '../src/db/index.ts';
@@ -35,18 +35,6 @@ const STUDENT_PASSWORD = 'School-Passw0rd-2026!';
 const SECTION = '## Load test: a school behind one address';
 
 // ---------- the portal, in this process, listening on loopback ----------
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Server log lines at warn and above, so surprises on the server side show in the report. */
 const serverLog = new Map<string, number>();

@@ -12,7 +12,8 @@ import { buildApp } from '../app.ts';
 
 export { postgresReachable };
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the bench's load test uses it too). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
