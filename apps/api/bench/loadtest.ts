@@ -7,22 +7,14 @@
  * Exits 0 unless the script itself crashes; goals that do not hold are printed as FAIL lines.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { RESULTS_FILE, benchApp, writeResultsSection } from './app.ts';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
-import { buildApp } from '../src/app.ts';
 import { freePort } from '../src/identity/test-support.ts';
-import { loadConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
-import { createDb, migrateToLatest } from '../src/db/index.ts';
-import { mailboxMailer } from '../src/mail/mailer.ts';
 import { accessCodeBudgetOf, createAccessCode } from '../src/services/access-codes.ts';
-import { createLimitState } from '../src/services/limits.ts';
 import { createServiceProvider } from '../src/services/service-providers.ts';
 import { hashPassword, newUserRow } from '../src/services/users.ts';
 
@@ -54,30 +46,13 @@ const logger = pino(
   },
 );
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-loadtest-'));
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const config = loadConfig({
-  APP_ENV: 'bench',
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  PUBLIC_URL: baseUrl,
-  RATE_LIMIT_MULTIPLIER: '1',
-  WEB_DIST: '/nonexistent',
-});
-const db = createDb({ dataDir, databaseUrl: undefined });
-await migrateToLatest(db, { secret: config.secret });
-const now = () => Date.now();
-const ctx: AppContext = {
-  config,
-  db,
-  now,
+const { app, ctx, db, close } = await benchApp(
+  { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, RATE_LIMIT_MULTIPLIER: '1' },
   logger,
-  mailer: mailboxMailer(db, now),
-  limits: await createLimitState(config, logger),
-};
-const app = await buildApp(ctx);
+);
+const now = ctx.now;
 
 // ---------- seed: 500 students, a victim, two providers of the school ----------
 
@@ -387,9 +362,7 @@ const victimAfter = await db
   .where('id', '=', victim.id)
   .executeTakeFirstOrThrow();
 
-await app.close();
-await db.destroy();
-rmSync(dataDir, { recursive: true, force: true });
+await close();
 
 // ---------- the report ----------
 
@@ -476,18 +449,5 @@ for (const [ok, what] of [
 ] as const)
   if (!ok) console.error(`FAIL: ${what} goal does not hold (see above)`);
 
-// write (or replace) this section of bench/results.md, leaving the rest of the file intact
-const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bench/results.md');
-const before = existsSync(out) ? readFileSync(out, 'utf8') : '';
-const start = before.indexOf(`${SECTION}\n`);
-let updated: string;
-if (start === -1) {
-  updated = `${before.replace(/\s*$/, '')}${before.trim() ? '\n\n' : ''}${report}`;
-} else {
-  const rest = before.slice(start + SECTION.length);
-  const nextHeading = rest.search(/\n#{1,2} /);
-  const tail = nextHeading === -1 ? '' : rest.slice(nextHeading + 1);
-  updated = `${before.slice(0, start)}${report}${tail ? `\n${tail}` : ''}`;
-}
-writeFileSync(out, updated);
-console.info(`written to ${out}`);
+writeResultsSection(SECTION, report);
+console.info(`written to ${RESULTS_FILE}`);
