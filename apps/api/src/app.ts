@@ -45,6 +45,12 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX) || url === API_PREFIX.slice(0, -1);
 const wantsHtml = (request: FastifyRequest): boolean => (request.headers.accept ?? '').includes('text/html');
 
+/** TRUST_PROXY for Fastify: a hop count trusts that many proxies nearest the server, never any client. */
+function trustedProxies(setting: AppContext['config']['trustProxy']) {
+  if (typeof setting !== 'number') return setting;
+  return (_address: string, hop: number) => hop < setting;
+}
+
 /** A server-to-server call (HTTP Basic client credentials), limited per client id in its handler. */
 const isServerToServer = (request: FastifyRequest): boolean =>
   request.url.startsWith(`${API_PREFIX}gateway/`) &&
@@ -156,14 +162,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance,
     bodyLimit: MAX_BODY_BYTES,
-    // a hop count trusts that many proxies nearest the server; never "any client"
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, hop: number) =>
-              hop < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

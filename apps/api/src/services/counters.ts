@@ -30,8 +30,12 @@ const MEMORY_SWEEP_AT = 100_000;
 
 export function memoryCounters(): CounterStore {
   const entries = new Map<string, { count: number; expiresAt: number }>();
+  // the next sweep waits until the map has doubled past what a sweep left live, so a flood of live
+  // keys costs one pass per doubling, not one per request
+  let sweepAt = MEMORY_SWEEP_AT;
   const sweep = (now: number) => {
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+    sweepAt = Math.max(MEMORY_SWEEP_AT, entries.size * 2);
   };
   return {
     async hit(key, now, ttlMs, slide = false) {
@@ -40,7 +44,7 @@ export function memoryCounters(): CounterStore {
         live && live.expiresAt > now
           ? { count: live.count + 1, expiresAt: slide ? now + ttlMs : live.expiresAt }
           : { count: 1, expiresAt: now + ttlMs };
-      if (!live && entries.size >= MEMORY_SWEEP_AT) sweep(now);
+      if (!live && entries.size >= sweepAt) sweep(now);
       entries.set(key, entry);
       return entry;
     },

@@ -31,7 +31,7 @@ interface CopyTables {
  * Abuse limits (docs/SECURITY.md): per-account failure state, access codes stored as a keyed
  * hash with an expiry and an id to revoke them by, each provider's daily failure budget, and the
  * audit log where locks and exhausted budgets are recorded. Existing plain-text codes are hashed
- * with the server secret (the pepper) and live ACCESS_CODE_TTL_DAYS from the upgrade.
+ * with the server secret (the pepper) and live the default code lifetime (30 days) from the upgrade.
  */
 export const abuseLimits = (secret: string, now: () => number = Date.now): Migration => ({
   async up(db: Kysely<unknown>): Promise<void> {
