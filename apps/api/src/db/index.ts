@@ -57,9 +57,14 @@ const migrations = (secret: string): Record<string, Migration> => ({
 });
 
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {
+  await migrateTo(db, options);
+}
+
+/** Up (or down) to the named migration; the newest when none is named (upgrade tests start older). */
+export async function migrateTo(db: Db, options: { secret: string }, name?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(options.secret) };
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (name ? migrator.migrateTo(name) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(
