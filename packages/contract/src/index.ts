@@ -1,3 +1,4 @@
+import './zod-config.ts';
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './rules.ts';
@@ -6,3 +7,4 @@ export * from './providers.ts';
 export * from './api.ts';
 export * from './roles.ts';
 export * from './authorize.ts';
+export * from './scrub.ts';

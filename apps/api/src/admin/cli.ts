@@ -2,6 +2,7 @@ import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { createDb, migrateToLatest } from '../db/index.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { createLogger } from '../services/logger.ts';
 import { HELP, UsageError, formatResult, parseAdminArgs, runAdminCommand } from './commands.ts';
 
 /** `npm run admin -- <command>`: same DATA_DIR / DATABASE_URL as the server. Exit 0 ok, 1 failure, 2 usage. */
@@ -25,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(db, { secret: config.secret });
     const result = await runAdminCommand(
-      { db, config, mailer, now, logger: pino({ level: 'warn' }, pino.destination(2)) },
+      { db, config, mailer, now, logger: createLogger({ level: 'warn', destination: pino.destination(2) }) },
       positionals,
       values,
     );

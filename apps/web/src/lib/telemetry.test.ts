@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as SentryNamespace from '@sentry/react';
+import type { ErrorEvent } from '@sentry/react';
 import { testConfig } from '../test/config.ts';
-import { startTelemetry } from './telemetry.ts';
+import { STORAGE_KEYS } from '@frontdoor/contract';
+import { recordReplayFor, scrubBreadcrumb, scrubEvent, scrubSpan, startTelemetry } from './telemetry.ts';
 import type { sentryOptions } from './telemetry.ts';
 import type { SentryImporter } from './telemetry.ts';
 
@@ -9,10 +11,16 @@ type SentryModule = typeof SentryNamespace;
 
 function fakeSentry() {
   const init = vi.fn();
+  const addIntegration = vi.fn();
   const replayIntegration = vi.fn((options: unknown) => ({ name: 'Replay', options }));
   const browserTracingIntegration = vi.fn(() => ({ name: 'BrowserTracing' }));
-  const module = { init, replayIntegration, browserTracingIntegration } as unknown as SentryModule;
-  return { module, init, replayIntegration, browserTracingIntegration };
+  const module = {
+    init,
+    addIntegration,
+    replayIntegration,
+    browserTracingIntegration,
+  } as unknown as SentryModule;
+  return { module, init, addIntegration, replayIntegration, browserTracingIntegration };
 }
 
 describe('telemetry (§7, §9)', () => {
@@ -33,22 +41,159 @@ describe('telemetry (§7, §9)', () => {
       dsn: 'https://key@errors.example/1',
       environment: 'test',
       tracesSampleRate: 1.0,
-      replaysSessionSampleRate: 0.1,
-      replaysOnErrorSampleRate: 1.0,
       tracePropagationTargets: ['http://localhost/api/'],
       sendDefaultPii: false,
+      beforeSend: scrubEvent,
+      beforeBreadcrumb: scrubBreadcrumb,
+      beforeSendSpan: scrubSpan,
     });
+    expect(options).toMatchObject({ replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1.0 });
+    // no login params held: an anonymous visitor, maybe a child, is never filmed
+    expect(fake.replayIntegration).not.toHaveBeenCalled();
+    expect(fake.addIntegration).not.toHaveBeenCalled();
+    expect(fake.browserTracingIntegration).toHaveBeenCalledOnce();
+  });
+
+  it("session replay films a teacher's sign-in only, with all text and inputs masked", async () => {
+    const fake = fakeSentry();
+    await startTelemetry(
+      { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
+      async () => fake.module,
+    );
+    expect(recordReplayFor(null)).toBe(false);
+    expect(recordReplayFor({ isTeacher: false })).toBe(false);
+    expect(fake.addIntegration).not.toHaveBeenCalled();
+    expect(recordReplayFor({ isTeacher: true })).toBe(true);
     expect(fake.replayIntegration).toHaveBeenCalledWith({
       maskAllText: true,
       maskAllInputs: true,
       blockAllMedia: true,
     });
-    expect(fake.browserTracingIntegration).toHaveBeenCalledOnce();
+    expect(fake.addIntegration).toHaveBeenCalledOnce();
+    expect(recordReplayFor({ isTeacher: true })).toBe(false);
+  });
+
+  it('starts replay at once when the held login params are a teacher sign-in', async () => {
+    localStorage.setItem(
+      STORAGE_KEYS.loginParams,
+      JSON.stringify({ url: 'https://app.example/', isTeacher: true, sp_id: 'sp' }),
+    );
+    const fake = fakeSentry();
+    await startTelemetry(
+      { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
+      async () => fake.module,
+    );
+    expect(fake.addIntegration).toHaveBeenCalledOnce();
+    localStorage.clear();
   });
 
   it('the module does not import @sentry/react statically', async () => {
     const source = await import('./telemetry.ts?raw');
     expect(source.default).not.toMatch(/^import\s+(?!type)[^;]*'@sentry\/react'/m);
     expect(source.default).toContain("import('@sentry/react')");
+  });
+});
+
+describe('telemetry hooks: no secret in an error report', () => {
+  const secrets = ['123456', 'ada@school.test', 'ada%40school.test', 'h4shValue9', 'Zq9xYwkLm2', 'Pa55-word'];
+  const expectNoSecret = (value: unknown) => {
+    const text = JSON.stringify(value);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  };
+
+  it('beforeSend scrubs the page URL, route, messages and frames, drops cookies, headers and the email', () => {
+    const event = {
+      type: undefined,
+      message: 'could not load https://portal.test/api/cognito/get_account_type/ada%40school.test',
+      transaction: '/invite/Zq9xYwkLm2',
+      request: {
+        url: 'https://portal.test/password-reset?code=123456&email=ada%40school.test',
+        headers: { Referer: 'https://portal.test/validate?em=ada%40school.test&vc=123456' },
+        cookies: { fd_session: 'Pa55-word' },
+        query_string: 'code=123456',
+      },
+      user: { id: 'u1', email: 'ada@school.test', ip_address: '203.0.113.7' },
+      exception: {
+        values: [
+          {
+            type: 'Error',
+            value: 'GET /api/accessCodes/login/123456/mathworld failed for ada@school.test',
+            stacktrace: {
+              frames: [{ filename: 'https://portal.test/password-reset?code=123456', lineno: 1 }],
+            },
+          },
+        ],
+      },
+      breadcrumbs: [
+        { category: 'navigation', data: { from: '/email', to: '/validate?em=ada%40school.test&vc=123456' } },
+      ],
+    } satisfies ErrorEvent;
+    const scrubbed = scrubEvent(event);
+    expectNoSecret(scrubbed);
+    expect(scrubbed.request).toEqual({ url: 'https://portal.test/password-reset' });
+    expect(scrubbed.user).toEqual({ id: 'u1' });
+    expect(scrubbed.transaction).toBe('/invite/:code');
+    expect(scrubbed.exception?.values?.[0]?.value).toBe(
+      'GET /api/accessCodes/login/:code/mathworld failed for :email',
+    );
+    expect(scrubbed.breadcrumbs?.[0]?.data).toEqual({ from: '/email', to: '/validate' });
+  });
+
+  it('beforeBreadcrumb scrubs fetch and navigation URLs and console messages, dropping raw arguments', () => {
+    const fetch = scrubBreadcrumb({
+      category: 'fetch',
+      type: 'http',
+      data: {
+        method: 'GET',
+        url: 'https://portal.test/api/auth/cookie?hash=h4shValue9&return_url=x',
+        status_code: 302,
+      },
+    });
+    expect(fetch.data).toEqual({
+      method: 'GET',
+      url: 'https://portal.test/api/auth/cookie',
+      status_code: 302,
+    });
+    const navigation = scrubBreadcrumb({
+      category: 'navigation',
+      data: { from: '/invite/Zq9xYwkLm2', to: '/post-login/Zq9xYwkLm2' },
+    });
+    expect(navigation.data).toEqual({ from: '/invite/:code', to: '/post-login/:csrf' });
+    const consoleCrumb = scrubBreadcrumb({
+      category: 'console',
+      message: 'reset for ada@school.test at /password-reset?code=123456',
+      data: { arguments: ['reset for', 'ada@school.test'], logger: 'console' },
+    });
+    expect(consoleCrumb).toEqual({
+      category: 'console',
+      message: 'reset for :email at /password-reset',
+      data: { logger: 'console' },
+    });
+    expectNoSecret([fetch, navigation, consoleCrumb]);
+  });
+
+  it("beforeSendSpan scrubs a span's name and URL attributes and drops its query", () => {
+    const span = scrubSpan({
+      trace_id: 't',
+      span_id: 's',
+      name: 'GET https://portal.test/api/accessCodes/login/123456/mathworld',
+      start_timestamp: 0,
+      status: 'ok',
+      is_segment: false,
+      attributes: {
+        'http.method': 'GET',
+        'url.full': 'https://portal.test/api/cognito/resend_verification/ada%40school.test',
+        'http.query': '?code=123456',
+        'http.fragment': '#Pa55-word',
+        'http.response.status_code': 200,
+      },
+    });
+    expect(span.name).toBe('GET https://portal.test/api/accessCodes/login/:code/mathworld');
+    expect(span.attributes).toEqual({
+      'http.method': 'GET',
+      'url.full': 'https://portal.test/api/cognito/resend_verification/:email',
+      'http.response.status_code': 200,
+    });
+    expectNoSecret(span);
   });
 });

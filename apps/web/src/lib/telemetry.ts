@@ -1,7 +1,9 @@
-import { TELEMETRY_SAMPLING } from '@frontdoor/contract';
-import type { PortalConfig } from '@frontdoor/contract';
+import { TELEMETRY_SAMPLING, scrubText, scrubUrl } from '@frontdoor/contract';
+import type { LoginParams, PortalConfig } from '@frontdoor/contract';
+import { getLoginParams } from './storage.ts';
 
 import type * as SentryNamespace from '@sentry/react';
+import type { Breadcrumb, BrowserOptions, ErrorEvent } from '@sentry/react';
 
 type SentryModule = typeof SentryNamespace;
 export type SentryImporter = () => Promise<SentryModule>;
@@ -9,9 +11,99 @@ export type SentryImporter = () => Promise<SentryModule>;
 /** The SDK is only fetched through this (a separate chunk), never imported statically. */
 const importSentry: SentryImporter = () => import('@sentry/react');
 
+type StreamedSpan = Parameters<NonNullable<BrowserOptions['beforeSendSpan']>>[0];
+
+/** Breadcrumb data holding a whole URL (fetch and xhr: url; navigation: from, to). */
+const URL_DATA = new Set(['url', 'from', 'to']);
+
 /**
- * §7/§9 error reporting: traces 100 %, session replay 10 %, replay on error 100 %. Replays mask all
- * text and inputs and block media (many users are minors); trace headers go only to apiUrl.
+ * beforeBreadcrumb: URLs scrubbed (scrubUrl: codes, emails, tokens and the query string out), every
+ * other text scrubbed likewise; a console breadcrumb's raw arguments dropped (its message says them).
+ */
+export function scrubBreadcrumb(breadcrumb: Breadcrumb): Breadcrumb {
+  const { message, data } = breadcrumb;
+  const { arguments: _raw, ...rest } = data ?? {};
+  return {
+    ...breadcrumb,
+    ...(message === undefined ? {} : { message: scrubText(message) }),
+    ...(data === undefined
+      ? {}
+      : {
+          data: Object.fromEntries(
+            Object.entries(rest).map(([key, value]) => [
+              key,
+              typeof value !== 'string' ? value : URL_DATA.has(key) ? scrubUrl(value) : scrubText(value),
+            ]),
+          ),
+        }),
+  };
+}
+
+/**
+ * beforeSend: an error report keeps the page URL scrubbed and no other request data (cookies,
+ * headers such as Referer, query string), the user's id and nothing else of them (no email), and its
+ * route, messages, exception values, stack frame URLs and breadcrumbs scrubbed (breadcrumbs again:
+ * those added to a scope directly never passed beforeBreadcrumb).
+ */
+export function scrubEvent(event: ErrorEvent): ErrorEvent {
+  return {
+    ...event,
+    ...(event.request && { request: event.request.url ? { url: scrubUrl(event.request.url) } : {} }),
+    ...(event.user && { user: event.user.id === undefined ? {} : { id: event.user.id } }),
+    ...(event.transaction && { transaction: scrubUrl(event.transaction) }),
+    ...(event.message && { message: scrubText(event.message) }),
+    // a log entry's params are raw values: only its message, scrubbed, is kept
+    ...(event.logentry?.message && { logentry: { message: scrubText(event.logentry.message) } }),
+    ...(event.breadcrumbs && { breadcrumbs: event.breadcrumbs.map(scrubBreadcrumb) }),
+    ...(event.exception && {
+      exception: {
+        values: event.exception.values?.map((exception) => ({
+          ...exception,
+          ...(exception.value && { value: scrubText(exception.value) }),
+          ...(exception.stacktrace && {
+            stacktrace: {
+              ...exception.stacktrace,
+              frames: exception.stacktrace.frames?.map((frame) => ({
+                ...frame,
+                // an inline script's frame is named by the page's URL
+                ...(frame.filename && { filename: scrubUrl(frame.filename) }),
+                ...(frame.abs_path && { abs_path: scrubUrl(frame.abs_path) }),
+              })),
+            },
+          }),
+        })),
+      },
+    }),
+  };
+}
+
+/** A span attribute, plain or as {value, type}, with the URLs and addresses in its text scrubbed. */
+const scrubAttribute = (value: unknown): unknown => {
+  if (typeof value === 'string') return scrubText(value);
+  if (value && typeof value === 'object' && 'value' in value && typeof value.value === 'string')
+    return { ...value, value: scrubText(value.value) };
+  return value;
+};
+
+/**
+ * beforeSendSpan: a span's name ("GET <url>", a page's path) and its attributes (url.full, http.url …)
+ * scrubbed; the query and fragment attributes dropped.
+ */
+export function scrubSpan(span: StreamedSpan): StreamedSpan {
+  const attributes = Object.entries(span.attributes)
+    .filter(([key]) => !/query|fragment/.test(key))
+    .map(([key, value]) => [key, scrubAttribute(value)]);
+  return {
+    ...span,
+    name: scrubText(span.name),
+    attributes: Object.fromEntries(attributes) as StreamedSpan['attributes'],
+  };
+}
+
+/**
+ * §7/§9 error reporting: traces 100 %, trace headers only to apiUrl, and nothing secret in a report
+ * (docs/SECURITY.md): every URL, message and breadcrumb passes the scrub hooks above. The replay
+ * rates are set here, but the SDK records no replay until recordReplayFor adds its integration.
  */
 export function sentryOptions(cfg: Pick<PortalConfig, 'sentryDsn' | 'env' | 'apiUrl'>, sentry: SentryModule) {
   return {
@@ -20,11 +112,29 @@ export function sentryOptions(cfg: Pick<PortalConfig, 'sentryDsn' | 'env' | 'api
     sendDefaultPii: false,
     ...TELEMETRY_SAMPLING,
     tracePropagationTargets: [cfg.apiUrl],
-    integrations: [
-      sentry.browserTracingIntegration(),
-      sentry.replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
-    ],
+    integrations: [sentry.browserTracingIntegration()],
+    beforeSend: scrubEvent,
+    beforeBreadcrumb: scrubBreadcrumb,
+    beforeSendSpan: scrubSpan,
   };
+}
+
+/** The started SDK, for recordReplayFor; null until startTelemetry has run with a DSN. */
+let started: SentryModule | null = null;
+let replaying = false;
+
+/**
+ * Session replay (§7: 10 % of sessions, 100 % on error) films only a teacher's sign-in (login params
+ * isTeacher), with every text and input masked: never a student's, who are children, nor an anonymous
+ * visitor's, who may be one. Called when telemetry starts and whenever login params arrive.
+ */
+export function recordReplayFor(loginParams: Pick<LoginParams, 'isTeacher'> | null): boolean {
+  if (!started || replaying || !loginParams?.isTeacher) return false;
+  started.addIntegration(
+    started.replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
+  );
+  replaying = true;
+  return true;
 }
 
 /** Starts error reporting when cfg.sentryDsn is set; without one the SDK is never downloaded. */
@@ -35,6 +145,9 @@ export async function startTelemetry(
   if (!cfg.sentryDsn) return null;
   const sentry = await load();
   sentry.init(sentryOptions(cfg, sentry));
+  started = sentry;
+  replaying = false;
+  recordReplayFor(getLoginParams());
   return sentry;
 }
 

@@ -8,6 +8,7 @@ import { useConfig } from '../../lib/config.tsx';
 import { getLoginParams, saveLoginData } from '../../lib/storage.ts';
 import type { ShownMessage } from './shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { recordReplayFor } from '../../lib/telemetry.ts';
 
 export interface LoginParamsState {
   loading: boolean;
@@ -31,7 +32,9 @@ export function useLoginParams(): LoginParamsState {
     staleTime: Infinity,
   });
   useEffect(() => {
-    if (csrf && query.data) saveLoginData(csrf, query.data.payload);
+    if (!csrf || !query.data) return;
+    saveLoginData(csrf, query.data.payload);
+    recordReplayFor(query.data.payload);
   }, [csrf, query.data]);
   useEffect(() => {
     if (query.error) onFatal(query.error);

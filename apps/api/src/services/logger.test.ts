@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DestinationStream } from 'pino';
+import { SESSION_COOKIE } from '@frontdoor/contract';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  createTestApp,
+  lastMail,
+  seedServiceProvider,
+  seedUser,
+  type TestApp,
+} from '../testing/harness.ts';
+import { createAccessCode } from './access-codes.ts';
+import { createInvite } from './invites.ts';
+import { createLoginRequest } from './login-requests.ts';
+import { createLogger } from './logger.ts';
+
+/** A destination keeping every line the logger writes. */
+function capture(): DestinationStream & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, write: (line: string) => void lines.push(line) };
+}
+
+/** The secrets that show in the lines, as they stand alone (not inside a longer number or id). */
+const leaked = (lines: string[], secrets: string[]) => {
+  const text = lines.join('');
+  return secrets.filter((secret) =>
+    new RegExp(`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'i').test(
+      text,
+    ),
+  );
+};
+
+describe('createLogger', () => {
+  it('redacts secret fields and headers, and masks addresses in any text', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', destination: out });
+    const err = Object.assign(new Error('550 <ada@school.test>: Recipient address rejected'), {
+      rejected: ['ada@school.test'],
+    });
+    logger.info(
+      {
+        email: 'ada@school.test',
+        body: {
+          un: 'ada@school.test',
+          code: '123456',
+          pw: 'Pa55-word-secret',
+          confirmPw: 'Pa55-word-secret',
+        },
+        input: { hash: 'h4sh-value', token: 't0ken-value', cookie_hash: 'c00kie-hash' },
+        upstream: { headers: { authorization: 'Basic c2VjcmV0', cookie: 'fd_session=s3ssion' } },
+        res: { headers: { 'set-cookie': 'fd_session=s3ssion; HttpOnly' } },
+        nested: { user: { password: 'Pa55-word-secret' } },
+        err,
+      },
+      'everything at once',
+    );
+    const [line = ''] = out.lines;
+    const entry = JSON.parse(line) as Record<string, Record<string, unknown>>;
+    expect(entry.body).toEqual({
+      un: '[Redacted]',
+      code: '[Redacted]',
+      pw: '[Redacted]',
+      confirmPw: '[Redacted]',
+    });
+    expect(entry.upstream).toEqual({ headers: { authorization: '[Redacted]', cookie: '[Redacted]' } });
+    expect(entry.err?.message).toBe('550 <:email>: Recipient address rejected');
+    expect(
+      leaked(out.lines, ['ada@school.test', '123456', 'Pa55-word-secret', 'h4sh-value', 't0ken-value']),
+    ).toEqual([]);
+    expect(leaked(out.lines, ['c00kie-hash', 'c2VjcmV0', 's3ssion'])).toEqual([]);
+  });
+
+  it("logs a request's URL scrubbed, keeping its method and address", () => {
+    const out = capture();
+    createLogger({ level: 'info', destination: out }).info(
+      { req: { method: 'GET', url: '/api/accessCodes/login/123456/mathworld', ip: '203.0.113.7' } },
+      'incoming request',
+    );
+    expect(JSON.parse(out.lines[0] ?? '')).toMatchObject({
+      req: { method: 'GET', url: '/api/accessCodes/login/:code/mathworld', remoteAddress: '203.0.113.7' },
+    });
+  });
+});
+
+describe.each(DIALECTS)('no secret in the server log on $dialect', ({ dialect, skip }) => {
+  const out = capture();
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip)
+      t = await createTestApp(dialect, { logger: createLogger({ level: 'debug', destination: out }) });
+  });
+  afterAll(async () => t?.close());
+
+  it.skipIf(skip)(
+    'after an access-code sign-in, a password reset and an email verification, the lines hold none of their secrets',
+    async () => {
+      const secrets: string[] = [];
+      const html = { accept: 'text/html' };
+
+      // access code → cookie hash → auth/cookie with the login csrf as token
+      await seedServiceProvider(t, 'mathworld');
+      const student = await seedUser(t, { email: 'coded.student@school.test' });
+      const { code: accessCode } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
+      const csrf = await createLoginRequest(
+        t.db,
+        { spId: 'mathworld', url: 'https://app.mathworld.test/', isTeacher: false },
+        t.clock.now(),
+      );
+      const browser = t.client();
+      expect((await browser.get(`/log-in/${csrf}`, html)).statusCode).toBe(503);
+      expect((await browser.get(`/api/gateway/getCsrfLogin/${csrf}`)).statusCode).toBe(200);
+      const signIn = await browser.get(`/api/accessCodes/login/${accessCode}/mathworld`);
+      const hash = (signIn.json() as { payload: { cookie_hash: string } }).payload.cookie_hash;
+      const cookie = await browser.get(
+        `/api/auth/cookie?${new URLSearchParams({ hash, return_url: 'https://app.mathworld.test/', token: csrf })}`,
+      );
+      expect(cookie.statusCode).toBe(302);
+      secrets.push(accessCode, csrf, hash, browser.cookies.get(SESSION_COOKIE) ?? '');
+
+      // password reset: sendreset, the mailed code, the page of the mail's link, the reset, a sign-in
+      const resetEmail = 'forgetful.teacher@school.test';
+      await seedUser(t, { email: resetEmail });
+      const newPassword = 'Brand-New-Passw0rd!';
+      expect((await t.client().post('/api/cognito/sendreset', { un: resetEmail })).statusCode).toBe(200);
+      const { code: resetCode = '' } = await lastMail(t, resetEmail);
+      await t
+        .client()
+        .get(`/password-reset?${new URLSearchParams({ code: resetCode, email: resetEmail })}`, html);
+      const reset = await t.client().post('/api/cognito/reset', {
+        un: resetEmail,
+        code: resetCode,
+        pw: newPassword,
+        confirmPw: newPassword,
+      });
+      expect(reset.statusCode).toBe(200);
+      const login = await t.client().post('/api/cognito/login', { email: resetEmail, password: newPassword });
+      expect(login.statusCode).toBe(200);
+      secrets.push(resetEmail, resetCode, newPassword);
+
+      // email verification: sign-up, the mailed code, the page of the mail's link, the confirmation
+      const newEmail = 'New.Teacher@School.test';
+      const signup = await t.client().post('/api/cognito/signup', {
+        first: 'Grace',
+        last: 'Hopper',
+        email: newEmail,
+        pw: TEST_PASSWORD,
+        description: 'teacher',
+      });
+      expect(signup.statusCode).toBe(200);
+      const { code: verifyCode = '' } = await lastMail(t, newEmail.toLowerCase());
+      await t.client().get(`/validate?${new URLSearchParams({ em: newEmail, vc: verifyCode })}`, html);
+      const confirm = await t.client().post('/api/cognito/confirm', { un: newEmail, code: verifyCode });
+      expect(confirm.statusCode).toBe(200);
+      secrets.push(newEmail, verifyCode, TEST_PASSWORD);
+
+      // the calls with an email or a code in their path
+      const unconfirmed = 'unconfirmed.pupil@school.test';
+      await seedUser(t, { email: unconfirmed, confirmed: false });
+      await t.client().get(`/api/cognito/resend_verification/${encodeURIComponent(unconfirmed)}`);
+      await t.client().get(`/api/cognito/get_account_type/${encodeURIComponent(unconfirmed)}`);
+      const invited = 'invited.teacher@school.test';
+      const invite = await createInvite(t.ctx, invited);
+      expect((await t.client().get(`/api/devportal/getInviteEmail/${invite}`)).statusCode).toBe(200);
+      await t.client().get(`/invite/${invite}`, html);
+      secrets.push(unconfirmed, invited, invite);
+
+      const all = [...secrets, ...secrets.filter((s) => s.includes('@')).map(encodeURIComponent)];
+      expect(all.every(Boolean)).toBe(true);
+      expect(leaked(out.lines, all)).toEqual([]);
+      // the requests were logged, with their URLs scrubbed
+      const urls = out.lines.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url);
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          '/api/accessCodes/login/:code/mathworld',
+          '/api/auth/cookie',
+          '/password-reset',
+          '/validate',
+          '/api/cognito/get_account_type/:email',
+          '/api/devportal/getInviteEmail/:code',
+          '/log-in/:csrf',
+        ]),
+      );
+    },
+  );
+});
