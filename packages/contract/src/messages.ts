@@ -50,6 +50,9 @@ export const messages = {
   attemptLimit: 'Attempt limit exceeded, please try after some time.',
   passwordPolicy:
     'Password does not conform to policy: the password must have at least 12 characters, an uppercase letter, a lowercase letter, a digit and a special character.',
+  passwordCommon:
+    'This password is too common, or is a common password with a few digits or symbols added. Please choose another.',
+  passwordPersonal: 'The password must not contain your name or a part of your email address.',
   passwordsMismatchServer: 'Passwords do not match',
   inviteNotFound: 'This invitation link is not valid or has expired.',
   loginRequestNotFound:
@@ -59,6 +62,7 @@ export const messages = {
   returnUrlNotAllowed: 'The return address is not allowed for this application.',
   notSignedIn: 'You are not signed in.',
   forbidden: 'You are not allowed to do this.',
+  crossSiteRequest: 'This request came from another site. Please start again from this portal.',
   badRequest: 'The request is not valid.',
   notFound: 'Not found.',
   payloadTooLarge: 'The request is too large.',
@@ -81,6 +85,13 @@ export const messages = {
 } as const;
 
 export type MessageCode = keyof typeof messages;
+
+/** Refusals of a new password beyond the composition rule: the SPA shows them under its password field. */
+export const PASSWORD_REFUSALS = [
+  'passwordCommon',
+  'passwordPersonal',
+] as const satisfies readonly MessageCode[];
+export type PasswordRefusal = (typeof PASSWORD_REFUSALS)[number];
 
 /** Messages that are errors an API call can answer with; the code travels beside msg. */
 export type ErrorCode = MessageCode;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  containsPersonalWord,
   greaterThanZeroRule,
   isValidAccessCode,
   isValidEmail,
   passwordFlags,
   passwordRule,
+  personalWords,
 } from './rules.ts';
 
 describe('password rule (§5)', () => {
@@ -45,6 +47,47 @@ describe('password rule (§5)', () => {
         expect(passwordRule(pw) === null).toBe(expected);
       }),
     );
+  });
+});
+
+describe("personal words: a password may not contain its owner's name or email", () => {
+  const ana = { email: 'Ana.Lima-Souza42@mail.Riverside-School.org', first: ' Anabel ', last: "D'Almeida" };
+
+  it('takes the local part, the domain labels and the names, whole and split at non-letters', () => {
+    expect(personalWords(ana).sort()).toEqual(
+      [
+        'ana.lima-souza42',
+        'lima',
+        'souza',
+        'mail',
+        'riverside-school',
+        'riverside',
+        'school',
+        'anabel',
+        "d'almeida",
+        'almeida',
+      ].sort(),
+    );
+  });
+
+  it('ignores words shorter than 4 characters and the top-level domain', () => {
+    expect(personalWords({ email: 'al@kim.com', first: 'Al', last: 'Lee' })).toEqual([]);
+    expect(personalWords({ email: 'jo@info.info' })).toEqual(['info']);
+  });
+
+  it('refuses a password containing one of them, in any letter case', () => {
+    expect(containsPersonalWord('Welcome-ALMEIDA-7', ana)).toBe(true);
+    expect(containsPersonalWord('9-RiverSide-Blue!', ana)).toBe(true);
+    expect(containsPersonalWord('Souza!Sunrise-24', ana)).toBe(true);
+    expect(containsPersonalWord('Correct-Horse-9-Battery', ana)).toBe(false);
+    // 'Al' and 'Lee' are too short to refuse: 'Sleeping' and 'Alpine' stay allowed
+    expect(containsPersonalWord('Sleeping-Alpine-42', { email: 'al@x.org', first: 'Al', last: 'Lee' })).toBe(
+      false,
+    );
+  });
+
+  it('works with the email alone (the reset page knows no names)', () => {
+    expect(containsPersonalWord('Teacher-Rocks-42!', { email: 'teacher@school.org' })).toBe(true);
   });
 });
 

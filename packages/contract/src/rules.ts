@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, ACCESS_CODE_LENGTH } from './constants.ts';
+import { MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH, ACCESS_CODE_LENGTH } from './constants.ts';
 
 /** §5 password rule: each failure is flagged separately; valid means no flags. */
 export type PasswordFlag =
@@ -32,6 +32,34 @@ export function passwordFlags(value: string): PasswordFlag[] {
 }
 
 export const isStrongPassword = (value: string): boolean => passwordRule(value) === null;
+
+/** Who a new password is for: their words are the first an attacker tries (NIST SP 800-63B §5.1.1.2). */
+export interface PasswordOwner {
+  email: string;
+  first?: string | undefined;
+  last?: string | undefined;
+}
+
+/**
+ * The owner's words a password may not contain, lower-cased: the email's local part, its domain
+ * labels (not the top-level one), the first and last name, each whole and split at every
+ * non-letter ('jo.smith42' gives 'jo.smith42' and 'smith'), keeping those of MIN_PERSONAL_WORD_LENGTH.
+ */
+export function personalWords({ email, first = '', last = '' }: PasswordOwner): string[] {
+  const [local = '', domain = ''] = normalizeEmail(email).split('@');
+  const sources = [local, ...domain.split('.').slice(0, -1), first, last];
+  const words = sources.flatMap((source) => {
+    const lower = source.trim().toLowerCase();
+    return [lower, ...lower.split(/[^\p{L}]+/u)];
+  });
+  return [...new Set(words.filter((word) => word.length >= MIN_PERSONAL_WORD_LENGTH))];
+}
+
+/** Whether the password contains one of its owner's words, ignoring case. */
+export function containsPersonalWord(password: string, owner: PasswordOwner): boolean {
+  const lower = password.toLowerCase();
+  return personalWords(owner).some((word) => lower.includes(word));
+}
 
 /** §5 greater-than-zero rule. */
 export function greaterThanZeroRule(

@@ -66,13 +66,3 @@ export function kyselyAdapter(db: Db, namespace = ''): AdapterFactory {
     };
   };
 }
-
-/**
- * Removes expired rows (oidc-provider never deletes what it does not look up again) and
- * expired sign-in states; returns how many rows went.
- */
-export async function pruneExpiredPayloads(db: Db, now = Date.now()): Promise<number> {
-  const payloads = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', now).executeTakeFirst();
-  const states = await db.deleteFrom('federation_states').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(payloads.numDeletedRows) + Number(states.numDeletedRows);
-}

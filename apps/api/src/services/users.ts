@@ -2,14 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
 import { normalizeEmail, rolesSchema } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 
-/** OWASP password storage cheat sheet, argon2id minimum: m=19 MiB, t=2, p=1. */
+/**
+ * The one set of password-hash parameters, the OWASP password storage cheat sheet's argon2id
+ * minimum: m=19 MiB, t=2, p=1. A hash made with others is replaced at its owner's next sign-in.
+ */
 // algorithm 2 = Algorithm.Argon2id (a const enum, not importable under verbatimModuleSyntax)
-const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/** How every hash made with ARGON2 begins (PHC string format; v=19 is argon2 version 1.3). */
+const CURRENT_HASH_PREFIX = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}$`;
 
 export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2);
+
+export const isCurrentHash = (passwordHash: string): boolean => passwordHash.startsWith(CURRENT_HASH_PREFIX);
 
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (!passwordHash) return false;
@@ -17,6 +25,31 @@ export async function verifyPassword(passwordHash: string | null, password: stri
     return await verify(passwordHash, password);
   } catch {
     return false;
+  }
+}
+
+/**
+ * After a successful sign-in: a hash made with other parameters (or another argon2 variant) is
+ * replaced by one made with ARGON2 from the password just verified, unless a reset replaced it
+ * meanwhile. Best effort: when it fails (a full hashing queue) the next sign-in tries again.
+ */
+export async function upgradePasswordHash(
+  ctx: Pick<AppContext, 'db' | 'limits' | 'logger' | 'now'>,
+  user: User,
+  password: string,
+): Promise<void> {
+  const stored = user.password_hash;
+  if (!stored || isCurrentHash(stored)) return;
+  try {
+    const upgraded = await ctx.limits.hashing.run(() => hashPassword(password));
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: upgraded, updated_at: ctx.now() })
+      .where('id', '=', user.id)
+      .where('password_hash', '=', stored)
+      .execute();
+  } catch (err) {
+    ctx.logger.warn({ err, userId: user.id }, 'password hash upgrade failed; the next sign-in tries again');
   }
 }
 

@@ -89,6 +89,36 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     ).not.toBeInTheDocument();
   });
 
+  it.each(['passwordCommon', 'passwordPersonal'] as const)(
+    "the server's refusal %s shows under the new password, which takes the focus",
+    async (code) => {
+      server.use(
+        http.post(api(apiPaths.reset), () =>
+          HttpResponse.json(
+            {
+              status: 'error',
+              msg: embedMessage('Password reset failed:', 'InvalidPasswordException', messages[code]),
+              code,
+            },
+            { status: 400 },
+          ),
+        ),
+      );
+      await submit();
+      const password = screen.getByLabelText('New password');
+      await waitFor(() => expect(password).toHaveAccessibleDescription(messages[code]));
+      expect(password).toHaveFocus();
+      expect(goToUrl).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses a password holding a part of the email before calling the server', async () => {
+    await submit('School-Sunrise-42');
+    await waitFor(() =>
+      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordPersonal),
+    );
+  });
+
   it("failure without embedded JSON shows 'An unknown error occurred.'", async () => {
     resetFails('Reset failed');
     await submit();

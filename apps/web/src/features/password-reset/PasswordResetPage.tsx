@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { passwordSchema, resetFailureMessage } from '@frontdoor/contract';
+import { containsPersonalWord, messages, passwordSchema, resetFailureMessage } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -12,7 +12,7 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { callErrorMessage, passwordRefusalText, useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
@@ -20,8 +20,13 @@ import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
-const resetForm = withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema }));
-type ResetForm = z.infer<typeof resetForm>;
+/** The §5 rules, and no part of the email in the password (the server also checks the names). */
+const resetFormFor = (email: string) =>
+  withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema })).refine(
+    (form) => !containsPersonalWord(form.pw, { email }),
+    { path: ['pw'], message: messages.passwordPersonal },
+  );
+type ResetForm = z.infer<ReturnType<typeof resetFormFor>>;
 const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
 
 /** /password-reset?code&email: 'Reset your password'. Either param missing → /email (§2). */
@@ -42,12 +47,13 @@ export default function PasswordResetPage() {
     offerSignIn?: boolean;
   } | null>(null);
   const [resent, setResent] = useState(false);
+  const resetForm = useMemo(() => resetFormFor(email ?? ''), [email]);
   const summaryForm = useSummaryForm(resetForm, {
     defaultValues: { pw: '', confirmPw: '' },
     fieldIds: FIELD_IDS,
     long: true,
   });
-  const { errorSummary, onSubmit } = summaryForm;
+  const { form, errorSummary, onSubmit } = summaryForm;
 
   const reset = useMutation({
     mutationFn: (values: ResetForm) => resetPassword(cfg, { un: email ?? '', code: code ?? '', ...values }),
@@ -63,6 +69,11 @@ export default function PasswordResetPage() {
       ),
     onError: (error) => {
       if (onFatal(error)) return;
+      const refusal = passwordRefusalText(error);
+      if (refusal) {
+        form.setError('pw', { message: refusal }, { shouldFocus: true });
+        return;
+      }
       // §8: the message comes from JSON embedded in msg, else 'An unknown error occurred.'
       const { text, offerNewCode } = resetFailureMessage(error instanceof ApiError ? error.msg : undefined);
       setFailure({ message: { text }, offerNewCode });

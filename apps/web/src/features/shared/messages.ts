@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messages } from '@frontdoor/contract';
-import type { MessageCode } from '@frontdoor/contract';
+import { PASSWORD_REFUSALS, messages } from '@frontdoor/contract';
+import type { MessageCode, PasswordRefusal } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from './shown-message.ts';
 
@@ -29,6 +29,16 @@ export function serverMessage(
 /** What a failed call shows: the server's message (by code, else its msg), or `fallback` for any other failure. */
 export const callErrorMessage = (error: unknown, fallback: MessageCode = 'unknownError'): ShownMessage =>
   error instanceof ApiError ? serverMessage(error.code, error.msg, fallback) : { code: fallback };
+
+const isPasswordRefusal = (code: string | undefined): code is PasswordRefusal =>
+  (PASSWORD_REFUSALS as readonly (string | undefined)[]).includes(code);
+
+/**
+ * The text of the server's refusal of a new password (too common, or holding the person's name or
+ * email), which the sign-up and reset pages show under their password field; undefined for any other failure.
+ */
+export const passwordRefusalText = (error: unknown): string | undefined =>
+  error instanceof ApiError && isPasswordRefusal(error.code) ? messages[error.code] : undefined;
 
 /** Renders a ShownMessage (or a contract English text from a zod issue) in the current language. */
 export function useMessageText(): (message: ShownMessage | string | undefined) => string {

@@ -133,6 +133,41 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(await screen.findByText('Signup refused for this school.')).toBeInTheDocument();
   });
 
+  it.each(['passwordCommon', 'passwordPersonal'] as const)(
+    "the server's refusal %s shows under the password field, which takes the focus",
+    async (code) => {
+      server.use(
+        http.post(api(apiPaths.signup), () =>
+          HttpResponse.json({ status: 'error', msg: messages[code], code }, { status: 400 }),
+        ),
+      );
+      const user = await open();
+      await fill(user);
+      await submit(user);
+      const password = screen.getByLabelText('Password');
+      await waitFor(() => expect(password).toHaveAccessibleDescription(messages[code]));
+      expect(password).toHaveFocus();
+      expect(screen.getByTestId('location')).toHaveTextContent('/create-account');
+    },
+  );
+
+  it('refuses a password holding the name before calling the server', async () => {
+    let called = false;
+    server.use(
+      http.post(api(apiPaths.signup), () => {
+        called = true;
+        return ok({ email: 'ana@school.org' });
+      }),
+    );
+    const user = await open();
+    await fill(user, { pw: 'Lima-Sunrise-42', confirm: 'Lima-Sunrise-42' });
+    await submit(user);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(messages.passwordPersonal),
+    );
+    expect(called).toBe(false);
+  });
+
   it('a network error shows its own message', async () => {
     server.use(http.post(api(apiPaths.signup), () => HttpResponse.error()));
     const user = await open();

@@ -13,7 +13,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
-import { callErrorMessage, serverMessage, useMessageText } from '../shared/messages.ts';
+import { callErrorMessage, passwordRefusalText, serverMessage, useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError, NetworkError } from '../../lib/http.ts';
 import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
@@ -86,6 +86,11 @@ export default function CreateAccountPage() {
         return;
       }
       if (onFatal(error)) return;
+      const refusal = passwordRefusalText(error);
+      if (refusal) {
+        form.setError('pw', { message: refusal }, { shouldFocus: true });
+        return;
+      }
       // §8: the server msg with any parenthesised parts removed
       const msg = error instanceof ApiError && error.msg ? stripParenthesised(error.msg) : undefined;
       setCallError(serverMessage(undefined, msg, 'unknownError'));

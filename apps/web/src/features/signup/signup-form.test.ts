@@ -45,6 +45,19 @@ describe('signupForm (§5 sign-up rules)', () => {
   it('a weak password is refused with the policy message', () => {
     expect(issues({ ...valid, pw: 'short', confirmPw: 'short' }).pw).toBe(messages.passwordPolicy);
   });
+  it('a password holding the name or a part of the email is refused under the password', () => {
+    expect(issues({ ...valid, pw: 'Lima-Sunrise-42', confirmPw: 'Lima-Sunrise-42' }).pw).toBe(
+      messages.passwordPersonal,
+    );
+    expect(
+      issues({
+        ...valid,
+        email: 'bluebird@school.org',
+        pw: 'BlueBird!Sunrise9',
+        confirmPw: 'BlueBird!Sunrise9',
+      }).pw,
+    ).toBe(messages.passwordPersonal);
+  });
   it('description must be one of the contract DESCRIPTIONS', () => {
     expect(issues({ ...valid, description: undefined }).description).toBe(messages.descriptionRequired);
   });

@@ -1,10 +1,17 @@
 import type { z } from 'zod';
-import { signupBody } from '@frontdoor/contract';
+import { containsPersonalWord, messages, signupBody } from '@frontdoor/contract';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 
-/** The sign-up form: the contract's signupBody (same rules as the server) plus the confirmation of §5. */
+/**
+ * The sign-up form: the contract's signupBody (same rules as the server) plus the confirmation of
+ * §5, and the server's rule that the password holds no name or part of the email (the server's
+ * common-password list stays there).
+ */
 export const signupForm = withConfirmation(
   signupBody.omit({ code: true }).extend({ confirmPw: confirmPwSchema }),
-);
+).refine((form) => !containsPersonalWord(form.pw, form), {
+  path: ['pw'],
+  message: messages.passwordPersonal,
+});
 
 export type SignupFormOutput = z.output<typeof signupForm>;

@@ -55,6 +55,10 @@ export const es: ErrorsCatalog = {
   attemptLimit: 'Se superó el límite de intentos; inténtalo de nuevo más tarde.',
   passwordPolicy:
     'La contraseña no cumple la política: debe tener al menos 12 caracteres, una letra mayúscula, una letra minúscula, un dígito y un carácter especial.',
+  passwordCommon:
+    'Esta contraseña es demasiado común, o es una contraseña común con algunos dígitos o símbolos añadidos. Elige otra.',
+  passwordPersonal:
+    'La contraseña no debe contener tu nombre ni una parte de tu dirección de correo electrónico.',
   passwordsMismatchServer: 'Las contraseñas no coinciden',
   inviteNotFound: 'Este enlace de invitación no es válido o ha caducado.',
   loginRequestNotFound:
@@ -64,6 +68,7 @@ export const es: ErrorsCatalog = {
   returnUrlNotAllowed: 'La dirección de retorno no está permitida para esta aplicación.',
   notSignedIn: 'No has iniciado sesión.',
   forbidden: 'No tienes permiso para hacer esto.',
+  crossSiteRequest: 'Esta solicitud vino de otro sitio. Vuelve a empezar desde este portal.',
   badRequest: 'La solicitud no es válida.',
   notFound: 'No encontrado.',
   payloadTooLarge: 'La solicitud es demasiado grande.',
@@ -129,6 +134,9 @@ export const fr: ErrorsCatalog = {
   attemptLimit: 'Nombre de tentatives dépassé, veuillez réessayer plus tard.',
   passwordPolicy:
     'Le mot de passe ne respecte pas la politique : il doit comporter au moins 12 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.',
+  passwordCommon:
+    'Ce mot de passe est trop courant, ou c’est un mot de passe courant auquel on a ajouté quelques chiffres ou symboles. Choisissez-en un autre.',
+  passwordPersonal: 'Le mot de passe ne doit contenir ni votre nom ni une partie de votre adresse e-mail.',
   passwordsMismatchServer: 'Les mots de passe ne correspondent pas',
   inviteNotFound: 'Ce lien d’invitation n’est pas valide ou a expiré.',
   loginRequestNotFound:
@@ -138,6 +146,7 @@ export const fr: ErrorsCatalog = {
   returnUrlNotAllowed: 'L’adresse de retour n’est pas autorisée pour cette application.',
   notSignedIn: 'Vous n’êtes pas connecté.',
   forbidden: 'Vous n’êtes pas autorisé à faire cela.',
+  crossSiteRequest: 'Cette demande provient d’un autre site. Veuillez recommencer depuis ce portail.',
   badRequest: 'La demande n’est pas valide.',
   notFound: 'Introuvable.',
   payloadTooLarge: 'La demande est trop volumineuse.',
@@ -203,6 +212,9 @@ export const pt: ErrorsCatalog = {
   attemptLimit: 'Limite de tentativas excedido, tente novamente mais tarde.',
   passwordPolicy:
     'A senha não atende à política: ela deve ter pelo menos 12 caracteres, uma letra maiúscula, uma letra minúscula, um dígito e um caractere especial.',
+  passwordCommon:
+    'Esta senha é comum demais, ou é uma senha comum com alguns dígitos ou símbolos acrescentados. Escolha outra.',
+  passwordPersonal: 'A senha não deve conter seu nome nem uma parte do seu endereço de e-mail.',
   passwordsMismatchServer: 'As senhas não coincidem',
   inviteNotFound: 'Este link de convite não é válido ou expirou.',
   loginRequestNotFound:
@@ -212,6 +224,7 @@ export const pt: ErrorsCatalog = {
   returnUrlNotAllowed: 'O endereço de retorno não é permitido para este aplicativo.',
   notSignedIn: 'Você não está conectado.',
   forbidden: 'Você não tem permissão para fazer isso.',
+  crossSiteRequest: 'Esta solicitação veio de outro site. Comece novamente a partir deste portal.',
   badRequest: 'A solicitação não é válida.',
   notFound: 'Não encontrado.',
   payloadTooLarge: 'A solicitação é muito grande.',
@@ -273,6 +286,8 @@ export const zh: ErrorsCatalog = {
   expiredCode: '验证码无效，请重新获取验证码。',
   attemptLimit: '尝试次数过多，请稍后再试。',
   passwordPolicy: '密码不符合要求：至少 12 个字符，且包含大写字母、小写字母、数字和特殊字符。',
+  passwordCommon: '此密码过于常见，或只是在常见密码前后加了几个数字或符号。请换一个。',
+  passwordPersonal: '密码不能包含你的姓名或电子邮件地址的任何部分。',
   passwordsMismatchServer: '两次输入的密码不一致',
   inviteNotFound: '此邀请链接无效或已过期。',
   loginRequestNotFound: '此登录链接无效或已过期。请从你来自的应用重新开始。',
@@ -281,6 +296,7 @@ export const zh: ErrorsCatalog = {
   returnUrlNotAllowed: '此应用不允许该返回地址。',
   notSignedIn: '你尚未登录。',
   forbidden: '你无权执行此操作。',
+  crossSiteRequest: '此请求来自其他网站。请从本门户重新开始。',
   badRequest: '请求无效。',
   notFound: '未找到。',
   payloadTooLarge: '请求过大。',
@@ -342,6 +358,9 @@ export const ar: ErrorsCatalog = {
   attemptLimit: 'تم تجاوز عدد المحاولات المسموح به، يرجى المحاولة بعد قليل.',
   passwordPolicy:
     'كلمة المرور لا تتوافق مع السياسة: يجب أن تتكون من 12 حرفًا على الأقل وتحتوي على حرف كبير وحرف صغير ورقم ورمز خاص.',
+  passwordCommon:
+    'كلمة المرور هذه شائعة جدًا، أو هي كلمة مرور شائعة أُضيفت إليها بعض الأرقام أو الرموز. يُرجى اختيار كلمة أخرى.',
+  passwordPersonal: 'يجب ألا تحتوي كلمة المرور على اسمك أو على جزء من عنوان بريدك الإلكتروني.',
   passwordsMismatchServer: 'كلمتا المرور غير متطابقتين',
   inviteNotFound: 'رابط الدعوة هذا غير صالح أو منتهي الصلاحية.',
   loginRequestNotFound:
@@ -351,6 +370,7 @@ export const ar: ErrorsCatalog = {
   returnUrlNotAllowed: 'عنوان العودة غير مسموح به لهذا التطبيق.',
   notSignedIn: 'أنت لم تسجّل الدخول.',
   forbidden: 'غير مسموح لك بالقيام بذلك.',
+  crossSiteRequest: 'جاء هذا الطلب من موقع آخر. يُرجى البدء من جديد من هذه البوابة.',
   badRequest: 'الطلب غير صالح.',
   notFound: 'غير موجود.',
   payloadTooLarge: 'الطلب كبير جدًا.',

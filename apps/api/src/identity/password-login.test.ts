@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hash } from '@node-rs/argon2';
+import { DIALECTS, TEST_PASSWORD, createTestApp, seedUser, type TestApp } from '../testing/harness.ts';
+import { ARGON2, findUserByEmail, isCurrentHash, verifyPassword } from '../services/users.ts';
+
+/** What an older deployment stored: argon2id with a fifth of the memory and one pass. */
+const WEAKER = { ...ARGON2, memoryCost: 4096, timeCost: 1 };
+const CURRENT = new RegExp(
+  String.raw`^\$argon2id\$v=19\$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}\$`,
+);
+
+describe.each(DIALECTS)('password sign-in upgrades old hashes on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  const login = (email: string, password: string) =>
+    t.client().post('/api/cognito/login', { email, password });
+  const storedHash = async (email: string) => (await findUserByEmail(t.db, email))?.password_hash ?? '';
+
+  it.skipIf(skip)(
+    'a sign-in with a hash of weaker parameters stores one of the current parameters',
+    async () => {
+      const user = await seedUser(t, { email: 'old-hash@school.test' });
+      const weak = await hash(TEST_PASSWORD, WEAKER);
+      await t.db.updateTable('users').set({ password_hash: weak }).where('id', '=', user.id).execute();
+      expect(isCurrentHash(weak)).toBe(false);
+
+      // a wrong password changes nothing
+      expect((await login('old-hash@school.test', 'Wrong-Password-42')).statusCode).toBe(401);
+      expect(await storedHash('old-hash@school.test')).toBe(weak);
+
+      expect((await login('old-hash@school.test', TEST_PASSWORD)).json().payload).toEqual({
+        redirect: '/post-login',
+      });
+      const upgraded = await storedHash('old-hash@school.test');
+      expect(upgraded).toMatch(CURRENT);
+      expect(await verifyPassword(upgraded, TEST_PASSWORD)).toBe(true);
+
+      // the next sign-in works with the new hash and leaves it as it is
+      expect((await login('old-hash@school.test', TEST_PASSWORD)).statusCode).toBe(200);
+      expect(await storedHash('old-hash@school.test')).toBe(upgraded);
+    },
+  );
+
+  it.skipIf(skip)('another argon2 variant (argon2i) is upgraded to argon2id too', async () => {
+    const user = await seedUser(t, { email: 'argon2i@school.test' });
+    // algorithm 1 = Algorithm.Argon2i
+    const argon2i = await hash(TEST_PASSWORD, { ...ARGON2, algorithm: 1 });
+    await t.db.updateTable('users').set({ password_hash: argon2i }).where('id', '=', user.id).execute();
+    expect((await login('argon2i@school.test', TEST_PASSWORD)).statusCode).toBe(200);
+    expect(await storedHash('argon2i@school.test')).toMatch(CURRENT);
+  });
+});

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../testing/harness.ts';
+import { createAccessCode, utcDay } from './access-codes.ts';
+import { audit } from './audit.ts';
+import { issueCode } from './codes.ts';
+import { createCookieHash } from './cookie-hashes.ts';
+import { DAY_MS, HOUR_MS } from './limits.ts';
+import { createLoginRequest } from './login-requests.ts';
+import { RETENTION_MS, pruneExpired, type PruneCounts } from './pruning.ts';
+import { createSession } from './sessions.ts';
+import { sha256 } from './crypto.ts';
+
+const TABLES = [
+  'sessions',
+  'email_codes',
+  'invites',
+  'login_requests',
+  'cookie_hashes',
+  'federation_states',
+  'oidc_payloads',
+  'access_codes',
+  'access_code_failures',
+  'crm_outbox',
+  'mailbox',
+  'audit_log',
+] as const satisfies readonly (keyof PruneCounts)[];
+
+describe('retention', () => {
+  it('keeps the audit log a year, spent links and codes a day, sessions and access codes a month', () => {
+    expect(RETENTION_MS).toMatchObject({
+      auditLog: 365 * DAY_MS,
+      spent: DAY_MS,
+      sessions: 30 * DAY_MS,
+      accessCodes: 30 * DAY_MS,
+      mailbox: 7 * DAY_MS,
+    });
+  });
+});
+
+describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  const rowCounts = async () => {
+    const counts: Record<string, number> = {};
+    for (const table of TABLES) {
+      const row = await t.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      counts[table] = Number(row.n);
+    }
+    return counts;
+  };
+
+  /** Two rows a table or more: `gone` are dead past their retention, the others live or recently dead. */
+  async function seed(): Promise<Record<(typeof TABLES)[number], { gone: number; kept: number }>> {
+    const now = t.clock.now();
+    const ago = (ms: number) => now - ms;
+    const user = await seedUser(t, { email: 'pruned@school.test' });
+    await seedServiceProvider(t, 'prunesp');
+
+    // sessions: expired a month and a day ago (gone); revoked yesterday, and live (kept)
+    await createSession(t.db, user.id, { now: ago(31 * DAY_MS), ttlMs: HOUR_MS });
+    const revoked = await createSession(t.db, user.id, { now: ago(DAY_MS) });
+    await t.db
+      .updateTable('sessions')
+      .set({ revoked_at: ago(DAY_MS - HOUR_MS) })
+      .where('id', '=', sha256(revoked))
+      .execute();
+    await createSession(t.db, user.id, { now });
+
+    // mailed codes (a newer code consumes the older one of its purpose): expired 3 days ago, and
+    // consumed 29 hours ago though not yet expired then (gone); expired 5 hours ago, issued within
+    // the hour the mail limit counts, and live (kept)
+    const code = (purpose: 'verify' | 'reset', issuedAt: number) =>
+      issueCode(t.db, t.ctx.config.secret, user.id, purpose, issuedAt);
+    await code('reset', ago(3 * DAY_MS));
+    await code('verify', ago(36 * HOUR_MS));
+    await code('verify', ago(29 * HOUR_MS));
+    await code('reset', ago(30 * 60 * 1000));
+    await code('reset', now);
+
+    const invite = (code: string, expiresAt: number, usedAt: number | null) =>
+      t.db
+        .insertInto('invites')
+        .values({
+          code,
+          email: 'x@school.test',
+          created_at: ago(20 * DAY_MS),
+          expires_at: expiresAt,
+          used_at: usedAt,
+        })
+        .execute();
+    await invite('expired', ago(2 * DAY_MS), null);
+    await invite('used', now + DAY_MS, ago(2 * DAY_MS));
+    await invite('live', now + DAY_MS, null);
+    await invite('used-today', now + DAY_MS, ago(HOUR_MS));
+
+    const request = { spId: 'prunesp', url: 'https://app.mathworld.test/', isTeacher: false };
+    await createLoginRequest(t.db, request, ago(2 * DAY_MS));
+    await createLoginRequest(t.db, request, now);
+
+    const cookie = { userId: user.id, spId: 'prunesp', browser: 'b' };
+    await createCookieHash(t.db, cookie, ago(2 * DAY_MS));
+    await createCookieHash(t.db, cookie, now);
+
+    const state = (id: string, createdAt: number) =>
+      t.db
+        .insertInto('federation_states')
+        .values({
+          state: id,
+          provider: 'Google',
+          browser_binding: 'b',
+          return_url: null,
+          login_csrf: null,
+          created_at: createdAt,
+          expires_at: createdAt + 10 * 60 * 1000,
+          used_at: null,
+        })
+        .execute();
+    await state('old', ago(2 * DAY_MS));
+    await state('new', now);
+
+    const payload = (id: string, expiresAt: number | null) =>
+      t.db
+        .insertInto('oidc_payloads')
+        .values({
+          id,
+          type: 'AccessToken',
+          payload: '{}',
+          grant_id: null,
+          user_code: null,
+          uid: null,
+          expires_at: expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+    await payload('old', ago(2 * DAY_MS));
+    await payload('recent', ago(HOUR_MS));
+    await payload('forever', null);
+
+    // access codes: expired and revoked over a month ago (gone); expired a week ago, and live (kept)
+    const at = (ms: number) => ({ ...t.ctx, now: () => ms });
+    await createAccessCode(at(ago(40 * DAY_MS)), { spId: 'prunesp', userId: user.id, ttlDays: 5 });
+    const revokedCode = await createAccessCode(at(ago(40 * DAY_MS)), { spId: 'prunesp', userId: user.id });
+    await t.db
+      .updateTable('access_codes')
+      .set({ revoked_at: ago(35 * DAY_MS) })
+      .where('id', '=', revokedCode.id)
+      .execute();
+    await createAccessCode(at(ago(14 * DAY_MS)), { spId: 'prunesp', userId: user.id, ttlDays: 7 });
+    await createAccessCode(t.ctx, { spId: 'prunesp', userId: user.id });
+
+    for (const day of [utcDay(ago(31 * DAY_MS)), utcDay(ago(29 * DAY_MS)), utcDay(now)])
+      await t.db
+        .insertInto('access_code_failures')
+        .values({ sp_id: 'prunesp', day, failures: 3, exhausted_at: null })
+        .execute();
+
+    const outbox = (deliveredAt: number | null) =>
+      t.db
+        .insertInto('crm_outbox')
+        .values({
+          user_id: user.id,
+          payload: '{}',
+          attempts: 1,
+          last_error: null,
+          created_at: ago(60 * DAY_MS),
+          delivered_at: deliveredAt,
+        })
+        .execute();
+    await outbox(ago(8 * DAY_MS));
+    await outbox(ago(6 * DAY_MS));
+    await outbox(null);
+
+    const mail = (sentAt: number) =>
+      t.db
+        .insertInto('mailbox')
+        .values({ to_address: 'x@school.test', subject: 's', text: 't', html: 'h', sent_at: sentAt })
+        .execute();
+    await mail(ago(8 * DAY_MS));
+    await mail(now);
+
+    await audit(at(ago(366 * DAY_MS)), { event: 'account.locked', userId: user.id });
+    await audit(at(ago(364 * DAY_MS)), { event: 'account.unlocked', userId: user.id });
+
+    return {
+      sessions: { gone: 1, kept: 2 },
+      email_codes: { gone: 2, kept: 3 },
+      invites: { gone: 2, kept: 2 },
+      login_requests: { gone: 1, kept: 1 },
+      cookie_hashes: { gone: 1, kept: 1 },
+      federation_states: { gone: 1, kept: 1 },
+      oidc_payloads: { gone: 1, kept: 2 },
+      access_codes: { gone: 2, kept: 2 },
+      access_code_failures: { gone: 1, kept: 2 },
+      crm_outbox: { gone: 1, kept: 2 },
+      mailbox: { gone: 1, kept: 1 },
+      audit_log: { gone: 1, kept: 1 },
+    };
+  }
+
+  it.skipIf(skip)(
+    'deletes what is dead past its retention, keeps the rest, and counts per table',
+    async () => {
+      const expected = await seed();
+      const before = await rowCounts();
+      for (const table of TABLES)
+        expect(before[table], table).toBe(expected[table].gone + expected[table].kept);
+
+      const counts = await pruneExpired(t.ctx);
+      expect(counts).toEqual(Object.fromEntries(TABLES.map((table) => [table, expected[table].gone])));
+      expect(await rowCounts()).toEqual(
+        Object.fromEntries(TABLES.map((table) => [table, expected[table].kept])),
+      );
+
+      // nothing more to delete until time passes
+      expect(Object.values(await pruneExpired(t.ctx)).every((n) => n === 0)).toBe(true);
+
+      // 400 days on every lifetime has ended: only the CRM row never delivered and the
+      // authorization server's row without an expiry stay
+      t.clock.advance(400 * DAY_MS);
+      await pruneExpired(t.ctx);
+      expect(await rowCounts()).toEqual({
+        ...Object.fromEntries(TABLES.map((table) => [table, 0])),
+        crm_outbox: 1,
+        oidc_payloads: 1,
+      });
+    },
+  );
+});

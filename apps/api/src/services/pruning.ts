@@ -1,0 +1,124 @@
+import type { DeleteResult } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { utcDay } from './access-codes.ts';
+import { DAY_MS } from './limits.ts';
+
+/** How long a row is kept after it stopped working (expired, used, revoked, delivered, sent). */
+export const RETENTION_MS = {
+  /**
+   * Mailed codes, invites, login requests, cookie hashes, federation states and the authorization
+   * server's rows: a day, to answer "my link did not work". Codes issued within the last hour
+   * always stay, since the hourly mail limit per account counts them.
+   */
+  spent: DAY_MS,
+  /** Sessions, revoked or not, after their expiry (at most SESSION_TTL_MS after their revocation). */
+  sessions: 30 * DAY_MS,
+  /** Expired or revoked access codes: `access-code list` still shows them for a month. */
+  accessCodes: 30 * DAY_MS,
+  /** A provider's daily count of wrong access codes (its budget reads only today's). */
+  accessCodeFailures: 30 * DAY_MS,
+  /** Preference changes the CRM acknowledged; undelivered ones stay until they are delivered. */
+  crmOutbox: 7 * DAY_MS,
+  /** The development mailbox. */
+  mailbox: 7 * DAY_MS,
+  /** The audit log: sign-ins, failures, locks, masquerades, admin commands. */
+  auditLog: 365 * DAY_MS,
+} as const;
+
+export type PruneCounts = Record<
+  | 'sessions'
+  | 'email_codes'
+  | 'invites'
+  | 'login_requests'
+  | 'cookie_hashes'
+  | 'federation_states'
+  | 'oidc_payloads'
+  | 'access_codes'
+  | 'access_code_failures'
+  | 'crm_outbox'
+  | 'mailbox'
+  | 'audit_log',
+  number
+>;
+
+const count = (result: DeleteResult) => Number(result.numDeletedRows);
+
+/**
+ * Deletes what has been dead longer than its RETENTION_MS, by ctx.now(); returns the rows deleted
+ * per table. Safe to run from several instances at once: each statement deletes what it finds.
+ */
+export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise<PruneCounts> {
+  const { db } = ctx;
+  const now = ctx.now();
+  const spent = now - RETENTION_MS.spent;
+  const accessCodes = now - RETENTION_MS.accessCodes;
+  return {
+    sessions: count(
+      await db
+        .deleteFrom('sessions')
+        .where('expires_at', '<=', now - RETENTION_MS.sessions)
+        .executeTakeFirst(),
+    ),
+    email_codes: count(
+      await db
+        .deleteFrom('email_codes')
+        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('consumed_at', '<=', spent)]))
+        .executeTakeFirst(),
+    ),
+    invites: count(
+      await db
+        .deleteFrom('invites')
+        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .executeTakeFirst(),
+    ),
+    login_requests: count(
+      await db.deleteFrom('login_requests').where('expires_at', '<=', spent).executeTakeFirst(),
+    ),
+    cookie_hashes: count(
+      await db
+        .deleteFrom('cookie_hashes')
+        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .executeTakeFirst(),
+    ),
+    federation_states: count(
+      await db
+        .deleteFrom('federation_states')
+        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .executeTakeFirst(),
+    ),
+    // rows without an expiry (the library's long-lived models) stay
+    oidc_payloads: count(
+      await db.deleteFrom('oidc_payloads').where('expires_at', '<=', spent).executeTakeFirst(),
+    ),
+    access_codes: count(
+      await db
+        .deleteFrom('access_codes')
+        .where((eb) => eb.or([eb('expires_at', '<=', accessCodes), eb('revoked_at', '<=', accessCodes)]))
+        .executeTakeFirst(),
+    ),
+    access_code_failures: count(
+      await db
+        .deleteFrom('access_code_failures')
+        .where('day', '<', utcDay(now - RETENTION_MS.accessCodeFailures))
+        .executeTakeFirst(),
+    ),
+    crm_outbox: count(
+      await db
+        .deleteFrom('crm_outbox')
+        .where('delivered_at', '<=', now - RETENTION_MS.crmOutbox)
+        .executeTakeFirst(),
+    ),
+    mailbox: count(
+      await db
+        .deleteFrom('mailbox')
+        .where('sent_at', '<=', now - RETENTION_MS.mailbox)
+        .executeTakeFirst(),
+    ),
+    audit_log: count(
+      await db
+        .deleteFrom('audit_log')
+        .where('at', '<=', now - RETENTION_MS.auditLog)
+        .executeTakeFirst(),
+    ),
+  };
+}
