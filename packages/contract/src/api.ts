@@ -13,6 +13,7 @@ export const apiPaths = {
   reset: 'cognito/reset',
   getCsrfLogin: (csrf: string) => `gateway/getCsrfLogin/${encodeURIComponent(csrf)}`,
   createCsrfLogin: 'gateway/createCsrfLogin',
+  gatewaySession: (sid: string) => `gateway/session/${encodeURIComponent(sid)}`,
   setBasicUserRole: (isStudent: boolean) => `auth/setBasicUserRole/${isStudent ? 1 : 0}`,
   subscription: 'hs/subscription',
   accessCodeLogin: (code: string, spId: string) =>

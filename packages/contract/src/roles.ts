@@ -6,6 +6,9 @@ export interface RoleRequirement {
   level?: number;
 }
 
+/** The role of the portal's administrators: only they may masquerade, and nobody as one of them. */
+export const ADMIN_ROLE = 'admin';
+
 /** §4/§6: when a masquerade user is present, role checks use it instead of the real user. */
 export const effectiveUser = (signature: Signature): SignatureUser => signature.masq ?? signature.user;
 

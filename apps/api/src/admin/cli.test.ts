@@ -5,11 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionSchema } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, type TestApp } from '../testing/harness.ts';
+import { MASQUERADE_TTL_MS, PRODUCT_JWKS_PATH, messages, sessionSchema } from '@frontdoor/contract';
+import { DIALECTS, createTestApp, signedInClient, type TestApp } from '../testing/harness.ts';
 import { HELP, UsageError, formatResult, parseAdminArgs, runAdminCommand } from './commands.ts';
-import { createSession } from '../services/sessions.ts';
+import { MasqueradeRefused } from '../services/masquerade.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
+import { RETENTION_MS } from '../services/pruning.ts';
 
 const PW = 'Admin-Created-Passw0rd';
 
@@ -167,32 +168,146 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     },
   );
 
-  it.skipIf(skip)('starts and stops a masquerade on the administrator live sessions', async () => {
-    await run(
-      'user',
-      'create',
-      '--email',
-      'boss@cli.test',
-      '--password',
-      PW,
-      '--first',
-      'B',
-      '--last',
-      'S',
-      '--role',
-      'admin:1',
-    );
-    await run('user', 'create', '--email', 'kid@cli.test', '--password', PW, '--first', 'K', '--last', 'D');
-    const boss = await findUserByEmail(t.db, 'boss@cli.test');
-    const c = t.client().signInWith(await createSession(t.db, boss?.id ?? '', { now: t.clock.now() }));
-    expect(await run('masquerade', 'start', '--admin', 'boss@cli.test', '--as', 'kid@cli.test')).toEqual({
-      sessions: 1,
-    });
-    const during = sessionSchema.parse((await c.get('/api/auth/sig')).json());
-    expect(during.loggedin && during.payload.signature.masq?.email).toBe('kid@cli.test');
-    await run('masquerade', 'stop', '--admin', 'boss@cli.test');
-    const after = sessionSchema.parse((await c.get('/api/auth/sig')).json());
-    expect(after.loggedin && after.payload.signature.masq).toBeUndefined();
+  it.skipIf(skip)(
+    'masquerade: an administrator only, never as an administrator, for 1 hour, each step in the audit log',
+    async () => {
+      const create = (address: string, ...role: string[]) =>
+        run('user', 'create', '--email', address, '--password', PW, '--first', 'M', '--last', 'Q', ...role);
+      const { id: bossId } = await create('boss@cli.test', '--role', 'admin:1');
+      const { id: chiefId } = await create('chief@cli.test', '--role', 'admin');
+      const { id: kidId } = await create('kid@cli.test');
+      const { id: teacherId } = await create('teach@cli.test', '--role', 'teacher:1');
+      const boss = await signedInClient(t, String(bossId));
+      await signedInClient(t, String(kidId));
+      const sig = async () => {
+        const view = sessionSchema.parse((await boss.get('/api/auth/sig')).json());
+        if (!view.loggedin) throw new Error('the administrator was signed out');
+        const claims = JSON.parse(
+          Buffer.from(view.payload.token.split('.')[1] ?? '', 'base64url').toString(),
+        );
+        return { masq: view.payload.signature.masq?.email, exp: (claims as { exp: number }).exp };
+      };
+      const masquerade = (admin: string, as: string) =>
+        run('masquerade', 'start', '--admin', admin, '--as', as);
+
+      await expect(masquerade('kid@cli.test', 'teach@cli.test')).rejects.toThrow(MasqueradeRefused);
+      await expect(masquerade('kid@cli.test', 'teach@cli.test')).rejects.toThrow(/only an administrator/);
+      await expect(masquerade('boss@cli.test', 'chief@cli.test')).rejects.toThrow(/as an administrator/);
+      await expect(masquerade('boss@cli.test', 'boss@cli.test')).rejects.toThrow(/itself/);
+      expect((await sig()).masq).toBeUndefined();
+
+      const endsAt = t.clock.now() + MASQUERADE_TTL_MS;
+      expect(await masquerade('boss@cli.test', 'kid@cli.test')).toEqual({
+        sessions: 1,
+        endsAt: new Date(endsAt).toISOString(),
+      });
+      expect((await sig()).masq).toBe('kid@cli.test');
+      t.clock.advance(MASQUERADE_TTL_MS / 2);
+      expect((await sig()).masq).toBe('kid@cli.test');
+      t.clock.advance(MASQUERADE_TTL_MS / 2 - 1000);
+      // the product token of a masquerade ends with it
+      expect(await sig()).toEqual({ masq: 'kid@cli.test', exp: Math.floor(endsAt / 1000) });
+      t.clock.advance(1000);
+      expect((await sig()).masq).toBeUndefined();
+
+      await masquerade('boss@cli.test', 'kid@cli.test');
+      expect(await run('masquerade', 'stop', '--admin', 'boss@cli.test')).toEqual({ sessions: 1 });
+      expect((await sig()).masq).toBeUndefined();
+      await masquerade('boss@cli.test', 'kid@cli.test');
+      await t.db.updateTable('users').set({ roles: '{}' }).where('id', '=', String(bossId)).execute();
+      // losing the role ends a masquerade under way
+      expect((await sig()).masq).toBeUndefined();
+
+      const audited = async (event: string) =>
+        (await run('audit', 'list', '--event', event, '--limit', '100')).entries as {
+          user_id: string | null;
+          detail: Record<string, unknown>;
+        }[];
+      expect((await audited('masquerade.refused')).map((e) => [e.user_id, e.detail]).reverse()).toEqual([
+        [kidId, { as: teacherId, reason: 'not-administrator' }],
+        [kidId, { as: teacherId, reason: 'not-administrator' }],
+        [bossId, { as: chiefId, reason: 'administrator' }],
+        [bossId, { as: bossId, reason: 'self' }],
+      ]);
+      expect((await audited('masquerade.started')).map((e) => [e.user_id, e.detail.as])).toEqual([
+        [bossId, kidId],
+        [bossId, kidId],
+        [bossId, kidId],
+      ]);
+      expect((await audited('masquerade.stopped')).map((e) => [e.user_id, e.detail])).toEqual([
+        [bossId, { sessions: 1 }],
+      ]);
+      const commands = (await audited('admin.command')).map((e) => e.detail);
+      expect(commands).toContainEqual({
+        command: 'masquerade start',
+        options: { admin: { userId: kidId }, as: { userId: teacherId } },
+        ok: false,
+      });
+      expect(commands).toContainEqual({
+        command: 'user create',
+        options: {
+          email: { userId: bossId },
+          password: true,
+          first: true,
+          last: true,
+          role: ['admin:1'],
+        },
+        ok: true,
+      });
+      const text = JSON.stringify(commands);
+      for (const secret of [PW, 'boss@cli.test', 'kid@cli.test']) expect(text).not.toContain(secret);
+    },
+  );
+
+  it.skipIf(skip)(
+    'keys rotate: a new key signs the product token, the replaced one stays published',
+    async () => {
+      const first = await run('keys', 'rotate');
+      const second = await run('keys', 'rotate');
+      expect(second.kid).not.toBe(first.kid);
+      expect(first.published).toContain(first.kid);
+      expect(second.published).toEqual([second.kid, ...(first.published as string[])]);
+      const jwks = (await t.client().get(PRODUCT_JWKS_PATH)).json() as { keys: { kid: string }[] };
+      expect(jwks.keys.map((k) => k.kid)).toEqual(second.published);
+    },
+  );
+
+  it.skipIf(skip)(
+    'user create --password refuses a common password and one with the name or email',
+    async () => {
+      const create = (address: string, password: string) =>
+        run(
+          'user',
+          'create',
+          '--email',
+          address,
+          '--password',
+          password,
+          '--first',
+          'Wanda',
+          '--last',
+          'Kowalski',
+        );
+      await expect(create('common@cli.test', 'Password123!')).rejects.toThrow(messages.passwordCommon);
+      await expect(create('named@cli.test', 'Wanda-Sunrise-42')).rejects.toThrow(messages.passwordPersonal);
+      await expect(create('sunrise@cli.test', 'Sunrise!Meadow42')).rejects.toThrow(UsageError);
+      for (const address of ['common@cli.test', 'named@cli.test', 'sunrise@cli.test'])
+        expect(await findUserByEmail(t.db, address)).toBeUndefined();
+    },
+  );
+
+  it.skipIf(skip)('prune deletes rows dead past their retention and counts them per table', async () => {
+    const sent = (sentAt: number) =>
+      t.db
+        .insertInto('mailbox')
+        .values({ to_address: 'old@cli.test', subject: 's', text: 't', html: 'h', sent_at: sentAt })
+        .execute();
+    await sent(t.clock.now() - RETENTION_MS.mailbox - 1);
+    await sent(t.clock.now());
+    const counts = await run('prune');
+    expect(counts).toMatchObject({ sessions: expect.any(Number), audit_log: expect.any(Number) });
+    expect(counts.mailbox).toBeGreaterThanOrEqual(1);
+    expect((await run('mailbox', 'list', '--to', 'old@cli.test')).messages).toHaveLength(1);
   });
 
   it.skipIf(skip)('refuses bad usage with a UsageError', async () => {
@@ -231,6 +346,8 @@ describe('admin CLI formatting', () => {
       'masquerade stop',
       'mailbox list',
       'realm set',
+      'prune',
+      'keys rotate',
     ]) {
       expect(HELP).toContain(cmd);
     }
@@ -257,5 +374,22 @@ describe('admin CLI as a child process', () => {
     const failed = await createSp('Again').catch((e: { code: number; stderr: string }) => e);
     expect('code' in failed && failed.code).toBe(1);
     expect(JSON.parse(String('stderr' in failed ? failed.stderr : '')).error).toBeTruthy();
+  }, 30_000);
+
+  it('refuses a masquerade by an account that is not an administrator: exit 1 and the reason', async () => {
+    await run('user', 'create', '--email', 'pupil@proc.test', '--first', 'P', '--last', 'Q');
+    const refused = await run(
+      '--json',
+      'masquerade',
+      'start',
+      '--admin',
+      'pupil@proc.test',
+      '--as',
+      'pupil@proc.test',
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in refused && refused.code).toBe(1);
+    expect(JSON.parse(String('stderr' in refused ? refused.stderr : '')).error).toMatch(
+      /only an administrator/,
+    );
   }, 30_000);
 });

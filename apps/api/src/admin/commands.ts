@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { ACCOUNT_TYPES, emailSchema, passwordSchema, rolesSchema, type Roles } from '@frontdoor/contract';
+import {
+  ACCOUNT_TYPES,
+  emailSchema,
+  messages,
+  passwordSchema,
+  rolesSchema,
+  type Roles,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { createServiceProvider, findServiceProvider, originOf } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
@@ -11,9 +18,13 @@ import {
   listAccessCodes,
   revokeAccessCodes,
 } from '../services/access-codes.ts';
-import { listAudit } from '../services/audit.ts';
+import { audit, listAudit } from '../services/audit.ts';
+import { startMasquerade, stopMasquerade } from '../services/masquerade.ts';
 import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
+import { passwordRefusal } from '../services/password-policy.ts';
+import { pruneExpired } from '../services/pruning.ts';
+import { productKeys } from '../services/product-keys.ts';
 
 export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'>;
 
@@ -40,14 +51,24 @@ export const HELP = `Frontdoor administration. Usage: npm run admin -- [--json] 
   access-code budget --sp <sp_id>
       Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.
   audit list [--event <event>] [--limit <n>]
-      The audit log, newest first: locks, unlocks, exhausted budgets, revoked codes → {entries}.
+      The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password
+      resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command
+      (options naming an account as its id; passwords and names never).
   masquerade start --admin <email> --as <email>
+      Acts as a non-administrator in the administrator's live sessions for 1 hour → {sessions, endsAt}.
+      Only an account with the 'admin' role may, never as another administrator.
   masquerade stop --admin <email>
-      Sets or clears the masquerade user on the administrator's live sessions → {sessions}.
+      Ends the masquerade of the administrator's live sessions now → {sessions}.
   mailbox list [--to <email>]
       The development mailbox, newest first → {messages}.
+  prune
+      Deletes rows dead longer than their retention (expired or used codes and links, ended sessions,
+      audit entries past a year; services/pruning.ts), as the server does hourly → {<table>: rows deleted}.
   realm set --domain <domain> --type Managed|Federated|Unknown
       Overrides Microsoft realm discovery for a domain → {domain, accountType}.
+  keys rotate
+      A new key signs the product token of auth/sig from now on; the replaced one stays published
+      until its tokens have expired (rotation is automatic every 30 days) → {kid, published}.
 
 Options: --json prints one JSON object per command. --help prints this text.
 Reads DATA_DIR / DATABASE_URL like the server, so it works beside a running server.`;
@@ -136,8 +157,62 @@ async function userByEmail(ctx: AdminContext, address: string) {
   return user;
 }
 
-/** Runs one admin command and returns its result object. */
+/** Options the audit log keeps as given; any other (a password, a name, one added later) only as present. */
+const AUDITED_AS_GIVEN = new Set([
+  'id',
+  'name',
+  'origin',
+  'sp',
+  'url',
+  'teacher',
+  'unconfirmed',
+  'must-reset',
+  'role',
+  'language',
+  'domain',
+  'type',
+  'ttl-days',
+  'event',
+  'limit',
+]);
+/** Options naming a person by email: the audit log keeps the account's id (null without one). */
+const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
+
+async function auditedOptions(ctx: AdminContext, values: Values): Promise<Record<string, unknown>> {
+  const options: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (name === 'json' || name === 'help' || value === undefined) continue;
+    if (AUDITED_AS_GIVEN.has(name)) options[name] = value;
+    else if (AUDITED_AS_ACCOUNT.has(name) && typeof value === 'string')
+      options[name] = { userId: (await findUserByEmail(ctx.db, value))?.id ?? null };
+    else options[name] = true;
+  }
+  return options;
+}
+
+/**
+ * Runs one admin command and returns its result object. Every run, refused or not, is written to
+ * the audit log with its name and options (auditedOptions).
+ */
 export async function runAdminCommand(
+  ctx: AdminContext,
+  positionals: string[],
+  values: Values,
+): Promise<Record<string, unknown>> {
+  let ok = false;
+  try {
+    const result = await execute(ctx, positionals, values);
+    ok = true;
+    return result;
+  } finally {
+    await audit(ctx, {
+      event: 'admin.command',
+      detail: { command: positionals.slice(0, 2).join(' '), options: await auditedOptions(ctx, values), ok },
+    });
+  }
+}
+
+async function execute(
   ctx: AdminContext,
   positionals: string[],
   values: Values,
@@ -174,6 +249,8 @@ export async function runAdminCommand(
       if (values.password !== undefined) {
         const pw = passwordSchema.safeParse(values.password);
         if (!pw.success) throw new UsageError(`--password: ${pw.error.issues[0]?.message ?? 'not valid'}`);
+        const refusal = passwordRefusal(pw.data, { email: address, first: values.first, last: values.last });
+        if (refusal) throw new UsageError(`--password: ${messages[refusal]}`);
         passwordHash = await hashPassword(pw.data);
       }
       const row = newUserRow(
@@ -221,21 +298,18 @@ export async function runAdminCommand(
       return {
         entries: await listAudit(ctx, { limit: positiveInteger(values, 'limit') ?? 50, event: values.event }),
       };
-    case 'masquerade start':
-    case 'masquerade stop': {
+    case 'masquerade start': {
       const admin = await userByEmail(ctx, email(values, 'admin'));
-      const target = action === 'start' ? (await userByEmail(ctx, email(values, 'as'))).id : null;
-      const res = await ctx.db
-        .updateTable('sessions')
-        .set({ masq_user_id: target })
-        .where('user_id', '=', admin.id)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', ctx.now())
-        .executeTakeFirst();
-      return { sessions: Number(res.numUpdatedRows) };
+      const target = await userByEmail(ctx, email(values, 'as'));
+      const { sessions, endsAt } = await startMasquerade(ctx, admin, target);
+      return { sessions, endsAt: new Date(endsAt).toISOString() };
     }
+    case 'masquerade stop':
+      return stopMasquerade(ctx, await userByEmail(ctx, email(values, 'admin')));
     case 'mailbox list':
       return { messages: await listMailbox(ctx.db, values.to) };
+    case 'prune':
+      return pruneExpired(ctx);
     case 'realm set': {
       const domain = required(values, 'domain').toLowerCase();
       const type = required(values, 'type');
@@ -247,6 +321,10 @@ export async function runAdminCommand(
         .onConflict((oc) => oc.column('domain').doUpdateSet({ account_type: type }))
         .execute();
       return { domain, accountType: type };
+    }
+    case 'keys rotate': {
+      const keys = await productKeys(ctx, 'admin');
+      return { kid: keys[0].jwk.kid, published: keys.map((key) => key.jwk.kid) };
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'no command given');

@@ -10,6 +10,7 @@ import * as m002 from './migrations/002_identity.ts';
 import * as m003 from './migrations/003_crm_outbox.ts';
 import * as m004 from './migrations/004_drop_federation_login_hint.ts';
 import { abuseLimits } from './migrations/005_abuse_limits.ts';
+import { accountableSessions } from './migrations/006_accountable_sessions.ts';
 
 export type Db = Kysely<Database>;
 
@@ -54,6 +55,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '003_crm_outbox': m003,
   '004_drop_federation_login_hint': m004,
   '005_abuse_limits': abuseLimits(secret),
+  '006_accountable_sessions': accountableSessions(),
 });
 
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {

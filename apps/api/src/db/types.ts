@@ -94,14 +94,16 @@ export interface AccessCodeFailuresTable {
   exhausted_at: number | null;
 }
 
-/** What operators must be able to read later: locks, unlocks, exhausted budgets. */
+/** What operators must be able to read later: sign-ins, failures, locks, masquerades, admin commands. */
 export interface AuditLogTable {
   id: Generated<number>;
   at: number;
   event: string;
   user_id: string | null;
   sp_id: string | null;
-  detail: string; // JSON
+  /** The client's address, when a request caused the entry. */
+  address: string | null;
+  detail: string; // JSON, without secrets
 }
 
 /** Short-lived, single-use hashes that auth/cookie trades for a session cookie. */
@@ -118,9 +120,14 @@ export interface SessionsTable {
   id: string; // sha256 of the cookie token
   user_id: string;
   masq_user_id: string | null;
+  /** The masquerade's start and end (MASQUERADE_TTL_MS later); a masquerade past its end is ignored. */
+  masq_started_at: number | null;
+  masq_ends_at: number | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** Last use, written at most every SESSION_SEEN_REFRESH_MS; idle past SESSION_IDLE_MS, the session ends. */
+  last_seen_at: number;
 }
 
 export interface SubscriptionsTable {

@@ -58,7 +58,10 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
     }
     const user = await findUserById(ctx.db, userId);
     if (!user) return refusePage(reply, 400, messages.upstreamFailed);
-    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, now);
+    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, now, {
+      via: 'callback',
+      address: request.ip,
+    });
     setSessionCookie(reply, token, ctx.config);
     reply.header('cache-control', 'no-store');
     return reply.redirect(postLoginPath(row.login_csrf), 303);

@@ -10,6 +10,7 @@ import {
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { audit } from '../services/audit.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { portalConfig } from '../services/portal-config.ts';
 import { resolveUpstreamAccount } from './accounts.ts';
@@ -165,6 +166,12 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
       const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity);
       log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
+      await audit(ctx, {
+        event: 'sign-in',
+        userId: user.id,
+        address: request.ip,
+        detail: { method: 'federated', provider: upstream, account: resolution },
+      });
       accountId = user.id;
     } catch (error) {
       log.warn({ err: error, provider: upstream }, 'upstream sign-in failed');

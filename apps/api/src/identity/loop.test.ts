@@ -79,6 +79,17 @@ async function sessionUser(h: Harness, browser: Browser): Promise<string | undef
   return session?.userId;
 }
 
+/** The audit log's entries about a user, oldest first, as [event, detail]. */
+async function auditOf(h: Harness, userId: string) {
+  const rows = await h.db
+    .selectFrom('audit_log')
+    .select(['event', 'detail'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => [r.event, JSON.parse(r.detail) as unknown]);
+}
+
 /** From `target` to the provider's dev identity page; types the identity and presses 'Sign in'. */
 async function signInAtDevIdp(
   browser: Browser,
@@ -136,6 +147,10 @@ function suite(name: string, postgres: boolean) {
       const end = await browser.navigate(payload.redirect, isSpaPage);
       expect(end.url.pathname).toBe('/post-login/login-csrf-1');
       expect(await sessionUser(h, browser)).toBe(user.id);
+      expect(await auditOf(h, user.id)).toEqual([
+        ['sign-in', { method: 'password' }],
+        ['session.started', { via: 'callback' }],
+      ]);
     });
 
     it('COGNITO: a wrong password answers the contract message and signs nobody in', async () => {
@@ -502,6 +517,10 @@ function suite(name: string, postgres: boolean) {
           .where('user_id', '=', userId ?? '')
           .executeTakeFirstOrThrow();
         expect(identity.provider).toBe(provider);
+        expect(await auditOf(h, userId ?? '')).toEqual([
+          ['sign-in', { method: 'federated', provider, account: 'created' }],
+          ['session.started', { via: 'callback' }],
+        ]);
         const user = await h.db
           .selectFrom('users')
           .selectAll()

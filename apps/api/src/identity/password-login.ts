@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { audit } from '../services/audit.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { assertMayGuess, guessAtUnknownAccount, recordFailure, recordSuccess } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
-import { findUserByEmail, hashPassword, verifyPassword } from '../services/users.ts';
+import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
 
 export interface PasswordLoginDeps {
@@ -32,7 +33,8 @@ const equaliseTiming = async (ctx: AppContext, password: string) => {
  * (session cookie) and answers {redirect: '/post-login'}. Must-reset accounts get the reset mail
  * and {redirect: '/forgot-password?email=..'} instead of a sign-in. Every check goes through the
  * abuse limits first (services/limits.ts): a wrong password counts against the account, the pair of
- * address and account, and the address; a right one resets them.
+ * address and account, and the address; a right one resets them, and upgrades a hash made with
+ * older parameters (upgradePasswordHash).
  */
 export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps): void {
   const { ctx, provider, secret } = deps;
@@ -56,24 +58,34 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       );
     }
     if (!user) {
-      await guessAtUnknownAccount(ctx, request.ip);
+      await guessAtUnknownAccount(ctx, request.ip, 'password');
       await equaliseTiming(ctx, body.password);
       throw new ApiError(401, 'incorrectCredentials');
     }
     await assertMayGuess(ctx, request.ip, user);
     if (!(await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, body.password)))) {
-      await recordFailure(ctx, request.ip, user);
+      await recordFailure(ctx, request.ip, user, 'password');
       throw new ApiError(401, 'incorrectCredentials');
     }
     await recordSuccess(ctx, request.ip, user);
+    await upgradePasswordHash(ctx, user, body.password);
     if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+    await audit(ctx, {
+      event: 'sign-in',
+      userId: user.id,
+      address: request.ip,
+      detail: { method: 'password' },
+    });
 
     if (interaction) {
       interaction.result = { login: { accountId: user.id, amr: ['pwd'] } };
       await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
       return ok({ redirect: interaction.returnTo });
     }
-    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, ctx.now());
+    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, ctx.now(), {
+      via: 'password',
+      address: request.ip,
+    });
     setSessionCookie(reply, token, ctx.config);
     return ok({ redirect: '/post-login' });
   });

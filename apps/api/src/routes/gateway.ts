@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { createCsrfLoginBody } from '@frontdoor/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createCsrfLoginBody, gatewaySessionParams } from '@frontdoor/contract';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
 import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
+import { isSessionActive } from '../services/sessions.ts';
 import {
   assertAddressMayGuess,
   assertServiceProviderCall,
@@ -13,20 +14,27 @@ import {
 
 const csrfParams = z.object({ csrf: z.string().min(1).max(200) });
 
+/**
+ * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie;
+ * limited per client id, and wrong credentials count as failures of the address.
+ */
+async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  await assertAddressMayGuess(ctx, request.ip);
+  const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
+  if (!sp) {
+    await recordAddressFailure(ctx, request.ip);
+    reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
+    throw new ApiError(401, 'serviceProviderAuthFailed');
+  }
+  await assertServiceProviderCall(ctx, sp.clientId);
+  return sp;
+}
+
 export const gatewayRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    // server-to-server: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie;
-    // limited per client id, and wrong credentials count as failures of the address
     app.post('/gateway/createCsrfLogin', { config: { csrf: false } }, async (request, reply) => {
-      await assertAddressMayGuess(ctx, request.ip);
-      const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
-      if (!sp) {
-        await recordAddressFailure(ctx, request.ip);
-        reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
-        throw new ApiError(401, 'serviceProviderAuthFailed');
-      }
-      await assertServiceProviderCall(ctx, sp.clientId);
+      const sp = await authenticatedProvider(ctx, request, reply);
       const body = parseWith(createCsrfLoginBody, request.body);
       if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
       const csrf = await createLoginRequest(
@@ -35,6 +43,14 @@ export const gatewayRoutes =
         ctx.now(),
       );
       return ok({ csrf });
+    });
+
+    // a product checks that the session its token names (`sid`) is still signed in
+    app.get('/gateway/session/:sid', async (request, reply) => {
+      await authenticatedProvider(ctx, request, reply);
+      const { sid } = parseWith(gatewaySessionParams, request.params);
+      reply.header('cache-control', 'no-store');
+      return ok({ active: await isSessionActive(ctx.db, sid, ctx.now()) });
     });
 
     app.get('/gateway/getCsrfLogin/:csrf', async (request) => {

@@ -12,7 +12,9 @@ import {
   type CodePurpose,
 } from './codes.ts';
 import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './users.ts';
+import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
+import { audit } from './audit.ts';
 import {
   assertMayGuess,
   assertMaySendCode,
@@ -25,7 +27,7 @@ import {
 /** Renders and sends a mail; a transport failure is logged (the user can ask for the code again). */
 export async function sendAccountMail(
   ctx: Pick<AppContext, 'mailer' | 'config' | 'logger'>,
-  user: Pick<User, 'email' | 'first' | 'language'>,
+  user: Pick<User, 'email' | 'first' | 'language'> & { id?: string },
   mail: MailKind,
 ): Promise<boolean> {
   const message = renderMail(
@@ -37,7 +39,8 @@ export async function sendAccountMail(
     await ctx.mailer.send(message);
     return true;
   } catch (err) {
-    ctx.logger.error({ err, to: user.email, kind: mail.kind }, 'mail delivery failed');
+    // the account's id, never its address (an invite has no account yet)
+    ctx.logger.error({ err, userId: user.id, kind: mail.kind }, 'mail delivery failed');
     return false;
   }
 }
@@ -64,6 +67,9 @@ export async function mailCode(
   await assertMaySendCode(ctx, request.address, user);
   const code = await issueCode(ctx.db, ctx.config.secret, user.id, purpose, now);
   await recordCodeSent(ctx, request.address);
+  // written once a code is issued, so requests refused or skipped above add nothing to the log
+  if (purpose === 'reset')
+    await audit(ctx, { event: 'password.reset-requested', userId: user.id, address: request.address });
   await sendAccountMail(ctx, user, { kind: purpose, code, email: user.email });
 }
 
@@ -85,6 +91,8 @@ export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirme
 
 /** Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction. */
 export async function signUp(ctx: AppContext, input: SignupInput): Promise<User> {
+  const refusal = passwordRefusal(input.password, input);
+  if (refusal) throw new ApiError(400, refusal);
   const now = ctx.now();
   if (await findUserByEmail(ctx.db, input.email)) {
     throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
@@ -143,7 +151,7 @@ async function checkCodeGuarded(
 ): Promise<CodeCheck> {
   await assertMayGuess(ctx, address, user);
   const check = await checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now());
-  if (check.result === 'mismatch') await recordFailure(ctx, address, user);
+  if (check.result === 'mismatch') await recordFailure(ctx, address, user, purpose);
   if (check.result === 'ok') await recordSuccess(ctx, address, user);
   return check;
 }
@@ -158,7 +166,7 @@ export async function confirmAccount(
   const user = await findUserByEmail(ctx.db, email);
   // an unknown address answers like a wrong code: confirm reveals nothing validateEmail does not
   if (!user) {
-    await guessAtUnknownAccount(ctx, address);
+    await guessAtUnknownAccount(ctx, address, 'verify');
     throw new ApiError(400, 'invalidVerificationCode');
   }
   if (user.confirmed) throw new ApiError(409, 'userAlreadyConfirmed');
@@ -204,7 +212,7 @@ export async function resetPassword(
 ): Promise<void> {
   const user = await findUserByEmail(ctx.db, input.email);
   if (!user) {
-    await asResetFailure(() => guessAtUnknownAccount(ctx, input.address));
+    await asResetFailure(() => guessAtUnknownAccount(ctx, input.address, 'reset'));
     throw resetFailure(400, 'invalidVerificationCode', 'CodeMismatchException');
   }
   const now = ctx.now();
@@ -213,6 +221,9 @@ export async function resetPassword(
     const failure = CODE_FAILURES[check.result];
     throw resetFailure(failure.status, failure.code, failure.exception);
   }
+  // only a holder of the code learns why a password is refused: the names it is checked against stay private
+  const refusal = passwordRefusal(input.password, user);
+  if (refusal) throw resetFailure(400, refusal, 'InvalidPasswordException');
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now)))
@@ -224,4 +235,5 @@ export async function resetPassword(
       .execute();
     await revokeUserSessions(trx, user.id, now);
   });
+  await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
 }

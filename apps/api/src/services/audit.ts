@@ -1,13 +1,34 @@
 import type { AppContext } from '../context.ts';
 
 export interface AuditEvent {
-  event: 'account.locked' | 'account.unlocked' | 'access-codes.budget-exhausted' | 'access-code.revoked';
+  event:
+    | 'sign-in'
+    | 'sign-in.failed'
+    | 'code.failed'
+    | 'session.started'
+    | 'password.reset-requested'
+    | 'password.reset'
+    | 'masquerade.started'
+    | 'masquerade.stopped'
+    | 'masquerade.refused'
+    | 'admin.command'
+    | 'account.locked'
+    | 'account.unlocked'
+    | 'access-codes.budget-exhausted'
+    | 'access-code.revoked'
+    | 'product-key.rotated';
   userId?: string | null;
   spId?: string | null;
+  /** The client's address (request.ip) when a request caused the entry. */
+  address?: string | null;
+  /** Never a secret: no password, code, hash, or another person's email (a user id is fine). */
   detail?: Record<string, unknown>;
 }
 
-/** Appends to the audit log (`npm run admin -- audit list`): what an operator must be able to read later. */
+/**
+ * Appends to the audit log (`npm run admin -- audit list`): what an operator must be able to read
+ * later. One insert: sign-ins and failures write here too.
+ */
 export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEvent): Promise<void> {
   await ctx.db
     .insertInto('audit_log')
@@ -16,6 +37,7 @@ export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEve
       event: entry.event,
       user_id: entry.userId ?? null,
       sp_id: entry.spId ?? null,
+      address: entry.address ?? null,
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();

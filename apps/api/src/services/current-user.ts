@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { SignJWT } from 'jose';
-import type { Session } from '@frontdoor/contract';
+import { SignJWT, importJWK } from 'jose';
+import { PRODUCT_TOKEN_AUDIENCE, PRODUCT_TOKEN_TTL_MS, type Session } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { ApiError } from './http.ts';
+import { mayMasquerade } from './masquerade.ts';
+import { productKeys } from './product-keys.ts';
 import { readSession, sessionTokenOf, type SessionRecord } from './sessions.ts';
 import { findUserById, signatureUser } from './users.ts';
 
@@ -13,13 +16,14 @@ export interface SignedIn {
   masq: User | undefined;
 }
 
-/** The signed-in user of a request (and the masqueraded one), or null. */
+/** The signed-in user of a request (and the masqueraded one, while the rules still allow it), or null. */
 export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<SignedIn | null> {
   const session = await readSession(ctx.db, sessionTokenOf(request), ctx.now());
   if (!session) return null;
   const user = await findUserById(ctx.db, session.userId);
   if (!user) return null;
-  const masq = session.masqUserId ? await findUserById(ctx.db, session.masqUserId) : undefined;
+  const target = session.masqUserId ? await findUserById(ctx.db, session.masqUserId) : undefined;
+  const masq = target && mayMasquerade(user, target) ? target : undefined;
   return { session, user, masq };
 }
 
@@ -29,22 +33,28 @@ export async function requireUser(ctx: AppContext, request: FastifyRequest): Pro
   return signedIn;
 }
 
-const encoder = new TextEncoder();
-
 /**
- * The product token of auth/sig: an HS256 JWT keyed by SECRET (audience `frontdoor-products`),
- * with sub = user id, sid = the session's id hash, masq = the masqueraded user id, and the
- * session's expiry. Products sharing the secret can verify it offline; it is no session credential.
+ * The product token of auth/sig: an ES256 JWT signed with the current product key (kid in the
+ * header, keys published at PRODUCT_JWKS_PATH), so products verify it without holding any secret
+ * of the portal. sub = user id, sid = the session's id (gateway/session/:sid says whether it is
+ * still signed in), masq = the masqueraded user id. It lives PRODUCT_TOKEN_TTL_MS, never past the
+ * session; it is no session credential.
  */
 export async function productToken(ctx: AppContext, signedIn: SignedIn): Promise<string> {
-  const jwt = new SignJWT({ sid: signedIn.session.id, ...(signedIn.masq ? { masq: signedIn.masq.id } : {}) })
-    .setProtectedHeader({ alg: 'HS256' })
+  const [key] = await productKeys(ctx);
+  const now = ctx.now();
+  // a token that carries a masquerade ends with it
+  const masqEndsAt = signedIn.masq ? (signedIn.session.masqEndsAt ?? now) : Number.POSITIVE_INFINITY;
+  const expiresAt = Math.min(now + PRODUCT_TOKEN_TTL_MS, signedIn.session.expiresAt, masqEndsAt);
+  return new SignJWT({ sid: signedIn.session.id, ...(signedIn.masq ? { masq: signedIn.masq.id } : {}) })
+    .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid, typ: 'JWT' })
     .setSubject(signedIn.user.id)
     .setIssuer(ctx.config.publicUrl)
-    .setAudience('frontdoor-products')
-    .setIssuedAt(Math.floor(ctx.now() / 1000))
-    .setExpirationTime(Math.floor(signedIn.session.expiresAt / 1000));
-  return jwt.sign(encoder.encode(ctx.config.secret));
+    .setAudience(PRODUCT_TOKEN_AUDIENCE)
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .setJti(randomUUID())
+    .sign(await importJWK(key.jwk, 'ES256'));
 }
 
 export async function sessionView(ctx: AppContext, signedIn: SignedIn | null): Promise<Session> {

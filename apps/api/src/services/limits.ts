@@ -9,6 +9,7 @@ import { HashQueue } from './hash-queue.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
 import { sendAccountMail } from './accounts.ts';
+import type { CodePurpose } from './codes.ts';
 
 /**
  * The abuse limits of docs/SECURITY.md. Failures are counted against what is guessed: the account
@@ -113,9 +114,32 @@ export async function assertMayGuess(
   if (pair.count >= ABUSE_LIMITS.pairBlockAfterFailures) throw refuse('tooManyFailures', pair.expiresAt, now);
 }
 
-/** A wrong password or code: counts against the account, the pair and the address; locks at 100. */
-export async function recordFailure(ctx: AppContext, address: string, user: User | undefined): Promise<void> {
+/** What a failed guess was: a password, or a mailed code of that purpose. */
+export type Guess = 'password' | CodePurpose;
+
+/** Writes a failed guess to the audit log: a failed sign-in, or a wrong mailed code. */
+async function auditFailure(ctx: AppContext, address: string, user: User | undefined, guess: Guess) {
+  await audit(ctx, {
+    ...(guess === 'password'
+      ? { event: 'sign-in.failed', detail: { method: 'password', ...(user ? {} : { unknownAccount: true }) } }
+      : { event: 'code.failed', detail: { purpose: guess, ...(user ? {} : { unknownAccount: true }) } }),
+    userId: user?.id,
+    address,
+  });
+}
+
+/**
+ * A wrong password or code: counts against the account, the pair and the address (locks at 100),
+ * and is written to the audit log.
+ */
+export async function recordFailure(
+  ctx: AppContext,
+  address: string,
+  user: User | undefined,
+  guess: Guess,
+): Promise<void> {
   await recordAddressFailure(ctx, address);
+  await auditFailure(ctx, address, user, guess);
   if (!user) return;
   const now = ctx.now();
   await ctx.limits.counters.hit(pairKey(address, user.id), now, ABUSE_LIMITS.pairBlockMs, true);
@@ -141,15 +165,20 @@ export async function recordFailure(ctx: AppContext, address: string, user: User
   await audit(ctx, {
     event: 'account.locked',
     userId: user.id,
-    detail: { failures: row.failed_attempts, address },
+    address,
+    detail: { failures: row.failed_attempts },
   });
   await sendAccountMail(ctx, user, { kind: 'locked' });
 }
 
-/** A password or code for an email without an account: refused or counted like any failure of the address. */
-export async function guessAtUnknownAccount(ctx: AppContext, address: string): Promise<void> {
+/**
+ * A password or code for an email without an account: refused or counted like any failure of the
+ * address, and written to the audit log (without the email).
+ */
+export async function guessAtUnknownAccount(ctx: AppContext, address: string, guess: Guess): Promise<void> {
   await assertAddressMayGuess(ctx, address);
   await recordAddressFailure(ctx, address);
+  await auditFailure(ctx, address, undefined, guess);
 }
 
 /** A right password or code: the account and the pair start again from no failures. */

@@ -1,7 +1,15 @@
-import { SESSION_COOKIE, SESSION_TTL_MS } from '@frontdoor/contract';
+import {
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  SESSION_SEEN_REFRESH_MS,
+  SESSION_TTL_MS,
+} from '@frontdoor/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import type { Database } from '../db/types.ts';
+import { audit } from './audit.ts';
 import { randomToken, sha256 } from './crypto.ts';
 
 /**
@@ -11,7 +19,9 @@ import { randomToken, sha256 } from './crypto.ts';
 export interface SessionRecord {
   id: string;
   userId: string;
+  /** The masqueraded user while the masquerade lasts, else null. */
   masqUserId: string | null;
+  masqEndsAt: number | null;
   createdAt: number;
   expiresAt: number;
 }
@@ -30,15 +40,29 @@ export async function createSession(db: Db, userId: string, opts: CreateSessionO
       id: sha256(token),
       user_id: userId,
       masq_user_id: null,
+      masq_started_at: null,
+      masq_ends_at: null,
       created_at: opts.now,
       expires_at: opts.now + (opts.ttlMs ?? SESSION_TTL_MS),
       revoked_at: null,
+      last_seen_at: opts.now,
     })
     .execute();
   return token;
 }
 
-/** The live session of a cookie token, or null (unknown, expired or revoked). */
+/** A live session: not revoked, within its absolute lifetime, and used within SESSION_IDLE_MS. */
+export const liveSession = (now: number) => (eb: ExpressionBuilder<Database, 'sessions'>) =>
+  eb.and([
+    eb('revoked_at', 'is', null),
+    eb('expires_at', '>', now),
+    eb('last_seen_at', '>=', now - SESSION_IDLE_MS),
+  ]);
+
+/**
+ * The live session of a cookie token, or null (unknown, expired, idle or revoked). Reading it
+ * counts as use, written at most every SESSION_SEEN_REFRESH_MS; a masquerade past its end is left out.
+ */
 export async function readSession(
   db: Db,
   token: string | undefined,
@@ -49,31 +73,65 @@ export async function readSession(
     .selectFrom('sessions')
     .selectAll()
     .where('id', '=', sha256(token))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(liveSession(now))
     .executeTakeFirst();
   if (!row) return null;
+  if (now - row.last_seen_at >= SESSION_SEEN_REFRESH_MS)
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+  const masquerading = row.masq_user_id !== null && row.masq_ends_at !== null && now < row.masq_ends_at;
   return {
     id: row.id,
     userId: row.user_id,
-    masqUserId: row.masq_user_id,
+    masqUserId: masquerading ? row.masq_user_id : null,
+    masqEndsAt: masquerading ? row.masq_ends_at : null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   };
 }
 
+/** Whether the session with this id (a product token's `sid`) exists and is live (liveSession). */
+export async function isSessionActive(db: Db, id: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', id)
+    .where(liveSession(now))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How a browser came by its session, for the audit log. */
+export interface SessionStart {
+  via: 'password' | 'callback' | 'cookie';
+  address: string;
+  spId?: string | null;
+}
+
 /**
  * Signs a browser in as userId: the session it held before ends (on a shared classroom device,
- * the previous person's), and the new session's token is returned for its cookie.
+ * the previous person's), the start is written to the audit log, and the new session's token is
+ * returned for its cookie.
  */
 export async function replaceSession(
   db: Db,
   previousToken: string | undefined,
   userId: string,
   now: number,
+  start: SessionStart,
 ): Promise<string> {
   await revokeSession(db, previousToken, now);
-  return createSession(db, userId, { now });
+  const token = await createSession(db, userId, { now });
+  await audit(
+    { db, now: () => now },
+    {
+      event: 'session.started',
+      userId,
+      spId: start.spId,
+      address: start.address,
+      detail: { via: start.via },
+    },
+  );
+  return token;
 }
 
 export async function revokeSession(db: Db, token: string | undefined, now: number): Promise<void> {

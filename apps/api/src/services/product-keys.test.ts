@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  jwtVerify,
+  type JSONWebKeySet,
+} from 'jose';
+import {
+  PRODUCT_JWKS_MAX_AGE_SECONDS,
+  PRODUCT_JWKS_PATH,
+  PRODUCT_KEY_ROTATION_MS,
+  PRODUCT_TOKEN_AUDIENCE,
+  PRODUCT_TOKEN_TTL_MS,
+  apiPaths,
+  gatewaySessionResponse,
+  messages,
+  sessionSchema,
+} from '@frontdoor/contract';
+import {
+  DIALECTS,
+  basicAuth,
+  createTestApp,
+  seedServiceProvider,
+  seedUser,
+  signedInClient,
+  type ApiClient,
+  type TestApp,
+} from '../testing/harness.ts';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { listAudit } from './audit.ts';
+import { PRODUCT_KEY_GRACE_MS } from './product-keys.ts';
+import { createSession } from './sessions.ts';
+
+type Credentials = { clientId: string; clientSecret: string };
+
+async function publishedKeys(t: TestApp): Promise<JSONWebKeySet> {
+  const res = await t.client().get(PRODUCT_JWKS_PATH);
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+async function tokenOf(c: ApiClient): Promise<string> {
+  const session = sessionSchema.parse((await c.get(`/api/${apiPaths.sig}`)).json());
+  if (!session.loggedin) throw new Error('expected a signed-in session');
+  return session.payload.token;
+}
+
+/** What a product does: the published keys, ES256 only, the portal as issuer, products as audience. */
+async function verifyAsProduct(t: TestApp, token: string, jwks?: JSONWebKeySet) {
+  return jwtVerify(token, createLocalJWKSet(jwks ?? (await publishedKeys(t))), {
+    algorithms: ['ES256'],
+    issuer: t.ctx.config.publicUrl,
+    audience: PRODUCT_TOKEN_AUDIENCE,
+    currentDate: new Date(t.clock.now()),
+  });
+}
+
+const sessionCheck = (t: TestApp, sid: string, auth?: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/${apiPaths.gatewaySession(sid)}`,
+    headers: auth ? { authorization: auth } : {},
+  });
+
+const rotate = (t: TestApp) => runAdminCommand(t.ctx, ['keys', 'rotate'], parseAdminArgs([]).values);
+
+describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  let sp: Credentials;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestApp(dialect);
+    sp = await seedServiceProvider(t, 'mathworld');
+  });
+  afterAll(async () => t?.close());
+
+  describe.skipIf(skip)('signature and claims', () => {
+    it('verifies with the published JWKS (ES256, kid), carries iss, aud, sub, sid, iat, exp, jti and lives minutes', async () => {
+      const user = await seedUser(t, { email: 'token@school.test' });
+      const c = await signedInClient(t, user.id);
+      const res = await c.get(PRODUCT_JWKS_PATH);
+      expect(res.headers['cache-control']).toBe(`public, max-age=${PRODUCT_JWKS_MAX_AGE_SECONDS}`);
+      const jwks: JSONWebKeySet = res.json();
+      expect(jwks.keys).toHaveLength(1);
+      expect(Object.keys(jwks.keys[0] ?? {}).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+      expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+
+      const token = await tokenOf(c);
+      const { payload, protectedHeader } = await verifyAsProduct(t, token, jwks);
+      expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: jwks.keys[0]?.kid });
+      const nowSeconds = Math.floor(t.clock.now() / 1000);
+      expect(payload).toMatchObject({
+        iss: 'http://localhost:8080',
+        aud: PRODUCT_TOKEN_AUDIENCE,
+        sub: user.id,
+        sid: expect.stringMatching(/^[0-9a-f]{64}$/),
+        iat: nowSeconds,
+        jti: expect.any(String),
+      });
+      expect(payload.masq).toBeUndefined();
+      expect(payload.exp).toBe(nowSeconds + PRODUCT_TOKEN_TTL_MS / 1000);
+      expect(decodeJwt(await tokenOf(c)).jti).not.toBe(payload.jti);
+    });
+
+    it('never outlives its session', async () => {
+      const user = await seedUser(t, { email: 'short-session@school.test' });
+      const expiresAt = t.clock.now() + 3 * 60 * 1000;
+      const c = t
+        .client()
+        .signInWith(await createSession(t.db, user.id, { now: t.clock.now(), ttlMs: 3 * 60 * 1000 }));
+      const { payload } = await verifyAsProduct(t, await tokenOf(c));
+      expect(payload.exp).toBe(Math.floor(expiresAt / 1000));
+    });
+
+    it('refuses a tampered token, and an HS256 token signed with SECRET (anyone holding it could mint one)', async () => {
+      const user = await seedUser(t, { email: 'forged@school.test' });
+      const victim = await seedUser(t, { email: 'victim@school.test' });
+      const token = await tokenOf(await signedInClient(t, user.id));
+      const jwks = await publishedKeys(t);
+      const [header = '', body = '', signature = ''] = token.split('.');
+
+      const flipped = `${signature.slice(0, 20)}${signature[20] === 'A' ? 'B' : 'A'}${signature.slice(21)}`;
+      await expect(verifyAsProduct(t, `${header}.${body}.${flipped}`, jwks)).rejects.toThrow(/signature/);
+      const claims = { ...decodeJwt(token), sub: victim.id };
+      const swapped = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      await expect(verifyAsProduct(t, `${header}.${swapped}.${signature}`, jwks)).rejects.toThrow(
+        /signature/,
+      );
+
+      const forged = await new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', kid: decodeProtectedHeader(token).kid })
+        .sign(new TextEncoder().encode(t.ctx.config.secret));
+      await expect(verifyAsProduct(t, forged, jwks)).rejects.toThrow();
+      // even a verifier that forgot to pin the algorithm finds no key for it
+      await expect(jwtVerify(forged, createLocalJWKSet(jwks))).rejects.toThrow();
+    });
+  });
+
+  describe.skipIf(skip)('gateway/session/:sid', () => {
+    it('says whether the token’s session is still signed in: not after logout, expiry, or for an unknown sid', async () => {
+      const user = await seedUser(t, { email: 'session-check@school.test' });
+      const c = await signedInClient(t, user.id);
+      const sid = String(decodeJwt(await tokenOf(c)).sid);
+      const auth = basicAuth(sp.clientId, sp.clientSecret);
+      const active = async (id: string) => {
+        const res = await sessionCheck(t, id, auth);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-store');
+        const body = gatewaySessionResponse.parse(res.json());
+        return body.status === 'success' && body.payload.active;
+      };
+      expect(await active(sid)).toBe(true);
+      expect((await c.get(`/api/${apiPaths.cognitoLogout}`)).statusCode).toBe(200);
+      expect(await active(sid)).toBe(false);
+      expect(await active('0'.repeat(64))).toBe(false);
+
+      const brief = t
+        .client()
+        .signInWith(await createSession(t.db, user.id, { now: t.clock.now(), ttlMs: 60 * 1000 }));
+      const briefSid = String(decodeJwt(await tokenOf(brief)).sid);
+      expect(await active(briefSid)).toBe(true);
+      t.clock.advance(60 * 1000);
+      expect(await active(briefSid)).toBe(false);
+    });
+
+    it('needs the provider’s client credentials (401 otherwise) and refuses what is no session id', async () => {
+      for (const auth of [undefined, basicAuth(sp.clientId, 'wrong'), 'Bearer x']) {
+        const res = await sessionCheck(t, 'a'.repeat(64), auth);
+        expect(res.statusCode).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Basic realm="frontdoor-gateway"');
+        expect(res.json()).toEqual({
+          status: 'error',
+          msg: messages.serviceProviderAuthFailed,
+          code: 'serviceProviderAuthFailed',
+        });
+      }
+      for (const sid of ['not-a-session', 'A'.repeat(64), 'a'.repeat(65)]) {
+        const res = await sessionCheck(t, sid, basicAuth(sp.clientId, sp.clientSecret));
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ status: 'error', msg: messages.badRequest, code: 'badRequest' });
+      }
+    });
+
+    it('counts against the provider’s calls a minute (LIMIT_SP_CALLS_PER_MINUTE)', async () => {
+      const limited = await createTestApp(dialect, {
+        env: { LIMIT_SP_CALLS_PER_MINUTE: '2', RATE_LIMIT_MULTIPLIER: '1' },
+      });
+      try {
+        const creds = await seedServiceProvider(limited, 'limited');
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++)
+          statuses.push(
+            (await sessionCheck(limited, 'a'.repeat(64), basicAuth(creds.clientId, creds.clientSecret)))
+              .statusCode,
+          );
+        expect(statuses).toEqual([200, 200, 429]);
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+
+  describe.skipIf(skip)('key rotation', () => {
+    it('after `keys rotate` both keys are published and earlier tokens still verify; the old key goes once its tokens have expired', async () => {
+      const user = await seedUser(t, { email: 'rotation@school.test' });
+      const c = await signedInClient(t, user.id);
+      const before = await tokenOf(c);
+      const oldKid = decodeProtectedHeader(before).kid;
+
+      const rotated = await rotate(t);
+      expect(rotated.kid).not.toBe(oldKid);
+      expect(rotated.published).toEqual([rotated.kid, oldKid]);
+      const jwks = await publishedKeys(t);
+      expect(jwks.keys.map((k) => k.kid)).toEqual([rotated.kid, oldKid]);
+      const after = await tokenOf(c);
+      expect(decodeProtectedHeader(after).kid).toBe(rotated.kid);
+      await verifyAsProduct(t, before, jwks);
+      await verifyAsProduct(t, after, jwks);
+      expect((await listAudit(t.ctx, { limit: 1, event: 'product-key.rotated' }))[0]?.detail).toEqual({
+        kid: rotated.kid,
+        replaced: oldKid,
+        by: 'admin',
+      });
+
+      t.clock.advance(PRODUCT_KEY_GRACE_MS - 1000);
+      expect((await publishedKeys(t)).keys).toHaveLength(2);
+      t.clock.advance(1000);
+      expect((await publishedKeys(t)).keys.map((k) => k.kid)).toEqual([rotated.kid]);
+      const rows = await t.db
+        .selectFrom('identity_keys')
+        .select('material')
+        .where('name', 'like', 'product-key:%')
+        .execute();
+      expect(rows.map((r) => (JSON.parse(r.material) as { kid: string }).kid)).toEqual([rotated.kid]);
+    });
+
+    it('replaces a key older than PRODUCT_KEY_ROTATION_MS on its next use', async () => {
+      const [current] = (await publishedKeys(t)).keys;
+      t.clock.advance(PRODUCT_KEY_ROTATION_MS);
+      const user = await seedUser(t, { email: 'monthly@school.test' });
+      const token = await tokenOf(await signedInClient(t, user.id));
+      const jwks = await publishedKeys(t);
+      expect(jwks.keys).toHaveLength(2);
+      expect(jwks.keys[1]?.kid).toBe(current?.kid);
+      expect(decodeProtectedHeader(token).kid).toBe(jwks.keys[0]?.kid);
+      await verifyAsProduct(t, token, jwks);
+      expect((await listAudit(t.ctx, { limit: 1, event: 'product-key.rotated' }))[0]?.detail).toMatchObject({
+        replaced: current?.kid,
+        by: 'schedule',
+      });
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  SESSION_SEEN_REFRESH_MS,
+  SESSION_TTL_MS,
+  sessionSchema,
+} from '@frontdoor/contract';
+import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../testing/harness.ts';
+import type { ApiClient } from '../testing/harness.ts';
+import { sha256 } from './crypto.ts';
+import { isSessionActive } from './sessions.ts';
+
+const MINUTE_MS = 60 * 1000;
+
+describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  const signedIn = async (c: ApiClient) =>
+    sessionSchema.parse((await c.get('/api/auth/sig')).json()).loggedin;
+  const lastSeen = async (c: ApiClient) =>
+    (
+      await t.db
+        .selectFrom('sessions')
+        .select('last_seen_at')
+        .where('id', '=', sha256(c.cookies.get(SESSION_COOKIE) ?? ''))
+        .executeTakeFirstOrThrow()
+    ).last_seen_at;
+
+  it.skipIf(skip)(
+    'a session idle for longer than SESSION_IDLE_MS ends; one in use goes on to its 8 h lifetime',
+    async () => {
+      const idle = await signedInClient(t, (await seedUser(t, { email: 'idle@school.test' })).id);
+      const active = await signedInClient(t, (await seedUser(t, { email: 'active@school.test' })).id);
+      const idleSid = sha256(idle.cookies.get(SESSION_COOKIE) ?? '');
+      const started = t.clock.now();
+
+      t.clock.advance(SESSION_IDLE_MS - MINUTE_MS);
+      expect(await signedIn(active)).toBe(true);
+      t.clock.advance(2 * MINUTE_MS);
+      // the idle one was last seen at its start, more than SESSION_IDLE_MS ago
+      expect(await signedIn(idle)).toBe(false);
+      expect(await isSessionActive(t.db, idleSid, t.clock.now())).toBe(false);
+      expect(await signedIn(active)).toBe(true);
+
+      while (t.clock.now() + 30 * MINUTE_MS < started + SESSION_TTL_MS) {
+        t.clock.advance(30 * MINUTE_MS);
+        expect(await signedIn(active)).toBe(true);
+      }
+      t.clock.advance(started + SESSION_TTL_MS - t.clock.now());
+      expect(await signedIn(active)).toBe(false);
+    },
+  );
+
+  it.skipIf(skip)('writes the last use at most once every SESSION_SEEN_REFRESH_MS', async () => {
+    const c = await signedInClient(t, (await seedUser(t, { email: 'reader@school.test' })).id);
+    const created = t.clock.now();
+    t.clock.advance(SESSION_SEEN_REFRESH_MS - 1000);
+    expect(await signedIn(c)).toBe(true);
+    expect(await lastSeen(c)).toBe(created);
+    t.clock.advance(1000);
+    expect(await signedIn(c)).toBe(true);
+    expect(await lastSeen(c)).toBe(t.clock.now());
+    const seen = t.clock.now();
+    t.clock.advance(SESSION_SEEN_REFRESH_MS / 2);
+    expect(await signedIn(c)).toBe(true);
+    expect(await lastSeen(c)).toBe(seen);
+  });
+});
