@@ -16,7 +16,7 @@ import { createLimitState } from '../src/services/limits.ts';
  */
 export async function benchApp(env: Env, logger: Logger = pino({ level: 'silent' })) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-'));
-  const config = loadConfig({ APP_ENV: 'bench', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
+  const config = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
   const db = createDb({ dataDir, databaseUrl: undefined });
   await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();

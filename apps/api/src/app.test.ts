@@ -24,7 +24,7 @@ describe('serving', () => {
     const asset = await t.app.inject({ url: '/assets/index-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const index = await t.app.inject({ url: '/index.html' });
+    const index = await t.app.inject({ url: '/index.html', headers: { accept: 'text/html' } });
     expect(index.headers['cache-control']).toBe('no-cache');
   });
 
@@ -41,12 +41,16 @@ describe('serving', () => {
     expect((await t.app.inject({ url: '/missing.png', headers: { accept: 'image/png' } })).statusCode).toBe(
       404,
     );
+    // the site root is the page for any client: curl, a load balancer's probe
+    const root = await t.app.inject({ url: '/', headers: { accept: '*/*' } });
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toContain('id="root"');
   });
 
   it('writes config.json from the environment in the contract shape', async () => {
     const cfg = configSchema.parse((await t.app.inject({ url: '/assets/cfg/config.json' })).json());
     expect(cfg).toMatchObject({
-      env: 'test',
+      env: 'development',
       apiUrl: 'http://localhost:8080/api/',
       loginUrl: 'http://localhost:8080/oidc',
       redirectUri: 'http://localhost:8080/api/auth/callback',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, {
@@ -18,7 +18,9 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
+import { indexHtmlTemplate, securityHeaders, styleNonce } from './services/security-headers.ts';
 import { MINUTE_MS } from './services/limits.ts';
+import { routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
 import { registerIdentity } from './identity/index.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
@@ -29,6 +31,7 @@ import { accessCodeRoutes } from './routes/accessCodes.ts';
 import { v2Routes } from './routes/v2.ts';
 import { devRoutes } from './routes/dev.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { productKeyRoutes } from './routes/product-keys.ts';
 
 export type { AppContext } from './context.ts';
 
@@ -37,12 +40,14 @@ declare module 'fastify' {
     /** false exempts a state-changing route from the double-submit CSRF check (it authenticates otherwise). */
     csrf?: boolean;
   }
+  interface FastifyRequest {
+    /** This browser's fd_csrf token (the cookie's, or the one this answer sets): binds auth/cookie's hashes. */
+    csrfToken: string;
+  }
 }
 
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
-const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX) || url === API_PREFIX.slice(0, -1);
 const wantsHtml = (request: FastifyRequest): boolean => (request.headers.accept ?? '').includes('text/html');
 
 /** TRUST_PROXY for Fastify: a hop count trusts that many proxies nearest the server, never any client. */
@@ -53,7 +58,7 @@ function trustedProxies(setting: AppContext['config']['trustProxy']) {
 
 /** A server-to-server call (HTTP Basic client credentials), limited per client id in its handler. */
 const isServerToServer = (request: FastifyRequest): boolean =>
-  request.url.startsWith(`${API_PREFIX}gateway/`) &&
+  (request.routeOptions.url ?? '').startsWith(`${API_PREFIX}gateway/`) &&
   (request.headers.authorization ?? '').startsWith('Basic ');
 
 /** @fastify/rate-limit's store interface over the shared counters (Redis with a memory fallback). */
@@ -96,38 +101,25 @@ function errorHandler() {
   };
 }
 
-function contentSecurityPolicy(ctx: AppContext) {
-  const scriptSrc = ["'self'"];
-  if (ctx.config.translationScriptUrl) scriptSrc.push(new URL(ctx.config.translationScriptUrl).origin);
-  return {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc,
-      // React sets style attributes and the translation widget injects styles
-      styleSrc: ["'self'", "'unsafe-inline'", 'https:'],
-      imgSrc: ["'self'", 'data:', 'https:'],
-      fontSrc: ["'self'", 'data:', 'https:'],
-      // API, error reporting and translation endpoints
-      connectSrc: ["'self'", 'https:'],
-      formAction: ["'self'", 'https:', ...(ctx.config.cookieSecure ? [] : ['http:'])],
-      frameAncestors: ["'none'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      ...(ctx.config.cookieSecure ? { upgradeInsecureRequests: [] } : {}),
-    },
-  };
-}
-
-/** Serves the built SPA: hashed assets immutable, index.html revalidated, SPA fallback for page GETs. */
+/**
+ * Serves the built SPA: hashed assets immutable, SPA fallback for page GETs. index.html is read once
+ * and answered with each response's style nonce (never as a file), revalidated every time.
+ */
 async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const dist = ctx.config.webDist;
-  const built = existsSync(path.join(dist, 'index.html'));
-  if (built) {
+  const indexFile = path.join(dist, 'index.html');
+  const indexHtml = existsSync(indexFile) ? indexHtmlTemplate(readFileSync(indexFile, 'utf8')) : null;
+  if (indexHtml) {
     await app.register(fastifyStatic, {
       root: dist,
       prefix: '/',
-      index: ['index.html'],
+      index: false,
+      // index.html and directories go to the page fallback; in production source maps are for error
+      // reporting, not for the public
+      allowedPath: (pathName) =>
+        pathName !== '/index.html' &&
+        !pathName.endsWith('/') &&
+        !(ctx.config.production && pathName.endsWith('.map')),
       cacheControl: false,
       setHeaders: (res, filePath) => {
         const rel = path.relative(dist, filePath).split(path.sep).join('/');
@@ -141,10 +133,11 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
   app.setNotFoundHandler(async (request, reply) => {
     const pageGet =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !isApiPath(request.url) &&
-      wantsHtml(request);
+      !routePolicy(request).api &&
+      // the site root is a page for any client (curl, a load balancer's probe), deeper paths for browsers
+      (wantsHtml(request) || routedPath(request.url) === '/');
     if (!pageGet) return reply.code(404).send(errorBody('notFound'));
-    if (!built) {
+    if (!indexHtml) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
@@ -152,7 +145,10 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
           `The web app is not built (${dist}/index.html is missing).\nRun \`npm run build\` and reload this page.\n`,
         );
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml(styleNonce(reply.raw)));
   });
 }
 
@@ -176,12 +172,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(ctx),
-    // the authorization server and providers are other origins reached by top-level navigation
-    crossOriginEmbedderPolicy: false,
-    hsts: config.cookieSecure,
-  });
+  await app.register(helmet, securityHeaders(config));
   await app.register(cookie);
   if (config.corsOrigins.length) {
     await app.register(cors, {
@@ -201,12 +192,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     timeWindow: MINUTE_MS,
     // static files and pages are cheap; service providers are limited per client id instead
     allowList: (request) =>
-      !isApiPath(request.url) || isServerToServer(request) || ctx.limits.allowlisted(request.ip),
+      !routePolicy(request).api || isServerToServer(request) || ctx.limits.allowlisted(request.ip),
     keyGenerator: (request) => `flood:${request.ip}`,
     store: floodStore(ctx),
     errorResponseBuilder: () => new ApiError(429, 'tooManyRequests'),
   });
 
+  app.decorateRequest('csrfToken', '');
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.
   app.addHook('onRequest', async (request, reply) => {
     const cookieToken = request.cookies[CSRF_COOKIE];
@@ -220,8 +212,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       });
     }
     reply.header(CSRF_HEADER, token);
-    if (!UNSAFE_METHODS.has(request.method) || !isApiPath(request.url)) return;
-    if (request.routeOptions.config?.csrf === false) return;
+    request.csrfToken = token;
+    const policy = routePolicy(request);
+    if (policy.sameSiteOnly && !sentBySameSite(request, config)) throw new ApiError(403, 'crossSiteRequest');
+    if (!policy.csrf) return;
     const sent = request.headers[CSRF_HEADER];
     if (!cookieToken || typeof sent !== 'string' || !safeEqual(sent, cookieToken)) {
       throw new ApiError(403, 'forbidden');
@@ -261,6 +255,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     { prefix: API_PREFIX.slice(0, -1) },
   );
   await app.register(devRoutes(ctx));
+  await app.register(productKeyRoutes(ctx));
   await registerIdentity(app, ctx);
   await registerWeb(app, ctx);
   return app;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, developmentWarning, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('has development defaults: port 8080, localhost public url, dev mailbox and dev IdP, cookies not Secure', () => {
@@ -45,13 +45,70 @@ describe('loadConfig', () => {
       APP_ENV: 'production',
       PUBLIC_URL: 'https://portal.test',
       SMTP_URL: 'smtp://mail.test',
-      SECRET: 's3cret',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
     };
-    expect(loadConfig(prod)).toMatchObject({ production: true, devIdp: false, devMailbox: false });
+    expect(loadConfig(prod)).toMatchObject({
+      production: true,
+      devIdp: false,
+      devMailbox: false,
+      host: '0.0.0.0',
+    });
     expect(() => loadConfig({ ...prod, SMTP_URL: '' })).toThrow(/SMTP_URL is required/);
     expect(() => loadConfig({ ...prod, DEV_IDP: '1' })).toThrow(/DEV_IDP/);
     expect(() => loadConfig({ ...prod, DEV_MAILBOX: 'true' })).toThrow(/DEV_MAILBOX/);
     expect(() => loadConfig({ ...prod, SECRET: undefined })).toThrow(ConfigError);
+  });
+
+  it('accepts APP_ENV production or development in any case and refuses anything else', () => {
+    const prod = {
+      PUBLIC_URL: 'https://portal.test',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+    };
+    expect(loadConfig({ ...prod, APP_ENV: 'Production' })).toMatchObject({
+      env: 'production',
+      production: true,
+    });
+    expect(loadConfig({ APP_ENV: ' DEVELOPMENT ' })).toMatchObject({ env: 'development', production: false });
+    for (const APP_ENV of ['staging', 'prod', 'test', 'productio'])
+      expect(() => loadConfig({ ...prod, APP_ENV })).toThrow(/APP_ENV must be production or development/);
+  });
+
+  it('refuses a production SECRET shorter than 32 bytes, patterned, or the development one', () => {
+    const prod = { APP_ENV: 'production', PUBLIC_URL: 'https://portal.test', SMTP_URL: 'smtp://mail.test' };
+    for (const SECRET of [
+      's',
+      's3cret',
+      'x'.repeat(64),
+      '0123456789'.repeat(4),
+      'frontdoor-development-secret-not-for-production',
+    ])
+      expect(() => loadConfig({ ...prod, SECRET })).toThrow(/SECRET must/);
+    expect(() => loadConfig({ ...prod, SECRET: '' })).toThrow(/SECRET is required/);
+  });
+
+  it('binds development to this machine and turns development tools on only for a local portal', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    // a development server behind a public name does not offer the dev IdP or the public mailbox
+    expect(loadConfig({ PUBLIC_URL: 'https://staging.school.test' })).toMatchObject({
+      devIdp: false,
+      devMailbox: false,
+    });
+    expect(loadConfig({ PUBLIC_URL: 'https://staging.school.test', DEV_IDP: 'on' }).devIdp).toBe(true);
+  });
+
+  it('warns at start in development about the tools that are on, never in production', () => {
+    expect(developmentWarning(loadConfig({}))).toMatch(
+      /DEVELOPMENT MODE.*127\.0\.0\.1.*identity provider.*mailbox.*development SECRET/,
+    );
+    const prod = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://portal.test',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+    };
+    expect(developmentWarning(loadConfig(prod))).toBeNull();
   });
 
   it('refuses a bad port, public url, multiplier or Redis URL', () => {

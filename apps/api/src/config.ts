@@ -8,8 +8,8 @@ import { ABUSE_LIMITS } from '@frontdoor/contract';
 export type Env = Record<string, string | undefined>;
 
 export interface AppConfig {
-  /** APP_ENV; `production` is production, anything else is a non-production environment. */
-  env: string;
+  /** APP_ENV: exactly `production` or `development` (any case); anything else refuses to start. */
+  env: AppEnv;
   production: boolean;
   port: number;
   host: string;
@@ -49,6 +49,8 @@ export interface AppConfig {
   devIdp: boolean;
   /** Non-production without SMTP_URL: mails go to the database mailbox shown at /dev/mailbox. */
   devMailbox: boolean;
+  /** API_DOCS: /api/docs and /api/docs.json; on outside production, off in production unless API_DOCS=on. */
+  apiDocs: boolean;
   siteUrls: { root: string; contactUs: string; privacy: string; terms: string; help: string };
   providerName: string;
   rawEnv: Env;
@@ -57,6 +59,12 @@ export interface AppConfig {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
 const DEV_SECRET = 'frontdoor-development-secret-not-for-production';
+const APP_ENVS = ['production', 'development'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+/** A production SECRET is at least 32 bytes (`openssl rand -base64 32`) and not a repeated pattern. */
+const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_DISTINCT_CHARS = 12;
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -92,6 +100,26 @@ export interface LimitSettings {
 }
 
 export class ConfigError extends Error {}
+
+/** APP_ENV, fail-closed: a typo or `staging` must not start with development tools and secrets. */
+export function parseAppEnv(value: string | undefined): AppEnv {
+  const v = (value?.trim() || 'development').toLowerCase();
+  const env = APP_ENVS.find((e) => e === v);
+  if (!env)
+    throw new ConfigError(
+      `APP_ENV must be production or development, got ${JSON.stringify(value)} (a staging server is production with its own SECRET, SMTP_URL and identity providers)`,
+    );
+  return env;
+}
+
+/** Why a production SECRET is refused, or null: a short or patterned one can be guessed offline. */
+export function weakSecretReason(secret: string | undefined): string | null {
+  if (!secret) return 'SECRET is required in production';
+  if (secret === DEV_SECRET) return 'SECRET must not be the public development secret';
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES || new Set(secret).size < MIN_SECRET_DISTINCT_CHARS)
+    return `SECRET must be at least ${MIN_SECRET_BYTES} random bytes (e.g. openssl rand -base64 32)`;
+  return null;
+}
 
 /** Parses an address or CIDR (10.0.0.0/8, 2001:db8::/32) into `list`; false when it is neither. */
 export function addNetwork(list: BlockList, entry: string): boolean {
@@ -166,9 +194,24 @@ function limitSettings(env: Env, problems: string[]): LimitSettings {
   };
 }
 
+/** The warning a development server prints at start: which tools are on that production never has. */
+export function developmentWarning(config: AppConfig): string | null {
+  if (config.production) return null;
+  const tools = [
+    config.devIdp &&
+      `the development identity provider at ${config.publicUrl}/dev/idp (it vouches for any email typed)`,
+    config.devMailbox &&
+      `the development mailbox at ${config.publicUrl}/dev/mailbox (every mail, readable by anyone who reaches it)`,
+    config.secret === DEV_SECRET && 'the public development SECRET',
+  ].filter(Boolean);
+  return `DEVELOPMENT MODE (APP_ENV=development), listening on ${config.host}: ${
+    tools.length ? `development tools are on: ${tools.join('; ')}` : 'no development tools are on'
+  }. Never expose this server; run production with APP_ENV=production.`;
+}
+
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const appEnv = env.APP_ENV?.trim() || 'development';
+  const appEnv = parseAppEnv(env.APP_ENV);
   const production = appEnv === 'production';
   const port = Number.parseInt(env.PORT ?? '8080', 10);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -181,8 +224,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError(`PUBLIC_URL is not a URL: ${publicUrl}`);
   }
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
-  const devIdp = flag(env.DEV_IDP) ?? !production;
-  const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && !smtpUrl);
+  // development tools come on by themselves only for a portal reached on this machine
+  const local = publicOrigin.protocol === 'http:' && LOOPBACK_HOSTS.includes(publicOrigin.hostname);
+  const devIdp = flag(env.DEV_IDP) ?? (!production && local);
+  const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && local && !smtpUrl);
   const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? '1');
   const redisUrl = env.REDIS_URL?.trim() || undefined;
 
@@ -193,7 +238,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     if (!smtpUrl) problems.push('SMTP_URL is required in production (mail cannot go to the dev mailbox)');
     if (devIdp) problems.push('DEV_IDP must be off in production');
     if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
-    if (!env.SECRET) problems.push('SECRET is required in production');
+    const weak = weakSecretReason(env.SECRET);
+    if (weak) problems.push(weak);
   }
   if (!(multiplier > 0))
     problems.push(`RATE_LIMIT_MULTIPLIER must be a positive number, got ${env.RATE_LIMIT_MULTIPLIER}`);
@@ -206,7 +252,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     env: appEnv,
     production,
     port,
-    host: env.HOST?.trim() || '0.0.0.0',
+    // development serves the dev mailbox and IdP: only this machine may reach it unless HOST says otherwise
+    host: env.HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
     trustProxy,
     publicUrl,
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
@@ -224,12 +271,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl,
     redisPrefix: env.REDIS_PREFIX?.trim() || 'frontdoor:',
     secret: env.SECRET || DEV_SECRET,
-    cookieSecure: !(
-      publicOrigin.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(publicOrigin.hostname)
-    ),
+    cookieSecure: !local,
     webDist: path.resolve(env.WEB_DIST?.trim() || DEFAULT_WEB_DIST),
     devIdp,
     devMailbox,
+    apiDocs: flag(env.API_DOCS) ?? !production,
     siteUrls: siteUrls((env.SITE_URL?.trim() || defaultSite).replace(/\/+$/, '')),
     providerName: env.PROVIDER_NAME?.trim() || 'Frontdoor',
     rawEnv: env,

@@ -1,17 +1,19 @@
-import pino from 'pino';
+import { createLogger } from './services/logger.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, developmentWarning, loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
 import { createMailer } from './mail/mailer.ts';
 import { deliverCrmOutbox } from './services/crm.ts';
 import { createLimitState } from './services/limits.ts';
+import { pruneExpired } from './services/pruning.ts';
 
 const CRM_RETRY_MS = 60_000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
   let config;
   try {
     config = loadConfig(process.env);
@@ -44,6 +46,8 @@ async function main(): Promise<void> {
     },
     'frontdoor listening',
   );
+  const warning = developmentWarning(config);
+  if (warning) logger.warn(warning);
 
   // CRM forwards that failed stay in crm_outbox; retry them in the background
   const retry = config.crmWebhookUrl
@@ -53,12 +57,21 @@ async function main(): Promise<void> {
       )
     : undefined;
 
+  // rows dead longer than their retention are deleted hourly (services/pruning.ts)
+  const pruning = setInterval(() => {
+    pruneExpired(ctx)
+      .then((counts) => logger.info({ counts }, 'pruned expired rows'))
+      .catch((err: unknown) => logger.warn({ err }, 'pruning failed'));
+  }, PRUNE_INTERVAL_MS);
+  pruning.unref();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     clearInterval(retry);
+    clearInterval(pruning);
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);

@@ -1,6 +1,9 @@
 import { createRoot } from 'react-dom/client';
 import { boot } from './boot.tsx';
+import { shareStyleNonce } from './lib/csp-nonce.ts';
 import './ui/global.css';
+
+shareStyleNonce();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

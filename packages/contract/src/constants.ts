@@ -1,6 +1,11 @@
 /** Business constants and limits of the portal (spec §9). Written once; web and api import them. */
 
 export const MIN_PASSWORD_LENGTH = 12;
+/**
+ * A name, email local part or domain label at least this long may not appear inside a password;
+ * shorter ones (Al, Kim, Lee) sit inside too many ordinary words to refuse them.
+ */
+export const MIN_PERSONAL_WORD_LENGTH = 4;
 export const ACCESS_CODE_LENGTH = 6;
 /** Verification and reset codes mailed to users have the same length as access codes. */
 export const EMAIL_CODE_LENGTH = 6;
@@ -52,7 +57,10 @@ export const STORAGE_KEYS = {
   language: 'frontdoor_language',
 } as const;
 
-/** Error-reporting sampling (§7, §9). */
+/**
+ * Error-reporting sampling (§7, §9): traces 100 %, session replay 10 % and 100 % on error. Replay
+ * records only a teacher's sign-in, never a student's or an anonymous visitor's (docs/SECURITY.md).
+ */
 export const TELEMETRY_SAMPLING = {
   tracesSampleRate: 1.0,
   replaysSessionSampleRate: 0.1,
@@ -67,9 +75,31 @@ export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_COOLDOWN_SECONDS = 30;
 export const LOGIN_REQUEST_TTL_MS = 60 * 60 * 1000;
-export const COOKIE_HASH_TTL_MS = 2 * 60 * 1000;
+export const COOKIE_HASH_TTL_MS = 60 * 1000;
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+/**
+ * A session unused for this long ends, beside its 8 h lifetime. Longer than SESSION_CACHE_MS, so an
+ * SPA in use asks again before its session could end, and than a lesson spent in a product without
+ * the portal; short enough that a device left signed in at a lesson's end does not stay so all day.
+ */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;
+/** A session's last use is written at most this often, so reading a session is not a write per request. */
+export const SESSION_SEEN_REFRESH_MS = 60 * 1000;
+/** An administrator's masquerade ends by itself after this long (docs/SECURITY.md). */
+export const MASQUERADE_TTL_MS = 60 * 60 * 1000;
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The product token of auth/sig (docs/identity.md "How a product verifies the token"): an ES256 JWT
+ * for this audience, living minutes (never past its session), verified with the keys published at
+ * PRODUCT_JWKS_PATH. The signing key is replaced when it is older than the rotation period.
+ */
+export const PRODUCT_TOKEN_AUDIENCE = 'frontdoor-products';
+export const PRODUCT_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const PRODUCT_KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000;
+export const PRODUCT_JWKS_PATH = '/.well-known/product-jwks.json';
+/** How long products (and caches between) may keep the published keys (Cache-Control max-age). */
+export const PRODUCT_JWKS_MAX_AGE_SECONDS = 5 * 60;
 
 /**
  * Abuse limits (docs/SECURITY.md): failures are counted against what is guessed (an account, a
@@ -106,3 +136,9 @@ export const ABUSE_LIMITS = {
 export const SESSION_COOKIE = 'fd_session';
 export const CSRF_COOKIE = 'fd_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * Written by the web build (Vite's html.cspNonce) into index.html's <meta property="csp-nonce"> and
+ * the nonce attributes; the server replaces it with each response's style nonce.
+ */
+export const CSP_NONCE_PLACEHOLDER = '__FRONTDOOR_CSP_NONCE__';

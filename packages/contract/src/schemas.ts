@@ -154,6 +154,12 @@ export const loginParamsResponse = envelope(loginParamsSchema);
 export const createCsrfLoginBody = z.object({ url: z.string().url(), isTeacher: z.boolean().default(false) });
 export const createCsrfLoginPayload = z.object({ csrf: z.string() });
 
+/** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
+/** A session id is the sha256 (hex) of its cookie token. */
+export const gatewaySessionParams = z.object({ sid: z.string().regex(/^[0-9a-f]{64}$/) });
+export const gatewaySessionPayload = z.object({ active: z.boolean() });
+export const gatewaySessionResponse = envelope(gatewaySessionPayload);
+
 export const basicUserRoleParam = z.object({ isStudent: z.enum(['0', '1']) });
 
 export const subscriptionChangeSchema = z.object({
@@ -195,7 +201,8 @@ export const realmResponse = envelope(realmPayload);
 export const cookieQuery = z.object({
   hash: z.string().min(1).max(200),
   return_url: z.string().url(),
-  token: z.string().max(200).optional(),
+  // the login csrf of the sign-in request: required, so a hash alone cannot start a session
+  token: z.string().min(1).max(200),
 });
 
 /* ---------- §3 configuration file (assets/cfg/config.json) ---------- */

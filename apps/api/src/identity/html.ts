@@ -22,7 +22,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 const render = (v: unknown): string =>
   v instanceof SafeHtml ? v.value : v === null || v === undefined || v === false ? '' : escapeHtml(String(v));
 
-const STYLE = `
+/** The stylesheet of every identity page, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
+export const IDENTITY_PAGE_STYLE = `
   *{box-sizing:border-box}
   body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8;line-height:1.5}
   main{max-width:28rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
@@ -35,6 +36,8 @@ const STYLE = `
   .error{color:#b91c1c}
   @media (max-width:480px){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none}}
 `;
+// built outside the html`` template below, whose formatting would change the text the hash covers
+const STYLE_ELEMENT = new SafeHtml(`<style>${IDENTITY_PAGE_STYLE}</style>`);
 
 /** A complete, self-contained page: no scripts, readable at 390 px, language declared. */
 export function page(title: string, body: SafeHtml): string {
@@ -45,9 +48,7 @@ export function page(title: string, body: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>${title}</title>
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
+        ${STYLE_ELEMENT}
       </head>
       <body>
         <main>${body}</main>

@@ -9,7 +9,6 @@ import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
 import { socialRoutes } from '../routes/social.ts';
-import { pruneExpiredPayloads } from './adapter.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { callbackRoute } from './callback.ts';
 import { identitySettings } from './config.ts';
@@ -20,8 +19,6 @@ import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { passwordLoginRoute } from './password-login.ts';
 import { PortalCodeExchange } from './portal-login.ts';
 import { inProcessFetch } from './self-fetch.ts';
-
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Mounts an oidc-provider under `mountPath` (middie, before body parsing as the library wants),
@@ -87,18 +84,9 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
       await startPasswordReset(ctx, email, address);
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 429)) throw error;
-      ctx.logger.info({ code: error.code }, 'reset code not sent: sending limit');
+      ctx.logger.info({ reason: error.code }, 'reset code not sent: sending limit');
     }
   };
-
-  // expired codes, sessions, interactions and sign-in states are deleted hourly
-  const pruning = setInterval(() => {
-    pruneExpiredPayloads(db, ctx.now()).catch((err: unknown) =>
-      ctx.logger.warn({ err }, 'pruning identity rows failed'),
-    );
-  }, PRUNE_INTERVAL_MS);
-  pruning.unref();
-  app.addHook('onClose', async () => clearInterval(pruning));
 
   await app.register(async (scope) => {
     await scope.register(middie);
@@ -128,6 +116,8 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
 
     await scope.register(
       async (api) => {
+        // the API reads JSON only: an HTML form of another site cannot post to it (no CORS preflight)
+        api.removeContentTypeParser('application/x-www-form-urlencoded');
         await api.register(socialRoutes(ctx, keys.secret));
         callbackRoute(api, ctx, exchange);
         passwordLoginRoute(api, { ctx, provider, secret: keys.secret, sendReset });

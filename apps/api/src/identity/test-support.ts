@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { loadConfig, type Env } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { createTestDb, postgresReachable, TEST_SECRET } from '../testing/test-db.ts';
 import { createLimitState } from '../services/limits.ts';
+import { createLogger } from '../services/logger.ts';
 import { mailboxMailer } from '../mail/mailer.ts';
 import { buildApp } from '../app.ts';
 
@@ -43,7 +43,7 @@ export async function startHarness(options: { postgres?: boolean; env?: Env } = 
   const baseUrl = `http://127.0.0.1:${port}`;
   const { db, drop } = await createTestDb(options.postgres ? 'postgres' : 'sqlite');
   const config = loadConfig({
-    APP_ENV: 'test',
+    APP_ENV: 'development',
     PUBLIC_URL: baseUrl,
     PORT: String(port),
     RATE_LIMIT_MULTIPLIER: '100',
@@ -52,7 +52,7 @@ export async function startHarness(options: { postgres?: boolean; env?: Env } = 
     ...options.env,
   });
   const now = () => Date.now();
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx: AppContext = {
     config,
     db,

@@ -13,6 +13,7 @@ export const accessCodeRoutes =
         code: params.code.toUpperCase(),
         spId: params.sp_id,
         address: request.ip,
+        browser: request.csrfToken,
       });
       return ok({ cookie_hash: cookieHash, sp_id: spId });
     });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jwtVerify } from 'jose';
-import { COOKIE_HASH_TTL_MS, SESSION_COOKIE, messages, sessionSchema } from '@frontdoor/contract';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import {
+  COOKIE_HASH_TTL_MS,
+  CSRF_COOKIE,
+  PRODUCT_JWKS_PATH,
+  PRODUCT_TOKEN_AUDIENCE,
+  SESSION_COOKIE,
+  messages,
+  sessionSchema,
+} from '@frontdoor/contract';
 import {
   DIALECTS,
   createTestApp,
@@ -9,9 +17,11 @@ import {
   signedInClient,
   type TestApp,
 } from '../testing/harness.ts';
-import { createAccessCode, createCookieHash } from '../services/access-codes.ts';
+import { createAccessCode } from '../services/access-codes.ts';
+import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { readSession } from '../services/sessions.ts';
+import { startMasquerade } from '../services/masquerade.ts';
 
 describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
@@ -75,14 +85,13 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
           roles: { teacher: [1, 2] },
         },
       });
-      const { payload } = await jwtVerify(
-        session.payload.token,
-        new TextEncoder().encode(t.ctx.config.secret),
-        {
-          audience: 'frontdoor-products',
-          currentDate: new Date(t.clock.now()),
-        },
-      );
+      const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
+      const { payload } = await jwtVerify(session.payload.token, createLocalJWKSet(jwks), {
+        algorithms: ['ES256'],
+        issuer: t.ctx.config.publicUrl,
+        audience: PRODUCT_TOKEN_AUDIENCE,
+        currentDate: new Date(t.clock.now()),
+      });
       expect(payload.sub).toBe(user.id);
     });
 
@@ -90,11 +99,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const admin = await seedUser(t, { email: 'admin@school.test', roles: { admin: [1] } });
       const student = await seedUser(t, { email: 'masq-student@school.test' });
       const c = await signedInClient(t, admin.id);
-      await t.db
-        .updateTable('sessions')
-        .set({ masq_user_id: student.id })
-        .where('user_id', '=', admin.id)
-        .execute();
+      await startMasquerade(t.ctx, admin, student);
       const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
       expect(session.loggedin && session.payload.signature.masq?.email).toBe('masq-student@school.test');
       expect(session.loggedin && session.payload.signature.user.email).toBe('admin@school.test');
@@ -157,63 +162,85 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       userId = (await seedUser(t, { email: 'cookie-student@school.test' })).id;
     });
     const url = (q: Record<string, string>) => `/api/auth/cookie?${new URLSearchParams(q).toString()}`;
-
-    it('sets the session cookie and redirects to an allowed return url, once', async () => {
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+    /** A browser holding fd_csrf = `browser`, as the SPA's after its first call. */
+    const browserClient = (browser: string) => {
       const c = t.client();
-      const res = await c.get(url({ hash, return_url: returnUrl }));
+      c.cookies.set(CSRF_COOKIE, browser);
+      return c;
+    };
+    /** What the access-code page holds after a good code: the hash for its browser and its sign-in request. */
+    async function signInLink(browser: string, spId = 'cookieland') {
+      const hash = await createCookieHash(t.db, { userId, spId, browser }, t.clock.now());
+      const token = await createLoginRequest(t.db, { spId, url: returnUrl, isTeacher: false }, t.clock.now());
+      return { hash, token, return_url: returnUrl };
+    }
+
+    it('sets the session cookie and redirects to an allowed return url, once, never cached', async () => {
+      const link = await signInLink('browser-1');
+      const res = await browserClient('browser-1').get(url(link));
       expect(res.statusCode).toBe(302);
       expect(res.headers.location).toBe(returnUrl);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
       const cookie = res.cookies.find((k) => k.name === SESSION_COOKIE);
       expect(cookie?.httpOnly).toBe(true);
       expect(cookie?.sameSite).toBe('Lax');
       expect((await readSession(t.db, cookie?.value, t.clock.now()))?.userId).toBe(userId);
-      const again = await t.client().get(url({ hash, return_url: returnUrl }));
+      const again = await browserClient('browser-1').get(url(link));
       expect(again.statusCode).toBe(400);
       expect(again.json().code).toBe('cookieHashInvalid');
+      expect(again.headers['cache-control']).toBe('no-store');
+    });
+
+    it('is redeemed only by the browser that asked for it (no login CSRF)', async () => {
+      const link = await signInLink('victim-would-be-attacker');
+      for (const other of [t.client(), browserClient('someone-else')]) {
+        const res = await other.get(url(link));
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('cookieHashInvalid');
+        expect(res.cookies.find((k) => k.name === SESSION_COOKIE)).toBeUndefined();
+      }
+      expect((await browserClient('victim-would-be-attacker').get(url(link))).statusCode).toBe(302);
+    });
+
+    it('requires the sign-in request token', async () => {
+      const { token: _token, ...withoutToken } = await signInLink('browser-2');
+      const res = await browserClient('browser-2').get(url(withoutToken));
+      expect(res.statusCode).toBe(400);
+      expect(res.cookies.find((k) => k.name === SESSION_COOKIE)).toBeUndefined();
     });
 
     it("on a shared device the previous person's session ends when the next one redeems a code", async () => {
       const previous = await seedUser(t, { email: 'cookie-previous@school.test' });
       const c = await signedInClient(t, previous.id);
+      c.cookies.set(CSRF_COOKIE, 'shared-device');
       const previousToken = c.cookies.get(SESSION_COOKIE);
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
-      expect((await c.get(url({ hash, return_url: returnUrl }))).statusCode).toBe(302);
+      expect((await c.get(url(await signInLink('shared-device')))).statusCode).toBe(302);
       expect(await readSession(t.db, previousToken, t.clock.now())).toBeNull();
       expect((await readSession(t.db, c.cookies.get(SESSION_COOKIE), t.clock.now()))?.userId).toBe(userId);
     });
 
-    it('accepts the login csrf of the same service provider as token', async () => {
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
-      const token = await createLoginRequest(
-        t.db,
-        { spId: 'cookieland', url: returnUrl, isTeacher: false },
-        t.clock.now(),
-      );
-      expect((await t.client().get(url({ hash, return_url: returnUrl, token }))).statusCode).toBe(302);
-    });
-
     it('refuses a token of another service provider, without consuming the hash', async () => {
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      const link = await signInLink('browser-3');
       const token = await createLoginRequest(
         t.db,
         { spId: 'otherland', url: 'https://other.test/', isTeacher: false },
         t.clock.now(),
       );
-      const res = await t.client().get(url({ hash, return_url: returnUrl, token }));
+      const res = await browserClient('browser-3').get(url({ ...link, token }));
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('loginRequestNotFound');
-      expect((await t.client().get(url({ hash, return_url: returnUrl }))).statusCode).toBe(302);
+      expect((await browserClient('browser-3').get(url(link))).statusCode).toBe(302);
     });
 
     it('never redirects to an origin the service provider does not allow', async () => {
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+      const link = await signInLink('browser-4');
       for (const bad of [
         'https://evil.test/',
         'https://app.cookieland.test.evil.test/',
         'http://app.cookieland.test/',
       ]) {
-        const res = await t.client().get(url({ hash, return_url: bad }));
+        const res = await browserClient('browser-4').get(url({ ...link, return_url: bad }));
         expect(res.statusCode).toBe(400);
         expect(res.headers.location).toBeUndefined();
         expect(res.json()).toEqual({
@@ -224,29 +251,39 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
-    it('refuses an expired or unknown hash, with a page for browsers', async () => {
-      const hash = await createCookieHash(t.db, userId, 'cookieland', t.clock.now());
+    it('lives 60 seconds; an expired or unknown hash gets a page for browsers', async () => {
+      expect(COOKIE_HASH_TTL_MS).toBeLessThanOrEqual(60_000);
+      const link = await signInLink('browser-5');
       t.clock.advance(COOKIE_HASH_TTL_MS + 1);
-      const res = await t.client().get(url({ hash, return_url: returnUrl }), { accept: 'text/html' });
+      const res = await browserClient('browser-5').get(url(link), { accept: 'text/html' });
       expect(res.statusCode).toBe(400);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).toContain(messages.cookieHashInvalid);
       expect(res.headers.location).toBeUndefined();
-      expect((await t.client().get(url({ hash: 'nope', return_url: returnUrl }))).json().code).toBe(
+      expect((await browserClient('browser-5').get(url({ ...link, hash: 'nope' }))).json().code).toBe(
         'cookieHashInvalid',
       );
     });
 
     it('refuses a missing query with 400', async () => {
       expect((await t.client().get('/api/auth/cookie')).statusCode).toBe(400);
-      expect((await t.client().get(url({ hash: 'x', return_url: 'not a url' }))).statusCode).toBe(400);
+      expect((await t.client().get(url({ hash: 'x', return_url: 'not a url', token: 't' }))).statusCode).toBe(
+        400,
+      );
     });
 
-    it('works end to end from an access code', async () => {
+    it('works end to end from an access code, in the browser that typed it', async () => {
       const { code } = await createAccessCode(t.ctx, { spId: 'cookieland', userId });
-      const redeemed = (await t.client().get(`/api/accessCodes/login/${code}/cookieland`)).json();
-      const res = await t.client().get(url({ hash: redeemed.payload.cookie_hash, return_url: returnUrl }));
-      expect(res.statusCode).toBe(302);
+      const c = t.client();
+      const redeemed = (await c.get(`/api/accessCodes/login/${code}/cookieland`)).json();
+      const token = await createLoginRequest(
+        t.db,
+        { spId: 'cookieland', url: returnUrl, isTeacher: false },
+        t.clock.now(),
+      );
+      const link = { hash: redeemed.payload.cookie_hash, return_url: returnUrl, token };
+      expect((await t.client().get(url(link))).statusCode).toBe(400);
+      expect((await c.get(url(link))).statusCode).toBe(302);
     });
   });
 });

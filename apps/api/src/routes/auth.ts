@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiPaths, basicUserRoleParam, cookieQuery, validateEmailBody } from '@frontdoor/contract';
+import {
+  CSRF_COOKIE,
+  apiPaths,
+  basicUserRoleParam,
+  cookieQuery,
+  validateEmailBody,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, errorBody, ok, parseWith } from '../services/http.ts';
 import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail } from '../services/users.ts';
-import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
-import { sha256 } from '../services/crypto.ts';
-import { allowsReturnUrl, findServiceProvider } from '../services/service-providers.ts';
-import { findLoginParams } from '../services/login-requests.ts';
+import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
+import { redeemCookieHash } from '../services/cookie-hashes.ts';
 import { escapeHtml, htmlPage } from '../services/html.ts';
 
 /** auth/cookie is reached by a browser redirect: a failure is a page for people, an envelope for programs. */
@@ -48,36 +52,17 @@ export const authRoutes =
     });
 
     app.get(`/${apiPaths.cookie}`, async (request, reply) => {
+      // the redirect carries a sign-in: never cached, and its URL (the hash) never sent on as a referrer
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       try {
         const query = parseWith(cookieQuery, request.query);
-        const now = ctx.now();
-        const digest = sha256(query.hash);
-        const row = await ctx.db
-          .selectFrom('cookie_hashes')
-          .selectAll()
-          .where('hash_digest', '=', digest)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now)
-          .executeTakeFirst();
-        if (!row?.sp_id) throw new ApiError(400, 'cookieHashInvalid');
-        const sp = await findServiceProvider(ctx.db, row.sp_id);
-        if (!sp) throw new ApiError(400, 'cookieHashInvalid');
-        if (!allowsReturnUrl(sp, query.return_url)) throw new ApiError(400, 'returnUrlNotAllowed');
-        // token is the login csrf the SPA holds: it must be a live request of the same service provider
-        if (query.token) {
-          const params = await findLoginParams(ctx.db, query.token, now);
-          if (!params || params.sp_id !== sp.spId) throw new ApiError(400, 'loginRequestNotFound');
-        }
-        const token = await ctx.db.transaction().execute(async (trx) => {
-          const used = await trx
-            .updateTable('cookie_hashes')
-            .set({ used_at: now })
-            .where('hash_digest', '=', digest)
-            .where('used_at', 'is', null)
-            .executeTakeFirst();
-          // a concurrent request redeemed it first
-          if (Number(used.numUpdatedRows) !== 1) throw new ApiError(400, 'cookieHashInvalid');
-          return replaceSession(trx, sessionTokenOf(request), row.user_id, now);
+        const token = await redeemCookieHash(ctx, {
+          hash: query.hash,
+          returnUrl: query.return_url,
+          token: query.token,
+          browser: request.cookies[CSRF_COOKIE],
+          previousSession: sessionTokenOf(request),
+          address: request.ip,
         });
         setSessionCookie(reply, token, ctx.config);
         return reply.redirect(query.return_url, 302);

@@ -44,7 +44,7 @@ describe('production', () => {
       env: {
         APP_ENV: 'production',
         SMTP_URL: 'smtp://127.0.0.1:1',
-        SECRET: 'prod-secret',
+        SECRET: 'a-production-secret-of-32-bytes-at-least-0123456789',
         PUBLIC_URL: 'https://portal.frontdoor.test',
       },
     });
@@ -56,6 +56,21 @@ describe('production', () => {
     expect((await t.app.inject({ url: '/dev/mailbox', headers: { accept: 'text/html' } })).statusCode).toBe(
       404,
     );
+  });
+
+  it('answers 404 for the API docs unless API_DOCS=on', async () => {
+    for (const url of ['/api/docs', '/api/docs.json']) {
+      const res = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ status: 'error', code: 'notFound' });
+    }
+  });
+
+  it('serves the API docs with API_DOCS=on', async () => {
+    const withDocs = await createTestApp('sqlite', { env: { ...t.ctx.config.rawEnv, API_DOCS: 'on' } });
+    expect((await withDocs.app.inject({ url: '/api/docs' })).statusCode).toBe(200);
+    expect((await withDocs.app.inject({ url: '/api/docs.json' })).json().openapi).toBe('3.1.0');
+    await withDocs.close();
   });
 
   it('writes production values into config.json and sets Secure cookies', async () => {
@@ -89,7 +104,8 @@ describe('API docs', () => {
       doc.paths['/accessCodes/login/{code}/{sp_id}'].get.parameters.map((p: { name: string }) => p.name),
     ).toEqual(['code', 'sp_id']);
     expect(doc.paths['/gateway/createCsrfLogin'].post.security).toEqual([{ serviceProvider: [] }]);
-    expect(Object.keys(doc.paths)).toHaveLength(17);
+    expect(doc.paths['/gateway/session/{sid}'].get.security).toEqual([{ serviceProvider: [] }]);
+    expect(Object.keys(doc.paths)).toHaveLength(18);
   });
 
   it('renders a page for humans', async () => {

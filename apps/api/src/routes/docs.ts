@@ -13,6 +13,8 @@ import {
   emailSchema,
   envelope,
   errorEnvelopeSchema,
+  gatewaySessionParams,
+  gatewaySessionResponse,
   inviteEmailResponse,
   loginParamsResponse,
   realmBody,
@@ -141,6 +143,15 @@ export const operations: Operation[] = [
   },
   {
     method: 'get',
+    path: 'gateway/session/{sid}',
+    summary: 'Whether the session a product token names (its sid) is still signed in',
+    params: gatewaySessionParams,
+    response: gatewaySessionResponse,
+    errors: [401],
+    security: 'basic',
+  },
+  {
+    method: 'get',
     path: 'gateway/getCsrfLogin/{csrf}',
     summary: 'Login params of a login request',
     params: z.object({ csrf: z.string() }),
@@ -262,6 +273,8 @@ export function openApiDocument(publicUrl: string) {
 export const docsRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
+    // production does not publish its API surface unless API_DOCS=on; both paths then answer 404
+    if (!ctx.config.apiDocs) return;
     const document = openApiDocument(ctx.config.publicUrl);
     app.get('/docs.json', async () => document);
     app.get('/docs', async (_request, reply) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_REQUEST_TTL_MS, loginParamsSchema, messages } from '@frontdoor/contract';
+import { CSRF_COOKIE, LOGIN_REQUEST_TTL_MS, loginParamsSchema, messages } from '@frontdoor/contract';
 import {
   DIALECTS,
   basicAuth,
@@ -124,14 +124,17 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
       const student = await seedUser(t, { email: 'pupil@school.test' });
       const { code } = await createAccessCode(t.ctx, { spId: 'mathworld', userId: student.id });
       expect(code).toMatch(/^\d{6}$/);
-      const res = await t.client().get(`/api/accessCodes/login/${code}/mathworld`);
+      const res = await t.client().get(`/api/accessCodes/login/${code}/mathworld`, {
+        cookie: `${CSRF_COOKIE}=this-browser`,
+      });
       expect(res.statusCode).toBe(200);
       const { cookie_hash, sp_id } = res.json().payload;
       expect(sp_id).toBe('mathworld');
+      // stored bound to the browser that typed the code (services/cookie-hashes.ts)
       const row = await t.db
         .selectFrom('cookie_hashes')
         .selectAll()
-        .where('hash_digest', '=', sha256(cookie_hash))
+        .where('hash_digest', '=', sha256(`${cookie_hash}\nthis-browser`))
         .executeTakeFirstOrThrow();
       expect(row.user_id).toBe(student.id);
     });

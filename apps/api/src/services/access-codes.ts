@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ACCESS_CODE_LENGTH, COOKIE_HASH_TTL_MS, messages } from '@frontdoor/contract';
+import { ACCESS_CODE_LENGTH, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { accessCodeDigest, randomDigits, randomToken, sha256 } from './crypto.ts';
+import { accessCodeDigest, randomDigits } from './crypto.ts';
+import { createCookieHash } from './cookie-hashes.ts';
 import { audit } from './audit.ts';
 import { ApiError } from './http.ts';
 import { DAY_MS, accessCodeBudget, assertAddressMayGuess, recordAddressFailure } from './limits.ts';
@@ -99,7 +100,8 @@ export async function revokeAccessCodes(
   return revoked;
 }
 
-const utcDay = (now: number) => Math.floor(now / DAY_MS);
+/** The UTC day number of an instant: access_code_failures counts per provider per day. */
+export const utcDay = (now: number): number => Math.floor(now / DAY_MS);
 
 /** The provider's budget of failed guesses today, derived from its live codes (limits.accessCodeBudget). */
 export async function accessCodeBudgetOf(ctx: CodeContext, spId: string) {
@@ -167,12 +169,17 @@ async function recordProviderFailure(ctx: AppContext, spId: string): Promise<voi
  */
 export async function accessCodeLogin(
   ctx: AppContext,
-  input: { code: string; spId: string; address: string },
+  input: { code: string; spId: string; address: string; browser: string },
 ): Promise<{ cookieHash: string; spId: string }> {
   if (!(await findServiceProvider(ctx.db, input.spId))) {
     // no provider, no budget to spend: the guess still counts against the address
     await assertAddressMayGuess(ctx, input.address);
     await recordAddressFailure(ctx, input.address);
+    await audit(ctx, {
+      event: 'sign-in.failed',
+      address: input.address,
+      detail: { method: 'access-code', unknownProvider: true },
+    });
     throw new ApiError(404, 'accessCodeNotFound');
   }
   const { budget, failures, resetsAt } = await accessCodeBudgetOf(ctx, input.spId);
@@ -185,10 +192,31 @@ export async function accessCodeLogin(
     .where('code_hash', '=', codeHash)
     .where('sp_id', '=', input.spId)
     .executeTakeFirst();
-  if (row)
-    return { cookieHash: await createCookieHash(ctx.db, row.user_id, row.sp_id, now), spId: row.sp_id };
+  if (row) {
+    await audit(ctx, {
+      event: 'sign-in',
+      userId: row.user_id,
+      spId: row.sp_id,
+      address: input.address,
+      detail: { method: 'access-code' },
+    });
+    return {
+      cookieHash: await createCookieHash(
+        ctx.db,
+        { userId: row.user_id, spId: row.sp_id, browser: input.browser },
+        now,
+      ),
+      spId: row.sp_id,
+    };
+  }
 
   await recordAddressFailure(ctx, input.address);
+  await audit(ctx, {
+    event: 'sign-in.failed',
+    spId: input.spId,
+    address: input.address,
+    detail: { method: 'access-code' },
+  });
   await recordProviderFailure(ctx, input.spId);
   const other = await liveCodes(ctx.db, now)
     .select('sp_id')
@@ -202,21 +230,4 @@ export async function accessCodeLogin(
     'accessCodeWrongProviderPrefix',
     `${messages.accessCodeWrongProviderPrefix} ${owner?.name ?? other.sp_id}`,
   );
-}
-
-/** A short-lived single-use hash that auth/cookie trades for a session; only its sha256 is stored. */
-export async function createCookieHash(db: Db, userId: string, spId: string, now: number): Promise<string> {
-  const hash = randomToken(32);
-  await db
-    .insertInto('cookie_hashes')
-    .values({
-      hash_digest: sha256(hash),
-      user_id: userId,
-      sp_id: spId,
-      expires_at: now + COOKIE_HASH_TTL_MS,
-      used_at: null,
-      created_at: now,
-    })
-    .execute();
-  return hash;
 }

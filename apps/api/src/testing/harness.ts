@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
+import type { Logger } from 'pino';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type Roles } from '@frontdoor/contract';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Env } from '../config.ts';
@@ -10,6 +10,7 @@ import { hashPassword, newUserRow } from '../services/users.ts';
 import { createSession } from '../services/sessions.ts';
 import { createServiceProvider } from '../services/service-providers.ts';
 import { createLimitState } from '../services/limits.ts';
+import { createLogger } from '../services/logger.ts';
 import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET, type Dialect } from './test-db.ts';
 
 export { createTestDb, type Dialect };
@@ -39,20 +40,20 @@ export const TEST_PASSWORD = 'Correct-Horse-9-Battery';
 
 export async function createTestApp(
   dialect: Dialect,
-  options: { env?: Env; mailer?: Mailer } = {},
+  options: { env?: Env; mailer?: Mailer; logger?: Logger } = {},
 ): Promise<TestApp> {
   const { db, drop } = await createTestDb(dialect);
   let time = Date.UTC(2026, 0, 15, 9, 0, 0);
   const now = () => time;
   const config = loadConfig({
-    APP_ENV: 'test',
+    APP_ENV: 'development',
     PUBLIC_URL: 'http://localhost:8080',
     RATE_LIMIT_MULTIPLIER: '1000',
     SECRET: TEST_SECRET,
     WEB_DIST: '/nonexistent-dist',
     ...options.env,
   });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx: AppContext = {
     config,
     db,

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { isProduction } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
+import { pageNonce } from '../lib/csp-nonce.ts';
 import { useIsMobile } from './use-is-mobile.ts';
 
 /**
@@ -57,7 +58,7 @@ export function EnvStamp() {
   if (production) return null;
   return createPortal(
     <>
-      <style>{PRINT_RULE}</style>
+      <style nonce={pageNonce()}>{PRINT_RULE}</style>
       <div ref={ref} data-env-stamp="" data-testid="env-stamp" aria-hidden="true" dir="ltr">
         {cfg.env}
       </div>

@@ -75,6 +75,18 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     expect(await screen.findByText(messages.accessCodeFailed)).toBeInTheDocument();
   });
 
+  it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
+    localStorage.removeItem(STORAGE_KEYS.loginCsrf);
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+        ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
+      ),
+    );
+    await enter('K7Q2ZX');
+    expect(await screen.findByText(messages.loginRequestNotFound)).toBeInTheDocument();
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
   it('with a {csrf}: loads and saves the login params first', async () => {
     localStorage.clear();
     server.use(

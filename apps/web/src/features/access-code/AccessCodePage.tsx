@@ -39,6 +39,7 @@ export default function AccessCodePage() {
     onSuccess: ({ payload }, { returnUrl }) => {
       // token = the login csrf held for this sign-in request, read before the saved login data is cleared
       const token = getLoginCsrf();
+      if (!token) return setCallError({ code: 'loginRequestNotFound' });
       clearLoginData();
       goToUrl(buildCookieUrl(cfg, { hash: payload.cookie_hash, returnUrl, token }));
     },

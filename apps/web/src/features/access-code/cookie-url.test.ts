@@ -16,10 +16,4 @@ describe('buildCookieUrl (§4 access code success → cookie-setting endpoint)',
       token: 'csrf-9',
     });
   });
-  it('leaves token out when no login csrf is held', () => {
-    const url = new URL(
-      buildCookieUrl({ apiUrl: 'https://p.example/api/' }, { hash: 'h', returnUrl: 'https://a.example/' }),
-    );
-    expect(url.searchParams.has('token')).toBe(false);
-  });
 });

@@ -1,0 +1,87 @@
+import type { FastifyRequest } from 'fastify';
+import { API_PREFIX } from '@frontdoor/contract';
+import type { AppConfig } from '../config.ts';
+
+/**
+ * Each request's policy (API or not, CSRF, cross-site check), decided from the route Fastify matched.
+ * The raw URL is never trusted for this: the router decodes `/%61pi/` to `/api/`, so a check on the
+ * raw URL would let the API run without its protections.
+ */
+export interface RoutePolicy {
+  /** An API route: JSON only, counted by the flood guard. */
+  api: boolean;
+  /** A state-changing API call: the double-submit CSRF header is required. */
+  csrf: boolean;
+  /** A GET that changes state (§7 keeps them GETs): refused when another site sends the browser. */
+  sameSiteOnly: boolean;
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * GETs of §7 (and of the identity side) that change something: end a session, set the student
+ * flag, send a mail, trade a code for a sign-in. Another site must not make a browser call them.
+ */
+const STATE_CHANGING_GETS = new Set([
+  `${API_PREFIX}cognito/logout`,
+  `${API_PREFIX}auth/setBasicUserRole/:isStudent`,
+  `${API_PREFIX}cognito/resend_verification/:email`,
+  `${API_PREFIX}accessCodes/login/:code/:sp_id`,
+  '/oidc/forgotPassword',
+]);
+
+const isApiPath = (path: string): boolean => path.startsWith(API_PREFIX) || path === API_PREFIX.slice(0, -1);
+
+/** The path as the router sees it (decoded, slashes collapsed), for requests no route matched. */
+export function routedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    decoded = path;
+  }
+  return decoded.replace(/\/{2,}/g, '/');
+}
+
+export function routePolicy(request: FastifyRequest): RoutePolicy {
+  const pattern = request.routeOptions.url;
+  const api = isApiPath(pattern ?? routedPath(request.url));
+  return {
+    api,
+    csrf: api && UNSAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false,
+    sameSiteOnly: request.method === 'GET' && pattern !== undefined && STATE_CHANGING_GETS.has(pattern),
+  };
+}
+
+const originOf = (value: string | undefined): string | null => {
+  if (!value || value === 'null') return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Whether a browser was sent by this portal (or a configured SPA origin) rather than another site.
+ * Sec-Fetch-Site decides when the browser sends it; Origin, then Referer, otherwise. A request with
+ * none of them (a non-browser client, an old browser) cannot be a cross-site forgery and passes.
+ */
+export function sentBySameSite(
+  request: FastifyRequest,
+  config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>,
+): boolean {
+  const trusted = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const claimed = originOf(header('origin')) ?? originOf(header('referer'));
+  const site = header('sec-fetch-site');
+  if (site === 'same-origin' || site === 'none') return true;
+  // a SPA on a configured sibling origin is same-site; without one, same-site is another app
+  if (site === 'cross-site' || (site === 'same-site' && config.corsOrigins.length === 0))
+    return claimed !== null && trusted.has(claimed);
+  return claimed === null || trusted.has(claimed);
+}
