@@ -6,8 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASQUERADE_TTL_MS, PRODUCT_JWKS_PATH, messages, sessionSchema } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, signedInClient, type TestApp } from '../testing/harness.ts';
-import { HELP, UsageError, formatResult, parseAdminArgs, runAdminCommand } from './commands.ts';
+import { DIALECTS, basicAuth, createTestApp, signedInClient, type TestApp } from '../testing/harness.ts';
+import {
+  COMMANDS,
+  HELP,
+  UsageError,
+  formatResult,
+  helpFor,
+  parseAdminArgs,
+  runAdminCommand,
+} from './commands.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
@@ -16,9 +24,11 @@ const PW = 'Admin-Created-Passw0rd';
 
 describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
+  /** What --set-password reads, as a person would type it or pipe it on stdin. */
+  let typed = PW;
   const run = async (...argv: string[]) => {
     const { positionals, values } = parseAdminArgs(argv);
-    return runAdminCommand(t.ctx, positionals, values);
+    return runAdminCommand({ ...t.ctx, readPassword: async () => typed }, positionals, values);
   };
   beforeAll(async () => {
     if (!skip) t = await createTestApp(dialect);
@@ -66,8 +76,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         'create',
         '--email',
         'Teacher@CLI.test',
-        '--password',
-        PW,
+        '--set-password',
         '--first',
         'Tea',
         '--last',
@@ -88,8 +97,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         'create',
         '--email',
         'unconf@cli.test',
-        '--password',
-        PW,
+        '--set-password',
         '--first',
         'U',
         '--last',
@@ -101,8 +109,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         'create',
         '--email',
         'mustreset@cli.test',
-        '--password',
-        PW,
+        '--set-password',
         '--first',
         'M',
         '--last',
@@ -172,7 +179,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     'masquerade: an administrator only, never as an administrator, for 1 hour, each step in the audit log',
     async () => {
       const create = (address: string, ...role: string[]) =>
-        run('user', 'create', '--email', address, '--password', PW, '--first', 'M', '--last', 'Q', ...role);
+        run('user', 'create', '--email', address, '--set-password', '--first', 'M', '--last', 'Q', ...role);
       const { id: bossId } = await create('boss@cli.test', '--role', 'admin:1');
       const { id: chiefId } = await create('chief@cli.test', '--role', 'admin');
       const { id: kidId } = await create('kid@cli.test');
@@ -247,7 +254,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         command: 'user create',
         options: {
           email: { userId: bossId },
-          password: true,
+          'set-password': true,
           first: true,
           last: true,
           role: ['admin:1'],
@@ -273,21 +280,22 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    'user create --password refuses a common password and one with the name or email',
+    'user create --set-password refuses a common password and one with the name or email',
     async () => {
-      const create = (address: string, password: string) =>
-        run(
+      const create = (address: string, password: string) => {
+        typed = password;
+        return run(
           'user',
           'create',
           '--email',
           address,
-          '--password',
-          password,
+          '--set-password',
           '--first',
           'Wanda',
           '--last',
           'Kowalski',
         );
+      };
       await expect(create('common@cli.test', 'Password123!')).rejects.toThrow(messages.passwordCommon);
       await expect(create('named@cli.test', 'Wanda-Sunrise-42')).rejects.toThrow(messages.passwordPersonal);
       await expect(create('sunrise@cli.test', 'Sunrise!Meadow42')).rejects.toThrow(UsageError);
@@ -310,14 +318,93 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     expect((await run('mailbox', 'list', '--to', 'old@cli.test')).messages).toHaveLength(1);
   });
 
+  it.skipIf(skip)(
+    'sp list shows providers without secrets; sp rotate-secret replaces the secret at once',
+    async () => {
+      const created = await run(
+        'sp',
+        'create',
+        '--id',
+        'rot-sp',
+        '--name',
+        'Rot',
+        '--origin',
+        'https://rot.test',
+      );
+      const { providers } = await run('sp', 'list');
+      expect(providers).toContainEqual({
+        spId: 'rot-sp',
+        name: 'Rot',
+        origins: ['https://rot.test'],
+        clientId: created.clientId,
+        createdAt: expect.any(String),
+      });
+      expect(JSON.stringify(providers)).not.toContain(String(created.clientSecret));
+      const rotated = await run('sp', 'rotate-secret', '--id', 'rot-sp');
+      expect(rotated).toMatchObject({ sp_id: 'rot-sp', clientId: created.clientId });
+      expect(rotated.clientSecret).not.toBe(created.clientSecret);
+      const call = (secret: unknown) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/gateway/createCsrfLogin',
+          headers: { authorization: basicAuth(String(created.clientId), String(secret)) },
+          payload: { url: 'https://rot.test/class', isTeacher: false },
+        });
+      expect((await call(created.clientSecret)).statusCode).toBe(401);
+      expect((await call(rotated.clientSecret)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(skip)('user list, user show and user delete (with --yes) manage accounts', async () => {
+    typed = PW;
+    const { id } = await run(
+      'user',
+      'create',
+      '--email',
+      'listed@cli.test',
+      '--set-password',
+      '--first',
+      'Lis',
+      '--last',
+      'Ted',
+    );
+    const { users } = await run('user', 'list', '--limit', '500');
+    expect(users).toContainEqual(
+      expect.objectContaining({ id, email: 'listed@cli.test', confirmed: true, locked: false }),
+    );
+    await signedInClient(t, String(id));
+    const shown = await run('user', 'show', '--email', 'listed@cli.test');
+    expect(shown).toMatchObject({ id, hasPassword: true, liveSessions: 1, identities: [], lockedAt: null });
+    expect(JSON.stringify(shown)).not.toContain('argon2');
+    expect(await run('user', 'delete', '--email', 'listed@cli.test', '--yes')).toEqual({ deleted: true });
+    expect(await findUserByEmail(t.db, 'listed@cli.test')).toBeUndefined();
+    const deleted = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('event', '=', 'account.deleted')
+      .where('user_id', '=', String(id))
+      .execute();
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]?.detail).not.toContain('listed@cli.test');
+  });
+
   it.skipIf(skip)('refuses bad usage with a UsageError', async () => {
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X')).rejects.toThrow(UsageError);
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X', '--origin', 'ftp://x')).rejects.toThrow(
       /origin/,
     );
+    typed = 'weak';
     await expect(
-      run('user', 'create', '--email', 'weak@cli.test', '--password', 'weak', '--first', 'W', '--last', 'K'),
-    ).rejects.toThrow(/password/);
+      run('user', 'create', '--email', 'weak@cli.test', '--set-password', '--first', 'W', '--last', 'K'),
+    ).rejects.toThrow(/--set-password/);
+    typed = PW;
+    // never a password on the command line: shell history and the process list keep it
+    await expect(
+      run('user', 'create', '--email', 'argv@cli.test', '--password', PW, '--first', 'A', '--last', 'V'),
+    ).rejects.toThrow(/--password is not accepted/);
+    expect(await findUserByEmail(t.db, 'argv@cli.test')).toBeUndefined();
+    await expect(run('user', 'delete', '--email', 'teacher@cli.test')).rejects.toThrow(/--yes is required/);
+    await expect(run('sp', 'rotate-secret', '--id', 'nope')).rejects.toThrow(/no service provider/);
     await expect(run('access-code', 'create', '--sp', 'nope', '--email', 'a@b.test')).rejects.toThrow(
       /service provider/,
     );
@@ -328,6 +415,16 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
 });
 
 describe('admin CLI formatting', () => {
+  it('prints the help of one command after it, the whole help otherwise', () => {
+    expect(helpFor(['user', 'delete'])).toMatch(
+      /^Usage: npm run admin -- \[--json\] user delete --email <e> --yes/,
+    );
+    expect(helpFor(['prune'])).toContain('Deletes rows dead longer');
+    expect(helpFor(['user'])).toBe(HELP);
+    for (const name of Object.keys(COMMANDS))
+      expect(helpFor(name.split(' '))).toContain(COMMANDS[name]?.summary);
+  });
+
   it('prints one JSON object with --json, lines otherwise, and documents every command', () => {
     expect(formatResult({ code: '123456' }, true)).toBe('{"code":"123456"}');
     expect(formatResult({ code: '123456' }, false)).toBe('code: 123456');
@@ -348,6 +445,11 @@ describe('admin CLI formatting', () => {
       'realm set',
       'prune',
       'keys rotate',
+      'sp list',
+      'sp rotate-secret',
+      'user list',
+      'user show',
+      'user delete',
     ]) {
       expect(HELP).toContain(cmd);
     }
@@ -374,6 +476,34 @@ describe('admin CLI as a child process', () => {
     const failed = await createSp('Again').catch((e: { code: number; stderr: string }) => e);
     expect('code' in failed && failed.code).toBe(1);
     expect(JSON.parse(String('stderr' in failed ? failed.stderr : '')).error).toBeTruthy();
+  }, 30_000);
+
+  it('reads --set-password from stdin, never from the command line', async () => {
+    const created = exec(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        cli,
+        '--json',
+        'user',
+        'create',
+        '--email',
+        'piped@proc.test',
+        '--first',
+        'P',
+        '--last',
+        'Q',
+        '--set-password',
+      ],
+      { env },
+    );
+    created.child.stdin?.end(`${PW}\nignored second line\n`);
+    expect(JSON.parse((await created).stdout)).toMatchObject({ id: expect.any(String) });
+    const shown = await run('--json', 'user', 'show', '--email', 'piped@proc.test');
+    expect(JSON.parse(shown.stdout)).toMatchObject({ hasPassword: true });
+    const help = await run('user', 'create', '--help');
+    expect(help.stdout).toContain('--set-password');
   }, 30_000);
 
   it('refuses a masquerade by an account that is not an administrator: exit 1 and the reason', async () => {

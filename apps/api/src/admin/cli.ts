@@ -3,7 +3,8 @@ import { loadConfig } from '../config.ts';
 import { createDb, migrateToLatest } from '../db/index.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
-import { HELP, UsageError, formatResult, parseAdminArgs, runAdminCommand } from './commands.ts';
+import { HELP, UsageError, formatResult, helpFor, parseAdminArgs, runAdminCommand } from './commands.ts';
+import { readPassword } from './read-password.ts';
 
 /** `npm run admin -- <command>`: same DATA_DIR / DATABASE_URL as the server. Exit 0 ok, 1 failure, 2 usage. */
 async function main(argv: string[]): Promise<number> {
@@ -15,9 +16,13 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help || !positionals.length) {
+  if (values.help) {
+    console.info(helpFor(positionals));
+    return 0;
+  }
+  if (!positionals.length) {
     console.info(HELP);
-    return values.help ? 0 : 2;
+    return 2;
   }
   const config = loadConfig(process.env);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -26,7 +31,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(db, { secret: config.secret });
     const result = await runAdminCommand(
-      { db, config, mailer, now, logger: createLogger({ level: 'warn', destination: pino.destination(2) }) },
+      {
+        db,
+        config,
+        mailer,
+        now,
+        logger: createLogger({ level: 'warn', destination: pino.destination(2) }),
+        readPassword: () => readPassword(process.stdin, process.stderr),
+      },
       positionals,
       values,
     );

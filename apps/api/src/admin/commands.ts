@@ -8,9 +8,16 @@ import {
   type Roles,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { createServiceProvider, findServiceProvider, originOf } from '../services/service-providers.ts';
+import {
+  createServiceProvider,
+  findServiceProvider,
+  listServiceProviders,
+  originOf,
+  rotateClientSecret,
+} from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { findUserByEmail, hashPassword, newUserRow } from '../services/users.ts';
+import { deleteUser, listUsers, showUser } from '../services/user-admin.ts';
 import { createInvite } from '../services/invites.ts';
 import {
   accessCodeBudgetOf,
@@ -26,52 +33,133 @@ import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { productKeys } from '../services/product-keys.ts';
 
-export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'>;
+export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'> & {
+  /** Asks for a password: unseen at a terminal, or the first line of stdin (admin/cli.ts). */
+  readPassword?: () => Promise<string>;
+};
 
 export class UsageError extends Error {}
 
+/** Every command: its usage line and what it does (→ what it prints). HELP and `<command> --help` come from here. */
+export const COMMANDS: Record<string, { usage: string; summary: string }> = {
+  'sp create': {
+    usage: '--id <sp_id> --name <name> --origin <origin> [--origin <origin> ...]',
+    summary: 'Registers a service provider → {sp_id, clientId, clientSecret} (the secret is shown once).',
+  },
+  'sp list': {
+    usage: '',
+    summary:
+      'The service providers → {providers: [{spId, name, origins, clientId, createdAt}]} (never a secret).',
+  },
+  'sp rotate-secret': {
+    usage: '--id <sp_id>',
+    summary:
+      'A new client secret for the provider → {sp_id, clientId, clientSecret} (shown once); the old one stops working at once.',
+  },
+  'login create': {
+    usage: '--sp <sp_id> --url <return url> [--teacher]',
+    summary: 'Opens a login request (as gateway/createCsrfLogin does) → {csrf}; visit /log-in/<csrf>.',
+  },
+  'user create': {
+    usage:
+      '--email <e> --first <f> --last <l> [--set-password] [--unconfirmed] [--must-reset] [--role <name>:<level,level>]...',
+    summary:
+      'Creates an account → {id}. --set-password asks for the password (typed unseen in a terminal, or the first line of stdin: `echo "$PW" | npm run admin -- user create … --set-password`); never on the command line, where shell history and the process list keep it. Without it the account has email status "verify".',
+  },
+  'user list': {
+    usage: '[--limit <n>]',
+    summary:
+      'Accounts, newest first → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt}]}.',
+  },
+  'user show': {
+    usage: '--email <e>',
+    summary:
+      'One account → {id, email, first, last, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, createdAt} (never the password hash).',
+  },
+  'user delete': {
+    usage: '--email <e> --yes',
+    summary:
+      'Deletes the account with its sessions, codes, links and identities → {deleted}; the audit log keeps its id.',
+  },
+  'user unlock': {
+    usage: '--email <e>',
+    summary: 'Ends a lock after too many failed attempts (and any delay) now → {unlocked}.',
+  },
+  'invite create': {
+    usage: '--email <e> [--language <lang>]',
+    summary: 'Creates an invitation and mails its link /invite/<code> → {code}.',
+  },
+  'access-code create': {
+    usage: '--sp <sp_id> --email <student email> [--ttl-days <days>]',
+    summary: 'Creates a six-digit classroom access code → {code, id, expiresAt} (the code is shown once).',
+  },
+  'access-code list': {
+    usage: '--sp <sp_id>',
+    summary:
+      "The provider's codes (never the codes themselves) → {codes: [{id, email, createdAt, expiresAt, state}]}.",
+  },
+  'access-code revoke': {
+    usage: '(--id <id> | --sp <sp_id> --email <student email>)',
+    summary: 'Revokes a code, or every live code of a student at a provider → {revoked}.',
+  },
+  'access-code budget': {
+    usage: '--sp <sp_id>',
+    summary:
+      "Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.",
+  },
+  'audit list': {
+    usage: '[--event <event>] [--limit <n>]',
+    summary:
+      'The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command (options naming an account as its id; passwords and names never).',
+  },
+  'masquerade start': {
+    usage: '--admin <email> --as <email>',
+    summary:
+      "Acts as a non-administrator in the administrator's live sessions for 1 hour → {sessions, endsAt}. Only an account with the 'admin' role may, never as another administrator.",
+  },
+  'masquerade stop': {
+    usage: '--admin <email>',
+    summary: "Ends the masquerade of the administrator's live sessions now → {sessions}.",
+  },
+  'mailbox list': {
+    usage: '[--to <email>]',
+    summary: 'The development mailbox, newest first → {messages}.',
+  },
+  prune: {
+    usage: '',
+    summary:
+      'Deletes rows dead longer than their retention (expired or used codes and links, ended sessions, audit entries past a year; services/pruning.ts), as the server does hourly → {<table>: rows deleted}.',
+  },
+  'realm set': {
+    usage: '--domain <domain> --type Managed|Federated|Unknown',
+    summary: 'Overrides Microsoft realm discovery for a domain → {domain, accountType}.',
+  },
+  'keys rotate': {
+    usage: '',
+    summary:
+      'A new key signs the product token of auth/sig from now on; the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published}.',
+  },
+};
+
+const GLOBAL_OPTIONS = `Options: --json prints one JSON object (errors too, as {error}). --help after a command prints its help.
+Reads DATA_DIR / DATABASE_URL like the server, so it works beside a running server.`;
+
 export const HELP = `Frontdoor administration. Usage: npm run admin -- [--json] <command> [options]
 
-  sp create --id <sp_id> --name <name> --origin <origin> [--origin <origin> ...]
-      Registers a service provider → {sp_id, clientId, clientSecret} (the secret is shown once).
-  login create --sp <sp_id> --url <return url> [--teacher]
-      Opens a login request (as gateway/createCsrfLogin does) → {csrf}; visit /log-in/<csrf>.
-  user create --email <e> [--password <p>] --first <f> --last <l> [--unconfirmed] [--must-reset] [--role <name>:<level,level>]...
-      Creates an account → {id}. Without --password the account has email status "verify".
-  invite create --email <e> [--language <lang>]
-      Creates an invitation and mails its link /invite/<code> → {code}.
-  user unlock --email <e>
-      Ends a lock after too many failed attempts (and any delay) now → {unlocked}.
-  access-code create --sp <sp_id> --email <student email> [--ttl-days <days>]
-      Creates a six-digit classroom access code → {code, id, expiresAt} (the code is shown once).
-  access-code list --sp <sp_id>
-      The provider's codes (never the codes themselves) → {codes: [{id, email, createdAt, expiresAt, state}]}.
-  access-code revoke (--id <id> | --sp <sp_id> --email <student email>)
-      Revokes a code, or every live code of a student at a provider → {revoked}.
-  access-code budget --sp <sp_id>
-      Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.
-  audit list [--event <event>] [--limit <n>]
-      The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password
-      resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command
-      (options naming an account as its id; passwords and names never).
-  masquerade start --admin <email> --as <email>
-      Acts as a non-administrator in the administrator's live sessions for 1 hour → {sessions, endsAt}.
-      Only an account with the 'admin' role may, never as another administrator.
-  masquerade stop --admin <email>
-      Ends the masquerade of the administrator's live sessions now → {sessions}.
-  mailbox list [--to <email>]
-      The development mailbox, newest first → {messages}.
-  prune
-      Deletes rows dead longer than their retention (expired or used codes and links, ended sessions,
-      audit entries past a year; services/pruning.ts), as the server does hourly → {<table>: rows deleted}.
-  realm set --domain <domain> --type Managed|Federated|Unknown
-      Overrides Microsoft realm discovery for a domain → {domain, accountType}.
-  keys rotate
-      A new key signs the product token of auth/sig from now on; the replaced one stays published
-      until its tokens have expired (rotation is automatic every 30 days) → {kid, published}.
+${Object.entries(COMMANDS)
+  .map(([name, { usage, summary }]) => `  ${name}${usage ? ` ${usage}` : ''}\n      ${summary}`)
+  .join('\n')}
 
-Options: --json prints one JSON object per command. --help prints this text.
-Reads DATA_DIR / DATABASE_URL like the server, so it works beside a running server.`;
+${GLOBAL_OPTIONS}`;
+
+/** `npm run admin -- <command> --help`: that command's usage, or the whole HELP for an unknown one. */
+export function helpFor(positionals: string[]): string {
+  const name = positionals.slice(0, 2).join(' ');
+  const command = COMMANDS[name] ?? COMMANDS[positionals[0] ?? ''];
+  if (!command) return HELP;
+  const shown = COMMANDS[name] ? name : (positionals[0] ?? '');
+  return `Usage: npm run admin -- [--json] ${shown}${command.usage ? ` ${command.usage}` : ''}\n\n${command.summary}\n\n${GLOBAL_OPTIONS}`;
+}
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -83,7 +171,10 @@ const OPTIONS = {
   url: { type: 'string' },
   teacher: { type: 'boolean' },
   email: { type: 'string' },
+  // refused with a reason (readPassword): a password on the command line stays in shell history
   password: { type: 'string' },
+  'set-password': { type: 'boolean' },
+  yes: { type: 'boolean' },
   first: { type: 'string' },
   last: { type: 'string' },
   unconfirmed: { type: 'boolean' },
@@ -174,6 +265,7 @@ const AUDITED_AS_GIVEN = new Set([
   'ttl-days',
   'event',
   'limit',
+  'yes',
 ]);
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
@@ -242,15 +334,21 @@ async function execute(
       };
     }
     case 'user create': {
+      if (values.password !== undefined)
+        throw new UsageError(
+          '--password is not accepted: shell history and the process list would keep it. Use --set-password and type it, or pipe it on stdin',
+        );
       const address = email(values);
       if (await findUserByEmail(ctx.db, address))
         throw new UsageError(`an account with the email ${address} already exists`);
       let passwordHash: string | null = null;
-      if (values.password !== undefined) {
-        const pw = passwordSchema.safeParse(values.password);
-        if (!pw.success) throw new UsageError(`--password: ${pw.error.issues[0]?.message ?? 'not valid'}`);
+      if (values['set-password']) {
+        if (!ctx.readPassword) throw new UsageError('--set-password: no terminal or stdin to read it from');
+        const pw = passwordSchema.safeParse(await ctx.readPassword());
+        if (!pw.success)
+          throw new UsageError(`--set-password: ${pw.error.issues[0]?.message ?? 'not valid'}`);
         const refusal = passwordRefusal(pw.data, { email: address, first: values.first, last: values.last });
-        if (refusal) throw new UsageError(`--password: ${messages[refusal]}`);
+        if (refusal) throw new UsageError(`--set-password: ${messages[refusal]}`);
         passwordHash = await hashPassword(pw.data);
       }
       const row = newUserRow(
@@ -268,6 +366,23 @@ async function execute(
       );
       await ctx.db.insertInto('users').values(row).execute();
       return { id: row.id };
+    }
+    case 'sp list':
+      return { providers: await listServiceProviders(ctx.db) };
+    case 'sp rotate-secret': {
+      const rotated = await rotateClientSecret(ctx.db, required(values, 'id'));
+      if (!rotated) throw new UsageError(`no service provider ${required(values, 'id')}`);
+      return rotated;
+    }
+    case 'user list':
+      return { users: await listUsers(ctx, positiveInteger(values, 'limit') ?? 50) };
+    case 'user show':
+      return showUser(ctx, await userByEmail(ctx, email(values)));
+    case 'user delete': {
+      const user = await userByEmail(ctx, email(values));
+      if (!values.yes)
+        throw new UsageError(`--yes is required: this deletes ${user.email} and everything of theirs`);
+      return { deleted: await deleteUser(ctx, user) };
     }
     case 'invite create':
       return { code: await createInvite(ctx, email(values), values.language) };

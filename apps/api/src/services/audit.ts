@@ -16,7 +16,9 @@ export interface AuditEvent {
     | 'account.unlocked'
     | 'access-codes.budget-exhausted'
     | 'access-code.revoked'
-    | 'product-key.rotated';
+    | 'product-key.rotated'
+    | 'account.deleted'
+    | 'sp.secret-rotated';
   userId?: string | null;
   spId?: string | null;
   /** The client's address (request.ip) when a request caused the entry. */

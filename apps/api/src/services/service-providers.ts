@@ -91,3 +91,27 @@ export async function authenticateServiceProvider(
   if (!row || !safeEqual(sha256(secret), row.client_secret_hash)) return undefined;
   return toProvider(row);
 }
+
+/** Every service provider, for the admin CLI: never a secret (only its hash is stored anyway). */
+export async function listServiceProviders(db: Db): Promise<Array<ServiceProvider & { createdAt: string }>> {
+  const rows = await db.selectFrom('service_providers').selectAll().orderBy('sp_id').execute();
+  return rows.map((row) => ({ ...toProvider(row), createdAt: new Date(row.created_at).toISOString() }));
+}
+
+/**
+ * A new client secret (shown once); the previous one stops authenticating at once, so rotate when
+ * the provider is ready to deploy the new one (or when the old one leaked). Undefined: no such provider.
+ */
+export async function rotateClientSecret(
+  db: Db,
+  spId: string,
+): Promise<{ sp_id: string; clientId: string; clientSecret: string } | undefined> {
+  const clientSecret = randomToken(32);
+  const updated = await db
+    .updateTable('service_providers')
+    .set({ client_secret_hash: sha256(clientSecret) })
+    .where('sp_id', '=', spId)
+    .returning('client_id')
+    .executeTakeFirst();
+  return updated ? { sp_id: spId, clientId: updated.client_id, clientSecret } : undefined;
+}

@@ -1,0 +1,81 @@
+import { ABUSE_LIMITS } from '@frontdoor/contract';
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { audit } from './audit.ts';
+import { liveSession } from './sessions.ts';
+import { rolesOf } from './users.ts';
+
+type AdminCtx = Pick<AppContext, 'db' | 'now'>;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const isLocked = (user: User, now: number): boolean =>
+  user.locked_at !== null && user.locked_at + ABUSE_LIMITS.accountLockMs > now;
+
+/** Accounts for `user list`, newest first: who they are and their state, never a hash. */
+export async function listUsers(ctx: AdminCtx, limit: number) {
+  const now = ctx.now();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((user) => ({
+    id: user.id,
+    email: user.email,
+    first: user.first,
+    last: user.last,
+    confirmed: user.confirmed === 1,
+    isStudent: user.is_student === null ? null : user.is_student === 1,
+    locked: isLocked(user, now),
+    createdAt: iso(user.created_at),
+  }));
+}
+
+/** One account for `user show`: its state, linked identities and live sessions, never a hash. */
+export async function showUser(ctx: AdminCtx, user: User) {
+  const now = ctx.now();
+  const identities = await ctx.db
+    .selectFrom('user_identities')
+    .select(['provider', 'subject', 'created_at'])
+    .where('user_id', '=', user.id)
+    .execute();
+  const sessions = await ctx.db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', user.id)
+    .where(liveSession(now))
+    .executeTakeFirstOrThrow();
+  return {
+    id: user.id,
+    email: user.email,
+    first: user.first,
+    last: user.last,
+    confirmed: user.confirmed === 1,
+    mustReset: user.must_reset === 1,
+    isStudent: user.is_student === null ? null : user.is_student === 1,
+    roles: rolesOf(user),
+    language: user.language,
+    hasPassword: user.password_hash !== null,
+    failedAttempts: user.failed_attempts,
+    lockedAt: isLocked(user, now) ? iso(user.locked_at) : null,
+    identities: identities.map((i) => ({
+      provider: i.provider,
+      subject: i.subject,
+      linkedAt: iso(i.created_at),
+    })),
+    liveSessions: Number(sessions.n),
+    createdAt: iso(user.created_at),
+  };
+}
+
+/**
+ * Deletes an account: its sessions, codes, identities, access codes and outbox rows go with it
+ * (foreign keys cascade); the audit log keeps the id, never the address.
+ */
+export async function deleteUser(ctx: AdminCtx, user: User): Promise<boolean> {
+  const res = await ctx.db.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
+  const deleted = Number(res.numDeletedRows) === 1;
+  if (deleted) await audit(ctx, { event: 'account.deleted', userId: user.id, detail: { by: 'admin' } });
+  return deleted;
+}
