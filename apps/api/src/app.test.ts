@@ -51,12 +51,19 @@ describe('serving', () => {
     const cfg = configSchema.parse((await t.app.inject({ url: '/assets/cfg/config.json' })).json());
     expect(cfg).toMatchObject({
       env: 'development',
-      apiUrl: 'http://localhost:8080/api/',
+      apiUrl: '/api/',
       loginUrl: 'http://localhost:8080/oidc',
       redirectUri: 'http://localhost:8080/api/auth/callback',
       clientIds: { portal: 'frontdoor-portal' },
     });
     expect(cfg.siteUrls.root).toBe('https://staging.frontdoor.education');
+  });
+
+  it('serves a page reached at 127.0.0.1 that calls its own API: config.json names it relatively', async () => {
+    const cfg = configSchema.parse(
+      (await t.app.inject({ url: '/assets/cfg/config.json', headers: { host: '127.0.0.1:8080' } })).json(),
+    );
+    expect(new URL(cfg.apiUrl, 'http://127.0.0.1:8080/log-in').href).toBe('http://127.0.0.1:8080/api/');
   });
 
   it('sends security headers with a CSP that allows the SPA', async () => {

@@ -78,7 +78,7 @@ describe('production', () => {
     const cfg = configSchema.parse(res.json());
     expect(cfg).toMatchObject({
       env: 'production',
-      apiUrl: 'https://portal.frontdoor.test/api/',
+      apiUrl: '/api/',
       loginUrl: 'https://portal.frontdoor.test/oidc',
     });
     expect(cfg.siteUrls.root).toBe('https://www.frontdoor.education');

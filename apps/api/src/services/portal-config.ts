@@ -8,7 +8,8 @@ export const PORTAL_CLIENT_ID = 'frontdoor-portal';
 export function portalConfig(config: AppConfig): PortalConfig {
   return {
     env: config.env,
-    apiUrl: `${config.publicUrl}${API_PREFIX}`,
+    // relative: the page works on whatever name or address it is reached by (127.0.0.1, a LAN name)
+    apiUrl: API_PREFIX,
     loginUrl: `${config.publicUrl}/oidc`,
     siteUrls: config.siteUrls,
     clientIds: { portal: PORTAL_CLIENT_ID },

@@ -111,7 +111,8 @@ export function sentryOptions(cfg: Pick<PortalConfig, 'sentryDsn' | 'env' | 'api
     environment: cfg.env,
     sendDefaultPii: false,
     ...TELEMETRY_SAMPLING,
-    tracePropagationTargets: [cfg.apiUrl],
+    // trace headers only to the API, named by its absolute URL (a relative apiUrl would match any /api/)
+    tracePropagationTargets: [new URL(cfg.apiUrl, window.location.origin).href],
     integrations: [sentry.browserTracingIntegration()],
     beforeSend: scrubEvent,
     beforeBreadcrumb: scrubBreadcrumb,
