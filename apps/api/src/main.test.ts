@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,4 +66,29 @@ describe('main.ts as a process', () => {
     expect(log).toContain('"msg":"stopped"');
     await upstream.close();
   }, 30_000);
+});
+
+describe('scripts/require-node.mjs (npm prestart, pretest, preadmin)', () => {
+  const script = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../../../scripts/require-node.mjs',
+  );
+  const runWith = (node: string) => spawnSync(node, [script], { encoding: 'utf8' });
+  // the machines carry an older Node beside the provisioned one: the refusal is tried on it
+  const older = ['/usr/bin/node', '/usr/local/bin/node'].find((node) => {
+    const version = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout ?? '';
+    return Number(version.split('.')[0]) > 0 && Number(version.split('.')[0]) < 24;
+  });
+  if (!older) console.info('require-node: no Node older than 24 on this machine, the refusal is not tried');
+
+  it('lets Node 24 through', () => {
+    expect(runWith(process.execPath).status).toBe(0);
+  });
+
+  it.skipIf(!older)('refuses an older Node with a sentence saying what to do, not a crash', () => {
+    const res = runWith(older ?? '');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/Frontdoor needs Node 24 or newer; this is Node \d+/);
+    expect(res.stderr).toContain('source scripts/node24.sh');
+  });
 });
