@@ -128,6 +128,74 @@ test.describe('sign-in through every identity provider (issue 5 loop, §4 social
     await expect(page).toHaveURL(/\/dev\/idp\/Microsoft\/interaction\//);
   });
 
+  test("offline, the dev identity provider answers realm discovery: the modal's three outcomes", async ({
+    page,
+  }) => {
+    const outcomes = [
+      { domain: 'managed.example', accountType: 'Managed', provider: 'Microsoft' },
+      { domain: 'personal.example', accountType: 'Federated', provider: 'MicrosoftPersonal' },
+      { domain: uniqueDomain('elsewhere'), accountType: 'Unknown', provider: 'Microsoft' },
+    ] as const;
+    // the server's own answers, as the modal received them
+    const answered: string[] = [];
+    await page.route('**/api/v2/auth/microsoft-user-realm', async (route) => {
+      const response = await route.fetch();
+      answered.push(((await response.json()) as { payload: { accountType: string } }).payload.accountType);
+      await route.fulfill({ response });
+    });
+    for (const { domain, accountType, provider } of outcomes) {
+      await page.goto('/log-in');
+      const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+      await workSchoolModal(page, uniqueEmail('realm', domain));
+      expect(new URL((await authorize).url()).searchParams.get('identity_provider')).toBe(provider);
+      await expect(page).toHaveURL(new RegExp(`/dev/idp/${provider}/interaction/`));
+      expect(answered.at(-1)).toBe(accountType);
+    }
+  });
+
+  test('ClassLink LaunchPad: a launch from the LaunchPad (a code, no state) signs in through a fresh sign-in', async ({
+    page,
+  }) => {
+    const person = { first: 'Lana', last: 'Pad', email: uniqueEmail('launchpad') };
+    await page.goto('/dev/idp/ClassLink/launchpad');
+    await page.getByRole('link', { name: 'Frontdoor' }).click();
+    await signInAtDevIdp(page, 'ClassLink', person, 'Student');
+    await expect(page).toHaveURL(/\/post-login$/);
+    await expectSignedInFrom(page, 'ClassLink', person);
+    await expect(page.getByRole('heading', { name: en.postLogin.student_question })).toBeVisible();
+  });
+
+  test('a product learns who signed in with Clever: the Clever id, the asserted email (untrusted), district, school and role', async ({
+    page,
+  }) => {
+    const person = { first: 'Kim', last: 'Kid', email: uniqueEmail('roster') };
+    await page.goto('/log-in');
+    await page.getByRole('button', { name: providerButton('Clever') }).click();
+    await signInAtDevIdp(page, 'Clever', person, 'Student');
+    await expect(page).toHaveURL(/\/post-login/);
+    const sig = (await (await page.request.get('/api/auth/sig')).json()) as {
+      payload: { token: string; signature: { user: { email: string; identities: unknown[] } } };
+    };
+    const { user } = sig.payload.signature;
+    expect(user.email).toMatch(/@federated\.invalid$/);
+    expect(user.identities).toEqual([
+      {
+        provider: 'Clever',
+        subject: expect.stringMatching(/^[0-9a-f]{24}$/),
+        email: person.email,
+        emailVerified: false,
+        emailTrusted: false,
+        district: expect.stringMatching(/^[0-9a-f]{24}$/),
+        schools: [expect.stringMatching(/^[0-9a-f]{24}$/)],
+        roles: ['student'],
+      },
+    ]);
+    const claims = JSON.parse(Buffer.from(sig.payload.token.split('.')[1] ?? '', 'base64url').toString()) as {
+      identities: unknown;
+    };
+    expect(claims.identities).toEqual(user.identities);
+  });
+
   test("the modal checks the pattern: 'Please enter a valid email address'", async ({ page }) => {
     await page.goto('/log-in');
     await workSchoolModal(page, 'not an email');

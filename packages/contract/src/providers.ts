@@ -30,6 +30,10 @@ export const LOGIN_BUTTON_PROVIDERS = [
   'ClassLink',
 ] as const satisfies readonly UpstreamProvider[];
 
+/** The ways in the login page offers (its buttons, email, class code): what 'Last used' remembers. */
+export const SIGN_IN_METHODS = [...LOGIN_BUTTON_PROVIDERS, 'email', 'classCode'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+
 export const PROVIDER_DISPLAY_NAMES: Record<IdentityProvider, string> = {
   Google: 'Google',
   Microsoft: 'Microsoft',

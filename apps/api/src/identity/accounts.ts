@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { linkedIdentitySchema, type LinkedIdentity } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import type { UpstreamIdentity } from './upstream-identity.ts';
@@ -11,6 +12,43 @@ export type AccountResolution = 'existing' | 'linked' | 'created';
  */
 export const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'provider' | 'subject'>): string =>
   `${identity.provider.toLowerCase()}-${createHash('sha256').update(identity.subject).digest('hex').slice(0, 20)}@federated.invalid`;
+
+/** user_identities.claims: what the provider asserted at this sign-in, as the products read it. */
+const claimsJson = (identity: UpstreamIdentity): string =>
+  JSON.stringify({
+    emailVerified: identity.emailVerified,
+    emailTrusted: identity.linkableEmail,
+    ...identity.directory,
+  });
+
+const storedClaimsSchema = linkedIdentitySchema.omit({ provider: true, subject: true, email: true });
+
+/** An identity linked before migration 007 asserted nothing the portal kept: nothing verified, nothing trusted. */
+function parseClaims(json: string | null) {
+  try {
+    const parsed = storedClaimsSchema.safeParse(JSON.parse(json ?? 'null'));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: as if nothing was kept
+  }
+  return { emailVerified: false, emailTrusted: false };
+}
+
+/** The upstream identities linked to an account, oldest first, with what each asserted last. */
+export async function linkedIdentities(db: Db, userId: string): Promise<LinkedIdentity[]> {
+  const rows = await db
+    .selectFrom('user_identities')
+    .select(['provider', 'subject', 'email', 'claims'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+  return rows.flatMap((row) => {
+    const provider = linkedIdentitySchema.shape.provider.safeParse(row.provider);
+    return provider.success
+      ? [{ provider: provider.data, subject: row.subject, email: row.email, ...parseClaims(row.claims) }]
+      : [];
+  });
+}
 
 const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
   db
@@ -37,7 +75,17 @@ export async function resolveUpstreamAccount(
   identity: UpstreamIdentity,
 ): Promise<{ user: User; resolution: AccountResolution }> {
   const known = await findByIdentity(db, identity);
-  if (known) return { user: known, resolution: 'existing' };
+  if (known) {
+    // a roster changes (a new school, a new role): the products learn the latest; the account's
+    // own email stays as it is
+    await db
+      .updateTable('user_identities')
+      .set({ email: identity.email, claims: claimsJson(identity) })
+      .where('provider', '=', identity.provider)
+      .where('subject', '=', identity.subject)
+      .execute();
+    return { user: known, resolution: 'existing' };
+  }
   const now = Date.now();
   try {
     return await db.transaction().execute(async (trx) => {
@@ -94,6 +142,7 @@ export async function resolveUpstreamAccount(
           subject: identity.subject,
           email: identity.email,
           created_at: now,
+          claims: claimsJson(identity),
         })
         .execute();
       return { user, resolution };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
-import { identitySettings, parseIdpIdentifiers } from './config.ts';
+import { identitySettings, parseDevRealms, parseIdpIdentifiers } from './config.ts';
 
 const PUBLIC = 'http://localhost:8080';
 const secret = (p: string) => `secret-${p}`;
@@ -95,5 +95,20 @@ describe('identity settings from the environment', () => {
     expect(parseIdpIdentifiers(undefined).size).toBe(0);
     expect(() => parseIdpIdentifiers('contoso.edu=Facebook')).toThrow(/IDP_IDENTIFIERS/);
     expect(() => parseIdpIdentifiers('=Google')).toThrow(/IDP_IDENTIFIERS/);
+  });
+
+  it('DEV_REALMS maps domains (case-insensitive) to account types, with a default per outcome, dev only', () => {
+    expect([...identitySettings({}, PUBLIC, true, secret).devRealms]).toEqual([
+      ['managed.example', 'Managed'],
+      ['personal.example', 'Federated'],
+    ]);
+    expect(identitySettings({ DEV_REALMS: '' }, PUBLIC, true, secret).devRealms.size).toBe(0);
+    expect(identitySettings({ DEV_REALMS: 'x=Nope' }, PUBLIC, false, secret).devRealms.size).toBe(0);
+    expect([...parseDevRealms(' Contoso.Test=Managed ,fabrikam.test = Federated')]).toEqual([
+      ['contoso.test', 'Managed'],
+      ['fabrikam.test', 'Federated'],
+    ]);
+    expect(() => parseDevRealms('contoso.test=Sometimes')).toThrow(/DEV_REALMS/);
+    expect(() => parseDevRealms('=Managed')).toThrow(/DEV_REALMS/);
   });
 });

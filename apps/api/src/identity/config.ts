@@ -2,9 +2,22 @@ import {
   IDENTITY_PROVIDERS,
   UPSTREAM_PROVIDERS,
   identityProviderSchema,
+  microsoftAccountTypeSchema,
   type IdentityProvider,
+  type MicrosoftAccountType,
   type UpstreamProvider,
 } from '@frontdoor/contract';
+import type { EnvVariable } from '../env-variables.ts';
+
+/**
+ * The school-roster providers: they launch apps from their own portals (Clever Instant Login,
+ * ClassLink LaunchPad) and name the person's roles and schools.
+ */
+export const SCHOOL_ROSTER_PROVIDERS = ['Clever', 'ClassLink'] as const satisfies readonly UpstreamProvider[];
+export const isSchoolRosterProvider = (
+  provider: string,
+): provider is (typeof SCHOOL_ROSTER_PROVIDERS)[number] =>
+  (SCHOOL_ROSTER_PROVIDERS as readonly string[]).includes(provider);
 
 /** Microsoft's tenant id of personal (consumer) accounts. */
 export const MICROSOFT_PERSONAL_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
@@ -88,6 +101,58 @@ const OAUTH2_DEFAULTS: Partial<
   },
 };
 
+/** The scope asked of an OIDC provider unless <PREFIX>_SCOPE says otherwise. */
+const oidcScope = (provider: UpstreamProvider): string =>
+  provider === 'SignInWithApple' ? 'openid name email' : 'openid email profile';
+
+/** Each provider's own variables, <PREFIX>_<suffix>; providerVariables lists them for .env.example. */
+const PROVIDER_VARIABLES = {
+  CLIENT_ID:
+    'Turns the provider on: its OAuth client id (Apple: the Services ID). Unset, the development identity provider stands in while DEV_IDP is on; otherwise the provider is unavailable.',
+  CLIENT_SECRET: 'Its client secret.',
+  ISSUER: 'OIDC issuer (discovery at <issuer>/.well-known/openid-configuration).',
+  SCOPE: 'Scopes asked for.',
+  ALLOWED_TENANTS:
+    'Tenant ids allowed to sign in, comma separated (unset: any organisation; personal accounts are always refused here).',
+  AUTHORIZATION_ENDPOINT: 'OAuth 2.0 authorization endpoint (used without an ISSUER).',
+  TOKEN_ENDPOINT: 'OAuth 2.0 token endpoint (used without an ISSUER).',
+  API_URL: 'Base URL of the user-info API (used without an ISSUER).',
+  TEAM_ID:
+    'Apple developer team id; Sign in with Apple needs TEAM_ID, KEY_ID and PRIVATE_KEY besides CLIENT_ID.',
+  KEY_ID: 'Id of the Sign in with Apple key.',
+  PRIVATE_KEY: 'The .p8 key as PKCS#8 PEM (\\n escapes allowed).',
+} as const;
+type ProviderVariable = keyof typeof PROVIDER_VARIABLES;
+
+/** The variables of one upstream provider with their defaults, as .env.example lists them. */
+export function providerVariables(provider: UpstreamProvider): (EnvVariable & { name: string })[] {
+  const oauth2 = OAUTH2_DEFAULTS[provider];
+  const defaults: Partial<Record<ProviderVariable, string>> = oauth2
+    ? {
+        AUTHORIZATION_ENDPOINT: oauth2.authorize,
+        TOKEN_ENDPOINT: oauth2.token,
+        API_URL: oauth2.api,
+        SCOPE: oauth2.scope,
+      }
+    : { ISSUER: OIDC_DEFAULT_ISSUERS[provider], SCOPE: oidcScope(provider) };
+  const apple = provider === 'SignInWithApple';
+  // Apple's client secret is a JWT signed with its key, made for each call
+  const names: ProviderVariable[] = apple
+    ? ['CLIENT_ID', 'ISSUER', 'SCOPE', 'TEAM_ID', 'KEY_ID', 'PRIVATE_KEY']
+    : ['CLIENT_ID', 'CLIENT_SECRET', 'ISSUER', 'SCOPE'];
+  if (provider === 'Microsoft') names.push('ALLOWED_TENANTS');
+  if (oauth2) names.push('AUTHORIZATION_ENDPOINT', 'TOKEN_ENDPOINT', 'API_URL');
+  return names.map((suffix) => ({
+    name: `${ENV_PREFIX[provider]}_${suffix}`,
+    group: `Identity provider: ${provider}`,
+    meaning:
+      oauth2 && suffix === 'ISSUER'
+        ? `With an issuer: OIDC (scope ${oidcScope(provider)}); unset: plain OAuth 2.0 at the endpoints below.`
+        : PROVIDER_VARIABLES[suffix],
+    ...(defaults[suffix] === undefined ? {} : { default: defaults[suffix] }),
+  }));
+}
+
 const list = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
@@ -98,12 +163,20 @@ const list = (value: string | undefined): string[] =>
 export const devIdpIssuer = (publicUrl: string, provider: UpstreamProvider): string =>
   `${publicUrl}/dev/idp/${provider}`;
 
+/** The dev identity provider's stand-in for Microsoft realm discovery (getuserrealm.srf). */
+export const DEV_REALM_PATH = '/dev/idp/realm';
+
+/** DEV_REALMS when unset: one domain for each outcome of the work/school modal but Unknown. */
+export const DEFAULT_DEV_REALMS = 'managed.example=Managed, personal.example=Federated';
+
 export interface IdentitySettings {
   /** The providers a sign-in can use: configured ones, and (dev only) the dev identity provider's. */
   upstreams: UpstreamSettings[];
   cookieKeys: string[];
   /** IDP_IDENTIFIERS: idp_identifier values (lower case, e.g. an email domain) → the provider they select. */
   idpIdentifiers: ReadonlyMap<string, IdentityProvider>;
+  /** DEV_REALMS (dev identity provider only): email domain → the account type its realm route answers. */
+  devRealms: ReadonlyMap<string, MicrosoftAccountType>;
 }
 
 /**
@@ -126,6 +199,25 @@ export function parseIdpIdentifiers(value: string | undefined): Map<string, Iden
 }
 
 /**
+ * Parses DEV_REALMS, `domain=AccountType` pairs separated by commas (e.g.
+ * `managed.example=Managed, personal.example=Federated`): what the dev identity provider's realm
+ * route answers for each email domain; any other domain is Unknown.
+ */
+export function parseDevRealms(value: string): Map<string, MicrosoftAccountType> {
+  const map = new Map<string, MicrosoftAccountType>();
+  for (const pair of list(value)) {
+    const [domain = '', name = ''] = pair.split('=').map((s) => s.trim());
+    const type = microsoftAccountTypeSchema.safeParse(name);
+    if (!domain || !type.success)
+      throw new Error(
+        `DEV_REALMS: '${pair}' is not domain=<one of ${microsoftAccountTypeSchema.options.join(', ')}>`,
+      );
+    map.set(domain.toLowerCase(), type.data);
+  }
+  return map;
+}
+
+/**
  * Reads the identity configuration from the environment. A provider is real when its
  * <PREFIX>_CLIENT_ID is set; otherwise the dev identity provider serves it when `devIdp` is on
  * (never in production: the app config refuses to start with it), else it is unavailable and
@@ -140,7 +232,7 @@ export function identitySettings(
   const upstreams: UpstreamSettings[] = [];
   for (const provider of UPSTREAM_PROVIDERS) {
     const prefix = ENV_PREFIX[provider];
-    const get = (name: string) => env[`${prefix}_${name}`]?.trim() || undefined;
+    const get = (name: ProviderVariable) => env[`${prefix}_${name}`]?.trim() || undefined;
     const clientId = get('CLIENT_ID');
     if (!clientId) {
       if (devIdp) upstreams.push(devSettings(publicUrl, provider, devClientSecret(provider)));
@@ -173,7 +265,7 @@ export function identitySettings(
       protocol: 'oidc',
       issuer: issuer ?? OIDC_DEFAULT_ISSUERS[provider] ?? '',
       clientAuth: oauth2?.auth ?? 'client_secret_post',
-      scope: get('SCOPE') ?? (provider === 'SignInWithApple' ? 'openid name email' : 'openid email profile'),
+      scope: get('SCOPE') ?? oidcScope(provider),
     };
     if (!settings.issuer) throw new Error(`${prefix}_ISSUER is required for ${provider}`);
     if (provider === 'SignInWithApple') {
@@ -193,6 +285,7 @@ export function identitySettings(
     upstreams,
     cookieKeys: list(env.OIDC_COOKIE_KEYS),
     idpIdentifiers: parseIdpIdentifiers(env.IDP_IDENTIFIERS),
+    devRealms: devIdp ? parseDevRealms(env.DEV_REALMS ?? DEFAULT_DEV_REALMS) : new Map(),
   };
 }
 
@@ -223,6 +316,6 @@ function devSettings(publicUrl: string, provider: UpstreamProvider, clientSecret
     ...common,
     protocol: 'oidc',
     clientAuth: 'client_secret_post',
-    scope: provider === 'SignInWithApple' ? 'openid name email' : 'openid email profile',
+    scope: oidcScope(provider),
   };
 }

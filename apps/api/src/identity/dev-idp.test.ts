@@ -49,6 +49,26 @@ describe('dev identity provider claims', () => {
     expect(devClaims('Google', id, { ...who, email: 'ada@gmail.com' })).not.toHaveProperty('hd');
     expect(devClaims('ClassLink', id, who).TenantId).toEqual(expect.any(Number));
   });
+
+  it('the roster providers give a district or tenant, a school per email domain, and the chosen role', () => {
+    const id = devAccountId('Clever', who.email);
+    const sameSchool = devClaims('Clever', devAccountId('Clever', 'bo@school.example'), {
+      ...who,
+      email: 'bo@school.example',
+    });
+    expect(devClaims('Clever', id, who)).toMatchObject({
+      user_type: 'teacher',
+      district: sameSchool.district,
+      school: sameSchool.school,
+    });
+    expect(devClaims('Clever', id, { ...who, role: 'student' }).user_type).toBe('student');
+    expect(devClaims('ClassLink', id, { ...who, role: 'student' })).toMatchObject({
+      Role: 'Student',
+      BuildingId: expect.any(Number),
+      SourcedId: expect.stringMatching(GUID),
+    });
+    expect(devClaims('ClassLink', id, who).Role).toBe('Teacher');
+  });
 });
 
 describe('dev identity provider page', () => {
@@ -75,6 +95,30 @@ describe('dev identity provider page', () => {
     expect(page.body).toContain('<button type="submit">Sign in</button>');
     expect(page.body).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1"\s*\/?>/);
     expect(page.body).toContain('<html lang="en">');
+  });
+
+  it('asks the roster providers for a Role (Student or Teacher), the others not', async () => {
+    for (const provider of ['Clever', 'ClassLink']) {
+      const page = await authorize(new Browser(h.baseUrl), provider, '');
+      expect(page.body).toContain('<label for="role">Role</label>');
+      expect(page.body).toMatch(/<select id="role" name="role">/);
+      expect(page.body).toMatch(/<option value="student"\s*>\s*Student\s*<\/option>/);
+      expect(page.body).toMatch(/<option value="teacher" selected>\s*Teacher\s*<\/option>/);
+    }
+    expect((await authorize(new Browser(h.baseUrl), 'Google', '')).body).not.toContain('name="role"');
+  });
+
+  it('ClassLink LaunchPad: a page whose app tile opens the portal with a code and no state', async () => {
+    const page = await new Browser(h.baseUrl).request('GET', '/dev/idp/ClassLink/launchpad');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.body).toContain('<h1>ClassLink LaunchPad (development)</h1>');
+    const href = /<a class="button" href="([^"]+)">Frontdoor<\/a>/.exec(page.body)?.[1] ?? '';
+    const tile = new URL(href.replaceAll('&amp;', '&'), h.baseUrl);
+    expect(tile.pathname).toBe('/oidc/interaction/callback/ClassLink');
+    expect([...tile.searchParams.keys()]).toEqual(['code', 'response_type']);
+    const again = await new Browser(h.baseUrl).request('GET', '/dev/idp/ClassLink/launchpad');
+    expect(again.body).not.toContain(tile.searchParams.get('code'));
   });
 
   it('re-asks with an accessible error for an invalid email', async () => {
@@ -108,6 +152,10 @@ describe('without the dev identity provider (as in production)', () => {
     });
     expect(discovery.status).toBe(404);
     expect(discovery.body).not.toContain('issuer');
+    const launchpad = await browser.request('GET', '/dev/idp/ClassLink/launchpad', {
+      headers: { accept: 'application/json' },
+    });
+    expect(launchpad.status).toBe(404);
     const end = await authorize(browser, 'Google', who.email);
     expect(end.url.pathname).toBe('/api/auth/callback');
     expect(end.status).toBe(400);

@@ -7,11 +7,18 @@ import {
   isValidEmail,
   messages,
   normalizeEmail,
+  type MicrosoftAccountType,
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import { kyselyAdapter } from './adapter.ts';
-import { MICROSOFT_PERSONAL_TENANT, type UpstreamSettings } from './config.ts';
+import { randomToken } from '../services/crypto.ts';
+import {
+  DEV_REALM_PATH,
+  MICROSOFT_PERSONAL_TENANT,
+  isSchoolRosterProvider,
+  type UpstreamSettings,
+} from './config.ts';
 import { upstreamCallbackPath } from './federation.ts';
 import { html, messagePage, page } from './html.ts';
 import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
@@ -20,15 +27,24 @@ import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './o
  * The bundled development identity provider (non-production only): one oidc-provider per
  * upstream at /dev/idp/<provider>, with a page where a person types the identity to return,
  * answering in that provider's shape (Entra tid/oid, Apple's string booleans and form_post
- * `user`, Clever and ClassLink user-info APIs). So every sign-in button works offline.
+ * `user`, Clever and ClassLink user-info APIs with a role and a school). So every sign-in button
+ * works offline, and so do ClassLink's LaunchPad launch and Microsoft realm discovery.
  */
+
+/** The roles the school-roster providers' dev pages offer. */
+export const DEV_ROSTER_ROLES = ['student', 'teacher'] as const;
+export type DevRosterRole = (typeof DEV_ROSTER_ROLES)[number];
 
 /** What the person typed on the dev sign-in page. */
 export interface DevIdentity {
   email: string;
   first: string;
   last: string;
+  /** Clever and ClassLink: the role the roster gives (teacher for identities saved without one). */
+  role?: DevRosterRole;
 }
+
+const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
 const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 /** A GUID-shaped id derived from its inputs, stable across restarts. */
@@ -80,11 +96,13 @@ export function devClaims(
         email_verified: 'true',
         is_private_email: 'false',
       };
+    // one district (tenant) and one school per email domain
     case 'Clever':
       return {
         sub: hash('clever', accountId).slice(0, 24),
-        user_type: 'teacher',
+        user_type: who.role ?? 'teacher',
         district: hash('clever-district', domain).slice(0, 24),
+        school: hash('clever-school', domain).slice(0, 24),
         email: who.email,
         given_name: who.first,
         family_name: who.last,
@@ -93,6 +111,9 @@ export function devClaims(
       return {
         sub: digits(hash('classlink', accountId), 8),
         TenantId: Number(digits(hash('classlink-tenant', domain), 4)),
+        BuildingId: Number(digits(hash('classlink-building', domain), 5)),
+        SourcedId: guid('classlink-sourced-id', accountId),
+        Role: capitalized(who.role ?? 'teacher'),
         email: who.email,
         given_name: who.first,
         family_name: who.last,
@@ -270,6 +291,21 @@ function appleUserField(db: Db) {
 
 type DevRequest = FastifyRequest<{ Params: { uid: string } }>;
 
+/** The Role choice of a school-roster provider's page. */
+function roleField(provider: UpstreamProvider, chosen: DevRosterRole | undefined) {
+  if (!isSchoolRosterProvider(provider)) return '';
+  const options = DEV_ROSTER_ROLES.map(
+    (role) =>
+      html`<option value="${role}" ${role === (chosen ?? 'teacher') ? html`selected` : ''}>
+        ${capitalized(role)}
+      </option>`,
+  );
+  return html`<label for="role">Role</label>
+    <select id="role" name="role">
+      ${options}
+    </select>`;
+}
+
 function signInPage(
   provider: UpstreamProvider,
   action: string,
@@ -300,6 +336,7 @@ function signInPage(
         <input id="first" name="first" type="text" autocomplete="given-name" value="${values.first ?? ''}" />
         <label for="last">Last name</label>
         <input id="last" name="last" type="text" autocomplete="family-name" value="${values.last ?? ''}" />
+        ${roleField(provider, values.role)}
         <button type="submit">Sign in</button>
       </form>`,
   );
@@ -345,10 +382,12 @@ export function devIdpRoutes(
   scope.post(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
     const details = await currentInteraction(request, reply);
     if (!details) return noStore(reply).code(400).send(messagePage('Sign-in expired', messages.stateInvalid));
-    const who = {
+    const role = DEV_ROSTER_ROLES.find((r) => r === field(request.body, 'role'));
+    const who: DevIdentity = {
       email: field(request.body, 'email'),
       first: field(request.body, 'first'),
       last: field(request.body, 'last'),
+      ...(isSchoolRosterProvider(provider) && role ? { role } : {}),
     };
     if (!isValidEmail(who.email)) {
       return noStore(reply)
@@ -393,7 +432,7 @@ export function devIdpRoutes(
             district: c.district,
             email: c.email,
             name: { first: owner.who.first, last: owner.who.last },
-            roles: { teacher: {} },
+            roles: { [String(c.user_type)]: { school: c.school, schools: [c.school] } },
           },
         };
       },
@@ -407,13 +446,65 @@ export function devIdpRoutes(
       return {
         UserId: Number(c.sub),
         TenantId: c.TenantId,
+        BuildingId: c.BuildingId,
         FirstName: owner.who.first,
         LastName: owner.who.last,
         DisplayName: `${owner.who.first} ${owner.who.last}`.trim(),
         Email: owner.who.email,
         LoginId: owner.who.email.split('@')[0],
-        Role: 'Teacher',
+        Profile: c.Role,
+        Role: c.Role,
+        SourcedId: c.SourcedId,
       };
     });
+
+    /**
+     * LaunchPad: the ClassLink portal whose app tiles open an app at its redirect URI with a code and
+     * no state of the app's. The portal never exchanges such a code (it starts a sign-in of its own),
+     * so the tile carries a random one, as opaque to the portal as LaunchPad's.
+     */
+    scope.get(`${base}/launchpad`, async (_request, reply) => {
+      const launch = `${upstreamCallbackPath(provider)}?${new URLSearchParams({
+        code: randomToken(),
+        response_type: 'code',
+      }).toString()}`;
+      const title = 'ClassLink LaunchPad (development)';
+      return noStore(reply).send(
+        page(
+          title,
+          html`<h1>${title}</h1>
+            <p class="note">
+              This development page stands in for the ClassLink LaunchPad a student or teacher is already
+              signed in to. Its app tile opens the portal the way LaunchPad does: at the portal's ClassLink
+              redirect URI, with a code and without a state.
+            </p>
+            <a class="button" href="${launch}">Frontdoor</a>`,
+        ),
+      );
+    });
   }
+}
+
+/**
+ * Microsoft realm discovery as getuserrealm.srf?login=<email>&json=1 answers it, from DEV_REALMS
+ * (Unknown for any other domain): the default REALM_UPSTREAM_URL when the dev identity provider is
+ * on, so the work/school modal's three outcomes can be tried offline.
+ */
+export function devRealmRoute(
+  scope: FastifyInstance,
+  realms: ReadonlyMap<string, MicrosoftAccountType>,
+): void {
+  scope.get(DEV_REALM_PATH, async (request: FastifyRequest<{ Querystring: { login?: unknown } }>, reply) => {
+    const login = typeof request.query.login === 'string' ? request.query.login.trim() : '';
+    const domain = login.slice(login.lastIndexOf('@') + 1).toLowerCase();
+    const type = (login.includes('@') && realms.get(domain)) || 'Unknown';
+    reply.header('cache-control', 'no-store');
+    return {
+      State: 4,
+      UserState: 1,
+      Login: login,
+      NameSpaceType: type,
+      ...(type === 'Unknown' ? {} : { DomainName: domain }),
+    };
+  });
 }

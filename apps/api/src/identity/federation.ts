@@ -62,11 +62,10 @@ export interface FederationOptions {
 export class Federation {
   readonly #settings: Map<UpstreamProvider, UpstreamSettings>;
   readonly #configs = new Map<UpstreamProvider, Promise<client.Configuration>>();
+  private readonly options: FederationOptions;
 
-  constructor(
-    upstreams: UpstreamSettings[],
-    private readonly options: FederationOptions,
-  ) {
+  constructor(upstreams: UpstreamSettings[], options: FederationOptions) {
+    this.options = options;
     this.#settings = new Map(upstreams.map((u) => [u.provider, u]));
   }
 

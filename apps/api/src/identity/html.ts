@@ -4,7 +4,10 @@ import { escapeHtml } from '../services/html.ts';
 
 /** A tagged template that escapes every interpolated value unless it is already `SafeHtml`. */
 export class SafeHtml {
-  constructor(readonly value: string) {}
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }
@@ -29,8 +32,8 @@ export const IDENTITY_PAGE_STYLE = `
   main{max-width:28rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
   h1{font-size:1.375rem;margin:0 0 1rem}
   label{display:block;font-weight:600;margin:1rem 0 .25rem}
-  input{width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px}
-  input:focus,button:focus,a:focus{outline:3px solid #2563eb;outline-offset:2px}
+  input,select{width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px}
+  input:focus,select:focus,button:focus,a:focus{outline:3px solid #2563eb;outline-offset:2px}
   button,.button{display:inline-block;margin-top:1.5rem;width:100%;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;text-align:center;text-decoration:none;cursor:pointer}
   .note{font-size:.875rem;color:#4b5563}
   .error{color:#b91c1c}

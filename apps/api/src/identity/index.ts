@@ -12,7 +12,7 @@ import { socialRoutes } from '../routes/social.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { callbackRoute } from './callback.ts';
 import { identitySettings } from './config.ts';
-import { createDevIdentityProvider, devIdpRoutes } from './dev-idp.ts';
+import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
@@ -109,10 +109,11 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
       });
       idp.proxy = config.trustProxy !== false;
       mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
-        /^\/(interaction|v2|v3\.0)\//.test(path),
+        /^\/((interaction|v2|v3\.0)\/|launchpad($|\?))/.test(path),
       );
       devIdpRoutes(scope, db, idp, upstream.provider);
     }
+    if (config.devIdp) devRealmRoute(scope, settings.devRealms);
 
     await scope.register(
       async (api) => {

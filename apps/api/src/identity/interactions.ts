@@ -12,9 +12,11 @@ import {
 import type { AppContext } from '../context.ts';
 import { audit } from '../services/audit.ts';
 import { safeEqual } from '../services/crypto.ts';
+import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
 import { resolveUpstreamAccount } from './accounts.ts';
 import { isIdentityProvider } from './authorization-server.ts';
+import { isSchoolRosterProvider } from './config.ts';
 import type { Federation } from './federation.ts';
 import { messagePage } from './html.ts';
 import { deriveSecret } from './keys.ts';
@@ -65,7 +67,8 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  *   /sign-in/<uid>?login_hint=..; an upstream → its authorization URL;
  * - GET|POST /oidc/interaction/callback/:provider — the upstream's redirect_uri, cookie
  *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated;
- *   a Clever code without a state (Instant Login) → a new sign-in with Clever;
+ *   a Clever or ClassLink code without a state (a launch from Clever's portal, Instant Login, or
+ *   from ClassLink LaunchPad) → a new sign-in with that provider;
  * - GET /oidc/interaction/:uid/federated — exchanges the upstream code, finds, links or creates
  *   the account and finishes the interaction;
  * - GET /oidc/forgotPassword — sends the reset mail, → /forgot-password?email=.. (or /email).
@@ -108,24 +111,17 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
   });
 
   /**
-   * Clever Instant Login (a launch from the Clever portal) arrives with a code and no state of
-   * ours. That code is never exchanged: the browser starts a sign-in of its own with Clever, as
-   * the login page's button would, and Clever, already signed in, answers it at once.
+   * A launch from a school-roster portal (Clever Instant Login, ClassLink LaunchPad) arrives with
+   * a code and no state of ours. That code is never exchanged (whoever sent the browser could have
+   * chosen it: a sign-in into their account): the browser starts a sign-in of its own with that
+   * provider, as the login page's button would, and the provider, already signed in, answers at once.
    */
-  const restartCleverSignIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { state, codeChallenge } = await issueSignInState(
-      ctx,
-      secret,
-      { request, reply },
-      { provider: 'Clever' },
-    );
-    log.info('Clever Instant Login: starting a sign-in with a state of ours');
+  const restartSignIn = async (provider: UpstreamProvider, request: FastifyRequest, reply: FastifyReply) => {
+    const { state, codeChallenge } = await issueSignInState(ctx, secret, { request, reply }, { provider });
+    log.info({ provider }, 'portal launch: starting a sign-in with a state of ours');
     return reply
       .header('cache-control', 'no-store')
-      .redirect(
-        buildAuthorizeUrl(portalConfig(ctx.config), { provider: 'Clever', state, codeChallenge }),
-        303,
-      );
+      .redirect(buildAuthorizeUrl(portalConfig(ctx.config), { provider, state, codeChallenge }), 303);
   };
 
   const toFederated = async (
@@ -134,8 +130,9 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     params: URLSearchParams,
   ) => {
     const state = params.get('state') ?? '';
-    if (request.params.provider === 'Clever' && !state && params.has('code') && federation.has('Clever'))
-      return restartCleverSignIn(request, reply);
+    const launchedBy = request.params.provider;
+    if (isSchoolRosterProvider(launchedBy) && !state && params.has('code') && federation.has(launchedBy))
+      return restartSignIn(launchedBy, request, reply);
     if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(reply);
     return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
   };
@@ -175,6 +172,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       accountId = user.id;
     } catch (error) {
       log.warn({ err: error, provider: upstream }, 'upstream sign-in failed');
+      // not an audited guess (the provider said no, or did not answer), yet worth a graph
+      countSignIn('federated', 'failure');
       return endWithError(request, reply, 'access_denied');
     }
     const returnTo = await provider.interactionResult(request.raw, reply.raw, {

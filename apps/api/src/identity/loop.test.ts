@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
 import {
   SESSION_COOKIE,
   UPSTREAM_PROVIDERS,
   apiPaths,
   messages,
+  sessionSchema,
   type IdentityProvider,
+  type LinkedIdentity,
   type UpstreamProvider,
 } from '@frontdoor/contract';
+import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { hashPassword, newUserRow } from '../services/users.ts';
+import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { Browser, postgresReachable, startHarness, type Harness } from './test-support.ts';
@@ -90,12 +96,12 @@ async function auditOf(h: Harness, userId: string) {
   return rows.map((r) => [r.event, JSON.parse(r.detail) as unknown]);
 }
 
-/** From `target` to the provider's dev identity page; types the identity and presses 'Sign in'. */
+/** From `target` to the provider's dev identity page; types the identity (and role) and presses 'Sign in'. */
 async function signInAtDevIdp(
   browser: Browser,
   target: string | URL,
   provider: UpstreamProvider,
-  who: { email: string; first: string; last: string },
+  who: { email: string; first: string; last: string } & Record<string, string>,
 ) {
   const page = await browser.navigate(target, isSpaPage);
   expect(page.url.pathname).toMatch(new RegExp(`^/dev/idp/${provider}/interaction/[\\w-]+$`));
@@ -107,12 +113,54 @@ async function signInAtDevIdp(
 async function upstreamLoop(
   h: Harness,
   provider: UpstreamProvider,
-  who: { email: string; first: string; last: string },
+  who: { email: string; first: string; last: string } & Record<string, string>,
 ) {
   const browser = new Browser(h.baseUrl);
   const { authorizeUrl } = await startSignIn(h, browser, provider, who.email);
   const end = await signInAtDevIdp(browser, authorizeUrl, provider, who);
   return { browser, end };
+}
+
+/** What auth/sig tells the SPA and the products: the signature's identities and the token's claims. */
+async function whatProductsLearn(browser: Browser) {
+  const sig = sessionSchema.parse(JSON.parse((await browser.request('GET', '/api/auth/sig')).body));
+  if (!sig.loggedin) throw new Error('not signed in');
+  return { signature: sig.payload.signature.user, token: decodeJwt(sig.payload.token) };
+}
+
+/** The identity each dev provider asserts for `who`, as the products should learn it. */
+function expectedIdentity(provider: UpstreamProvider, who: DevIdentity): LinkedIdentity {
+  const accountId = devAccountId(provider, who.email);
+  const c = devClaims(provider, accountId, who);
+  const asserted = { email: who.email, emailVerified: false, emailTrusted: false };
+  switch (provider) {
+    // oidc-provider signs the dev account's id as the ID token's sub
+    case 'Google':
+    case 'SignInWithApple':
+      return { provider, subject: accountId, ...asserted, emailVerified: true, emailTrusted: true };
+    case 'Microsoft':
+    case 'MicrosoftPersonal':
+      return { provider, subject: `${String(c.tid)}:${String(c.oid)}`, ...asserted, tenant: String(c.tid) };
+    case 'Clever':
+      return {
+        provider,
+        subject: String(c.sub),
+        ...asserted,
+        district: String(c.district),
+        schools: [String(c.school)],
+        roles: [who.role ?? 'teacher'],
+      };
+    case 'ClassLink':
+      return {
+        provider,
+        subject: `${String(c.TenantId)}:${String(c.sub)}`,
+        ...asserted,
+        tenant: String(c.TenantId),
+        schools: [String(c.BuildingId)],
+        roles: [who.role ?? 'teacher'],
+        rosterId: String(c.SourcedId),
+      };
+  }
 }
 
 function suite(name: string, postgres: boolean) {
@@ -185,6 +233,7 @@ function suite(name: string, postgres: boolean) {
         msg: messages.passwordResetRequired,
       });
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      await h.ctx.outbox.drain();
       const mails = await h.db
         .selectFrom('mailbox')
         .selectAll()
@@ -218,6 +267,7 @@ function suite(name: string, postgres: boolean) {
       );
       expect(sent.status).toBe(303);
       expect(sent.headers.get('location')).toBe(`/forgot-password?email=${encodeURIComponent(user.email)}`);
+      await h.ctx.outbox.drain();
       const mails = await h.db
         .selectFrom('mailbox')
         .selectAll()
@@ -373,6 +423,13 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('an upstream error (the person cancels) ends at the callback page, signed out', async () => {
+      const federatedFailures = async () =>
+        Number(
+          /^frontdoor_sign_ins_total\{method="federated",outcome="failure"\} (\d+)$/m.exec(
+            await registry.metrics(),
+          )?.[1] ?? 0,
+        );
+      const failuresBefore = await federatedFailures();
       const browser = new Browser(h.baseUrl);
       const { authorizeUrl } = await startSignIn(h, browser, 'Google', 'cancel@school.example');
       const page = await browser.navigate(authorizeUrl, isSpaPage);
@@ -388,6 +445,8 @@ function suite(name: string, postgres: boolean) {
       expect(end.status).toBe(400);
       expect(end.body).toContain(messages.upstreamFailed);
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      // /metrics counts it (services/metrics.ts)
+      expect(await federatedFailures()).toBe(failuresBefore + 1);
     });
 
     it('links a verified Google email to the existing account', async () => {
@@ -457,11 +516,42 @@ function suite(name: string, postgres: boolean) {
       expect(await sessionUser(h, browser)).toBeDefined();
     });
 
-    it('a state-less callback is refused for every other provider, and for Clever without a code', async () => {
+    it('ClassLink LaunchPad: the dev LaunchPad tile (a code, no state) starts a sign-in of our own and ends signed in', async () => {
+      const browser = new Browser(h.baseUrl);
+      const launchpad = await browser.request('GET', '/dev/idp/ClassLink/launchpad');
+      expect(launchpad.status).toBe(200);
+      const tile = /<a class="button" href="([^"]+)">Frontdoor<\/a>/.exec(launchpad.body)?.[1] ?? '';
+      const launchUrl = new URL(tile.replaceAll('&amp;', '&'), h.baseUrl);
+      expect(launchUrl.pathname).toBe('/oidc/interaction/callback/ClassLink');
+      expect(launchUrl.searchParams.get('code')).toMatch(/^[\w-]{32,}$/);
+      expect(launchUrl.searchParams.has('state')).toBe(false);
+
+      const launch = await browser.request('GET', launchUrl);
+      expect(launch.status).toBe(303);
+      const authorize = new URL(launch.headers.get('location') ?? '', h.baseUrl);
+      expect(authorize.pathname).toBe('/oidc/oauth2/authorize');
+      expect(authorize.searchParams.get('identity_provider')).toBe('ClassLink');
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      const issued = await h.db
+        .selectFrom('federation_states')
+        .selectAll()
+        .where('state', '=', authorize.searchParams.get('state') ?? '')
+        .executeTakeFirstOrThrow();
+      expect(issued).toMatchObject({ provider: 'ClassLink', return_url: null, used_at: null });
+
+      const who = { email: 'launchpad@school.example', first: 'Lana', last: 'Pad', role: 'student' as const };
+      const end = await signInAtDevIdp(browser, authorize, 'ClassLink', who);
+      expect(end.url.pathname).toBe('/post-login');
+      const { signature } = await whatProductsLearn(browser);
+      expect(signature.identities).toEqual([expectedIdentity('ClassLink', who)]);
+    });
+
+    it('a state-less callback is refused for every other provider, and for Clever or ClassLink without a code', async () => {
       for (const target of [
         '/oidc/interaction/callback/Google?code=some-code',
-        '/oidc/interaction/callback/ClassLink?code=some-code',
+        '/oidc/interaction/callback/Microsoft?code=some-code',
         '/oidc/interaction/callback/Clever?error=access_denied',
+        '/oidc/interaction/callback/ClassLink?error=access_denied',
       ]) {
         const browser = new Browser(h.baseUrl);
         const visit = await browser.request('GET', target);
@@ -497,6 +587,18 @@ function suite(name: string, postgres: boolean) {
       expect(browser.history.map((u) => u.pathname)).not.toContain('/oidc/logout/confirm');
     });
 
+    it('a later sign-in refreshes what the roster asserted; the account keeps its own email', async () => {
+      const who = { email: 'promoted@school.example', first: 'Pro', last: 'Moted' };
+      const first = await upstreamLoop(h, 'Clever', { ...who, role: 'student' });
+      const before = await whatProductsLearn(first.browser);
+      expect(before.signature.identities?.[0]?.roles).toEqual(['student']);
+      const second = await upstreamLoop(h, 'Clever', { ...who, role: 'teacher' });
+      const after = await whatProductsLearn(second.browser);
+      expect(after.signature.id).toBe(before.signature.id);
+      expect(after.signature.email).toBe(before.signature.email);
+      expect(after.signature.identities).toEqual([expectedIdentity('Clever', { ...who, role: 'teacher' })]);
+    });
+
     it('signs the same upstream person into the same account the second time', async () => {
       const who = { email: 'twice@school.example', first: 'Twice', last: 'Seen' };
       const first = await upstreamLoop(h, 'Microsoft', who);
@@ -505,6 +607,25 @@ function suite(name: string, postgres: boolean) {
     });
 
     for (const provider of UPSTREAM_PROVIDERS) {
+      it(`${provider}: auth/sig's signature and the product token carry the identity the provider asserted`, async () => {
+        const who: DevIdentity = {
+          email: `${provider.toLowerCase()}-learns@school.example`,
+          first: 'Pro',
+          last: 'Duct',
+          ...(provider === 'Clever' || provider === 'ClassLink' ? { role: 'student' as const } : {}),
+        };
+        const { browser } = await upstreamLoop(h, provider, { ...who });
+        const { signature, token } = await whatProductsLearn(browser);
+        const expected = expectedIdentity(provider, who);
+        expect(signature.identities).toEqual([expected]);
+        expect(token.identities).toEqual([expected]);
+        if (provider === 'MicrosoftPersonal') expect(expected.tenant).toBe(MICROSOFT_PERSONAL_TENANT);
+        // an untrusted provider's email never becomes the account's own
+        expect(signature.email).toEqual(
+          expected.emailTrusted ? who.email : expect.stringMatching(/@federated\.invalid$/),
+        );
+      });
+
       it(`${provider}: authorize → dev IdP 'Sign in' → federated → callback → session`, async () => {
         const email = `${provider.toLowerCase()}-person@school.example`;
         const { browser, end } = await upstreamLoop(h, provider, { email, first: 'Ada', last: 'Byron' });

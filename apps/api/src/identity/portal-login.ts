@@ -81,12 +81,17 @@ export async function issueSignInState(
 export class PortalCodeExchange {
   #config: Promise<client.Configuration> | undefined;
 
-  constructor(
-    private readonly issuer: string,
-    private readonly portal: PortalClient,
-    private readonly secret: Buffer,
-    private readonly fetchImpl: client.CustomFetch,
-  ) {}
+  private readonly issuer: string;
+  private readonly portal: PortalClient;
+  private readonly secret: Buffer;
+  private readonly fetchImpl: client.CustomFetch;
+
+  constructor(issuer: string, portal: PortalClient, secret: Buffer, fetchImpl: client.CustomFetch) {
+    this.issuer = issuer;
+    this.portal = portal;
+    this.secret = secret;
+    this.fetchImpl = fetchImpl;
+  }
 
   #configuration(): Promise<client.Configuration> {
     if (!this.#config) {

@@ -8,6 +8,7 @@ import { createTestDb, postgresReachable, TEST_SECRET } from '../testing/test-db
 import { createLimitState } from '../services/limits.ts';
 import { createLogger } from '../services/logger.ts';
 import { mailboxMailer } from '../mail/mailer.ts';
+import { createOutbox } from '../services/outbox.ts';
 import { buildApp } from '../app.ts';
 
 export { postgresReachable };
@@ -56,7 +57,8 @@ export async function startHarness(options: { postgres?: boolean; env?: Env } = 
   const ctx: AppContext = {
     config,
     db,
-    mailer: mailboxMailer(db, now),
+    // not started: a test sends the mail it reads with ctx.outbox.drain()
+    outbox: createOutbox({ config, db, logger, now }, mailboxMailer(db, now)),
     logger,
     now,
     limits: await createLimitState(config, logger),
@@ -96,7 +98,10 @@ export class Browser {
   readonly cookies = new Map<string, StoredCookie>();
   readonly history: URL[] = [];
 
-  constructor(readonly baseUrl: string) {}
+  readonly baseUrl: string;
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
 
   cookieHeader(url: URL): string {
     return [...this.cookies.entries()]

@@ -26,13 +26,16 @@ describe('upstream identities', () => {
       provider: 'Google',
       subject: '1234',
       email: 'ada@school.example',
+      emailVerified: true,
       linkableEmail: true,
       first: 'Ada',
       last: 'Byron',
+      directory: {},
     });
-    expect(fromGoogle({ sub: '1234', email: 'a@b.example', email_verified: false }).linkableEmail).toBe(
-      false,
-    );
+    expect(fromGoogle({ sub: '1234', email: 'a@b.example', email_verified: false })).toMatchObject({
+      emailVerified: false,
+      linkableEmail: false,
+    });
     expect(fromGoogle({ sub: '1', name: 'Grace Brewster Hopper' })).toMatchObject({
       first: 'Grace',
       last: 'Brewster Hopper',
@@ -53,9 +56,11 @@ describe('upstream identities', () => {
       provider: 'Microsoft',
       subject: `${ORG_TENANT}:oid-1`,
       email: 't@school.example',
+      emailVerified: false,
       linkableEmail: false,
       first: 'Ter',
       last: 'Ese',
+      directory: { tenant: ORG_TENANT },
     });
     expect(() => fromMicrosoft('Microsoft', { tid: MICROSOFT_PERSONAL_TENANT, oid: 'x' })).toThrow(
       /personal/,
@@ -87,45 +92,86 @@ describe('upstream identities', () => {
       provider: 'SignInWithApple',
       subject: '001.abc.002',
       email: 'x@privaterelay.appleid.com',
+      emailVerified: true,
       linkableEmail: true,
       first: 'Tim',
       last: 'Apple',
+      directory: {},
     });
     expect(fromApple({ sub: 's', email: 'x@y.example', email_verified: 'false' }, 'not json')).toMatchObject({
+      emailVerified: false,
       linkableEmail: false,
       first: '',
     });
   });
 
-  it('Clever: the user id is the key, email never links (OIDC and API shapes)', () => {
+  it('Clever: the user id is the key, email never links; district, schools and roles (OIDC and API shapes)', () => {
     expect(
-      fromCleverOidc({ sub: 's', multi_role_user_id: 'mr-1', email: 'c@d.example', given_name: 'C' }),
-    ).toMatchObject({ subject: 'mr-1', linkableEmail: false, first: 'C' });
+      fromCleverOidc({
+        sub: 's',
+        multi_role_user_id: 'mr-1',
+        email: 'c@d.example',
+        email_verified: false,
+        given_name: 'C',
+        user_type: 'Student',
+        district_id: 'd-1',
+        schools: ['s-1'],
+      }),
+    ).toMatchObject({
+      subject: 'mr-1',
+      emailVerified: false,
+      linkableEmail: false,
+      first: 'C',
+      directory: { district: 'd-1', schools: ['s-1'], roles: ['student'] },
+    });
     const api = fromCleverApi(
       { data: { id: 'u-1', district: 'd-1' } },
-      { data: { email: 'c@d.example', name: { first: 'Cl', last: 'Ever' } } },
+      {
+        data: {
+          email: 'c@d.example',
+          name: { first: 'Cl', last: 'Ever' },
+          roles: {
+            teacher: { school: 's-1', schools: ['s-1', 's-2'] },
+            staff: { schools: ['s-3'] },
+          },
+        },
+      },
     );
     expect(api).toEqual({
       provider: 'Clever',
       subject: 'u-1',
       email: 'c@d.example',
+      emailVerified: false,
       linkableEmail: false,
       first: 'Cl',
       last: 'Ever',
+      directory: { district: 'd-1', schools: ['s-1', 's-2', 's-3'], roles: ['teacher', 'staff'] },
     });
+    expect(fromCleverApi({ data: { id: 'u-2' } }, undefined).directory).toEqual({});
     expect(() => fromCleverApi({ data: {} }, undefined)).toThrow(UpstreamIdentityError);
   });
 
   it('ClassLink: TenantId:UserId (API) or tenant:sub (OIDC), email never links, empty email allowed', () => {
     expect(
-      fromClassLinkInfo({ TenantId: 12, UserId: 345, FirstName: 'Class', LastName: 'Link', Email: '' }),
+      fromClassLinkInfo({
+        TenantId: 12,
+        UserId: 345,
+        FirstName: 'Class',
+        LastName: 'Link',
+        Email: '',
+        Role: 'Student',
+        BuildingId: 67,
+        SourcedId: 'or-345',
+      }),
     ).toEqual({
       provider: 'ClassLink',
       subject: '12:345',
       email: null,
+      emailVerified: false,
       linkableEmail: false,
       first: 'Class',
       last: 'Link',
+      directory: { tenant: '12', schools: ['67'], roles: ['student'], rosterId: 'or-345' },
     });
     expect(
       fromClassLinkOidc({
@@ -133,7 +179,16 @@ describe('upstream identities', () => {
         classLink_tenant_id: '12',
         email: 'e@f.example',
         email_verified: true,
+        profile: 'Teacher',
       }),
-    ).toMatchObject({ subject: '12:345', linkableEmail: false });
+    ).toMatchObject({
+      subject: '12:345',
+      emailVerified: true,
+      linkableEmail: false,
+      directory: { tenant: '12', roles: ['teacher'] },
+    });
+    expect(
+      fromClassLinkOidc({ sub: '1', profile: 'https://launchpad.classlink.com/profile/1' }).directory,
+    ).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-import type { UpstreamProvider } from '@frontdoor/contract';
+import type { IdentityDirectory, UpstreamProvider } from '@frontdoor/contract';
 import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
 
 /** What the portal keeps of an upstream sign-in, whatever the provider's shape. */
@@ -7,6 +7,8 @@ export interface UpstreamIdentity {
   /** Stable, issuer/tenant-qualified key of the person at that provider. */
   subject: string;
   email: string | null;
+  /** The provider says it verified the email (false when it says nothing). */
+  emailVerified: boolean;
   /**
    * True only when the provider verified the email AND is trusted for account linking
    * (Google, Apple). Entra, Clever and ClassLink emails are never trusted for linking.
@@ -14,6 +16,8 @@ export interface UpstreamIdentity {
   linkableEmail: boolean;
   first: string;
   last: string;
+  /** The organisation, school and roles the provider named; what products match their rosters with. */
+  directory: IdentityDirectory;
 }
 
 export class UpstreamIdentityError extends Error {}
@@ -42,16 +46,41 @@ function names(given: unknown, family: unknown, full: unknown): { first: string;
 }
 
 const lowerEmail = (v: unknown): string | null => str(v)?.toLowerCase() ?? null;
+const idList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(id).filter((x): x is string => x !== undefined) : [];
+const roleName = (v: unknown): string | undefined => str(v)?.toLowerCase();
+
+/** The directory without its empty parts: a product reads only what the provider gave. */
+function directory(parts: {
+  tenant?: string | undefined;
+  district?: string | undefined;
+  schools?: string[];
+  roles?: (string | undefined)[];
+  rosterId?: string | undefined;
+}): IdentityDirectory {
+  const schools = [...new Set(parts.schools ?? [])];
+  const roles = [...new Set((parts.roles ?? []).filter((r): r is string => r !== undefined))];
+  return {
+    ...(parts.tenant ? { tenant: parts.tenant } : {}),
+    ...(parts.district ? { district: parts.district } : {}),
+    ...(schools.length ? { schools } : {}),
+    ...(roles.length ? { roles } : {}),
+    ...(parts.rosterId ? { rosterId: parts.rosterId } : {}),
+  };
+}
 
 /** Google: `sub` is the key; a verified email may link. */
 export function fromGoogle(claims: Claims): UpstreamIdentity {
   const email = lowerEmail(claims.email);
+  const emailVerified = Boolean(email) && truthy(claims.email_verified);
   return {
     provider: 'Google',
     subject: required(str(claims.sub), 'a subject'),
     email,
-    linkableEmail: Boolean(email) && truthy(claims.email_verified),
+    emailVerified,
+    linkableEmail: emailVerified,
     ...names(claims.given_name, claims.family_name, claims.name),
+    directory: {},
   };
 }
 
@@ -85,8 +114,11 @@ export function fromMicrosoft(
     email:
       lowerEmail(claims.email) ??
       (str(claims.preferred_username)?.includes('@') ? lowerEmail(claims.preferred_username) : null),
+    // Entra asserts no verification of `email`: an administrator can set any address
+    emailVerified: false,
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
+    directory: directory({ tenant: tid }),
   };
 }
 
@@ -104,56 +136,95 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
     }
   }
   const email = lowerEmail(claims.email);
+  const emailVerified = Boolean(email) && truthy(claims.email_verified);
   return {
     provider: 'SignInWithApple',
     subject: required(str(claims.sub), 'a subject'),
     email,
-    linkableEmail: Boolean(email) && truthy(claims.email_verified),
+    emailVerified,
+    linkableEmail: emailVerified,
     first,
     last,
+    directory: {},
   };
 }
 
-/** Clever ID token / userinfo (OIDC mode): the v3 multi-role id is the key; email never links. */
+/**
+ * Clever ID token / userinfo (OIDC mode): the v3 multi-role id is the key; email never links.
+ * `user_type` is the role of this sign-in, `district` (or `district_id`) the district.
+ */
 export function fromCleverOidc(claims: Claims): UpstreamIdentity {
+  const email = lowerEmail(claims.email);
   return {
     provider: 'Clever',
     subject: required(id(claims.multi_role_user_id) ?? id(claims.sub) ?? id(claims.user_id), 'a user id'),
-    email: lowerEmail(claims.email),
+    email,
+    emailVerified: Boolean(email) && truthy(claims.email_verified),
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
+    directory: directory({
+      district: id(claims.district) ?? id(claims.district_id),
+      schools: idList(claims.schools),
+      roles: [roleName(claims.user_type)],
+    }),
   };
 }
 
-/** Clever plain OAuth 2.0: GET /v3.0/me gives the id, GET /v3.0/users/{id} the person. */
+/**
+ * Clever plain OAuth 2.0: GET /v3.0/me gives the id and district, GET /v3.0/users/{id} the person,
+ * whose `roles` object names each role (student, teacher, staff, district_admin) with its schools.
+ */
 export function fromCleverApi(me: Claims, user: Claims | undefined): UpstreamIdentity {
   const data = (me.data ?? {}) as Claims;
   const person = (user?.data ?? {}) as Claims;
   const name = (person.name ?? {}) as Claims;
+  const roles =
+    person.roles && typeof person.roles === 'object' ? Object.entries(person.roles as Claims) : [];
   return {
     provider: 'Clever',
     subject: required(id(data.id), 'a user id'),
     email: lowerEmail(person.email),
+    emailVerified: false,
     linkableEmail: false,
     first: str(name.first) ?? '',
     last: str(name.last) ?? '',
+    directory: directory({
+      district: id(person.district) ?? id(data.district),
+      schools: roles.flatMap(([, role]) => {
+        const r = (role ?? {}) as Claims;
+        return [...idList([r.school]), ...idList(r.schools)];
+      }),
+      roles: roles.map(([role]) => roleName(role)),
+    }),
   };
 }
 
-/** ClassLink OIDC: tenant + sub. */
+/**
+ * ClassLink OIDC: tenant + sub. ClassLink's ID token names the person's profile (Student, Teacher)
+ * in `profile`, where OIDC would put a URL: a URL is no role.
+ */
 export function fromClassLinkOidc(claims: Claims): UpstreamIdentity {
   const sub = required(id(claims.sub), 'a subject');
   const tenant = id(claims.classLink_tenant_id);
+  const email = lowerEmail(claims.email);
   return {
     provider: 'ClassLink',
     subject: tenant ? `${tenant}:${sub}` : sub,
-    email: lowerEmail(claims.email),
+    email,
+    emailVerified: Boolean(email) && truthy(claims.email_verified),
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
+    directory: directory({
+      tenant,
+      roles: [str(claims.profile)?.includes('/') ? undefined : roleName(claims.profile)],
+    }),
   };
 }
 
-/** ClassLink plain OAuth 2.0: GET /v2/my/info; the key is TenantId + UserId. */
+/**
+ * ClassLink plain OAuth 2.0: GET /v2/my/info; the key is TenantId + UserId. Role (Student, Teacher),
+ * BuildingId (the school) and SourcedId (the person in the OneRoster roster) go to the directory.
+ */
 export function fromClassLinkInfo(info: Claims): UpstreamIdentity {
   const tenant = required(id(info.TenantId), 'a tenant id');
   const user = required(id(info.UserId), 'a user id');
@@ -161,7 +232,14 @@ export function fromClassLinkInfo(info: Claims): UpstreamIdentity {
     provider: 'ClassLink',
     subject: `${tenant}:${user}`,
     email: lowerEmail(info.Email),
+    emailVerified: false,
     linkableEmail: false,
     ...names(info.FirstName, info.LastName, info.DisplayName),
+    directory: directory({
+      tenant,
+      schools: idList([info.BuildingId]),
+      roles: [roleName(info.Role)],
+      rosterId: id(info.SourcedId),
+    }),
   };
 }

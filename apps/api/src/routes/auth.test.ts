@@ -22,6 +22,20 @@ import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { readSession } from '../services/sessions.ts';
 import { startMasquerade } from '../services/masquerade.ts';
+import { resolveUpstreamAccount } from '../identity/accounts.ts';
+import type { UpstreamIdentity } from '../identity/upstream-identity.ts';
+
+/** A Clever student as the roster gives them: an untrusted email, a district, a school, a role. */
+const cleverStudent: UpstreamIdentity = {
+  provider: 'Clever',
+  subject: '5f1a2b3c4d5e6f7a8b9c0d1e',
+  email: 'kid@district.test',
+  emailVerified: false,
+  linkableEmail: false,
+  first: 'Kim',
+  last: 'Kid',
+  directory: { district: 'd-42', schools: ['s-7'], roles: ['student'] },
+};
 
 describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
@@ -83,6 +97,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
           first: 'Ada',
           last: 'Lovelace',
           roles: { teacher: [1, 2] },
+          identities: [],
         },
       });
       const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
@@ -93,6 +108,64 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
         currentDate: new Date(t.clock.now()),
       });
       expect(payload.sub).toBe(user.id);
+      expect(payload.identities).toEqual([]);
+    });
+
+    it("carries the account's linked identities, as the provider asserted them, in the signature and the token", async () => {
+      const { user } = await resolveUpstreamAccount(t.db, cleverStudent);
+      const c = await signedInClient(t, user.id);
+      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      if (!session.loggedin) throw new Error('not signed in');
+      const identity = {
+        provider: 'Clever',
+        subject: '5f1a2b3c4d5e6f7a8b9c0d1e',
+        email: 'kid@district.test',
+        emailVerified: false,
+        emailTrusted: false,
+        district: 'd-42',
+        schools: ['s-7'],
+        roles: ['student'],
+      };
+      expect(session.payload.signature.user).toMatchObject({
+        id: user.id,
+        // never linked nor shown by an untrusted email
+        email: expect.stringMatching(/^clever-[0-9a-f]{20}@federated\.invalid$/),
+        identities: [identity],
+      });
+      const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
+      const { payload } = await jwtVerify(session.payload.token, createLocalJWKSet(jwks), {
+        algorithms: ['ES256'],
+        issuer: t.ctx.config.publicUrl,
+        audience: PRODUCT_TOKEN_AUDIENCE,
+        currentDate: new Date(t.clock.now()),
+      });
+      expect(payload.identities).toEqual([identity]);
+    });
+
+    it('lists an identity linked before its claims were kept as asserting nothing', async () => {
+      const user = await seedUser(t, { email: 'old-link@school.test' });
+      await t.db
+        .insertInto('user_identities')
+        .values({
+          user_id: user.id,
+          provider: 'Google',
+          subject: 'g-old',
+          email: 'old-link@school.test',
+          created_at: t.clock.now(),
+          claims: null,
+        })
+        .execute();
+      const c = await signedInClient(t, user.id);
+      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      expect(session.loggedin && session.payload.signature.user.identities).toEqual([
+        {
+          provider: 'Google',
+          subject: 'g-old',
+          email: 'old-link@school.test',
+          emailVerified: false,
+          emailTrusted: false,
+        },
+      ]);
     });
 
     it('shows the masqueraded user as signature.masq', async () => {
@@ -103,6 +176,28 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
       expect(session.loggedin && session.payload.signature.masq?.email).toBe('masq-student@school.test');
       expect(session.loggedin && session.payload.signature.user.email).toBe('admin@school.test');
+    });
+
+    it("a masquerade's token carries the masqueraded user's identities as masq_identities", async () => {
+      const admin = await seedUser(t, { email: 'masq-admin@school.test', roles: { admin: [1] } });
+      const { user: student } = await resolveUpstreamAccount(t.db, {
+        ...cleverStudent,
+        subject: 'masq-student-clever-id',
+      });
+      const c = await signedInClient(t, admin.id);
+      await startMasquerade(t.ctx, admin, student);
+      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      if (!session.loggedin) throw new Error('not signed in');
+      expect(session.payload.signature.masq?.identities?.[0]).toMatchObject({
+        provider: 'Clever',
+        subject: 'masq-student-clever-id',
+        roles: ['student'],
+      });
+      const claims = JSON.parse(
+        Buffer.from(session.payload.token.split('.')[1] ?? '', 'base64url').toString(),
+      ) as Record<string, unknown>;
+      expect(claims).toMatchObject({ sub: admin.id, masq: student.id, identities: [] });
+      expect(claims.masq_identities).toEqual(session.payload.signature.masq?.identities);
     });
 
     it('forgets an expired or revoked session', async () => {

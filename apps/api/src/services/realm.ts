@@ -1,8 +1,6 @@
+import type { CustomFetch } from 'openid-client';
 import { microsoftAccountTypeSchema, normalizeEmail, type MicrosoftAccountType } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { ApiError } from './http.ts';
-
-const REALM_TIMEOUT_MS = 5000;
 
 const asAccountType = (value: unknown): MicrosoftAccountType => {
   const parsed = microsoftAccountTypeSchema.safeParse(value);
@@ -11,12 +9,16 @@ const asAccountType = (value: unknown): MicrosoftAccountType => {
 
 /**
  * Microsoft realm discovery: the per-domain override table first, then the upstream (shaped like
- * getuserrealm.srf?login=<email>&json=1, answering NameSpaceType). An unreachable or broken upstream
- * is a 502 envelope, which the SPA treats as "fall back to the work/school provider".
+ * getuserrealm.srf?login=<email>&json=1, answering NameSpaceType). An upstream that is unreachable,
+ * slower than REALM_TIMEOUT_MS or answers nonsense is Unknown, which §4 sends to the work/school
+ * provider: a sign-in never depends on Microsoft's endpoint being up. The failure is logged with the
+ * domain only. `fetchRealm` serves the dev identity provider's realm route (the portal's own origin)
+ * in process.
  */
 export async function lookupRealm(
   ctx: AppContext,
   rawEmail: string,
+  fetchRealm: CustomFetch,
 ): Promise<{ accountType: MicrosoftAccountType; domain: string }> {
   const email = normalizeEmail(rawEmail);
   const domain = email.slice(email.lastIndexOf('@') + 1);
@@ -30,22 +32,28 @@ export async function lookupRealm(
   const url = new URL(ctx.config.realmUpstreamUrl);
   url.searchParams.set('login', email);
   url.searchParams.set('json', '1');
-  let body: unknown;
   try {
-    const res = await fetch(url, {
+    const res = await fetchRealm(url.href, {
+      method: 'GET',
       headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(REALM_TIMEOUT_MS),
+      body: undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ctx.config.realmTimeoutMs),
     });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    body = await res.json();
+    const body: unknown = await res.json();
+    if (!body || typeof body !== 'object' || !('NameSpaceType' in body))
+      throw new Error('answer without NameSpaceType');
+    return { accountType: asAccountType(body.NameSpaceType), domain };
   } catch (err) {
+    const timedOut = err instanceof Error && err.name === 'TimeoutError';
     ctx.logger.warn(
-      { err: err instanceof Error ? err.message : String(err), domain },
-      'realm upstream failed',
+      {
+        domain,
+        reason: timedOut ? `no answer within ${ctx.config.realmTimeoutMs} ms` : String(err),
+      },
+      'realm upstream failed; answering Unknown (the work/school provider)',
     );
-    throw new ApiError(502, 'realmLookupFailed');
+    return { accountType: 'Unknown', domain };
   }
-  const nameSpaceType =
-    body && typeof body === 'object' && 'NameSpaceType' in body ? body.NameSpaceType : undefined;
-  return { accountType: asAccountType(nameSpaceType), domain };
 }

@@ -5,6 +5,7 @@ import { normalizeEmail, rolesSchema } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
+import { linkedIdentities } from '../identity/accounts.ts';
 
 /**
  * The one set of password-hash parameters, the OWASP password storage cheat sheet's argon2id
@@ -123,4 +124,10 @@ export const signatureUser = (user: User): SignatureUser => ({
   first: user.first,
   last: user.last,
   roles: rolesOf(user),
+});
+
+/** The user as auth/sig shows it to the SPA and the products: with the identities linked to the account. */
+export const signatureOf = async (db: Db, user: User): Promise<SignatureUser> => ({
+  ...signatureUser(user),
+  identities: await linkedIdentities(db, user.id),
 });

@@ -1,5 +1,5 @@
-import { STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
-import type { LoginParams } from '@frontdoor/contract';
+import { SIGN_IN_METHODS, STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
+import type { LoginParams, SignInMethod } from '@frontdoor/contract';
 
 /**
  * Browser storage of §3: login_csrf and login_params in localStorage under exactly those names
@@ -55,3 +55,24 @@ export function clearLoginData(): void {
 export const getRememberedEmail = (): string | null => read(session, STORAGE_KEYS.email) || null;
 export const rememberEmail = (email: string): void => write(session, STORAGE_KEYS.email, email);
 export const forgetEmail = (): void => write(session, STORAGE_KEYS.email, null);
+
+/**
+ * The login page's 'Last used' method (never who): a sign-in's method waits in sessionStorage (this
+ * tab's, kept across the round trip through a provider) until it succeeds, then becomes the device's
+ * in localStorage. Anything but a SIGN_IN_METHODS value reads as none.
+ */
+const asMethod = (value: string | null): SignInMethod | null =>
+  SIGN_IN_METHODS.find((method) => method === value) ?? null;
+
+export const getLastSignInMethod = (): SignInMethod | null =>
+  asMethod(read(local, STORAGE_KEYS.lastSignInMethod));
+
+export const startSignIn = (method: SignInMethod): void =>
+  write(session, STORAGE_KEYS.pendingSignInMethod, method);
+
+/** A sign-in succeeded: with the given method, else with the one this tab started (if any). */
+export function confirmSignIn(method?: SignInMethod): void {
+  const confirmed = method ?? asMethod(read(session, STORAGE_KEYS.pendingSignInMethod));
+  write(session, STORAGE_KEYS.pendingSignInMethod, null);
+  if (confirmed) write(local, STORAGE_KEYS.lastSignInMethod, confirmed);
+}

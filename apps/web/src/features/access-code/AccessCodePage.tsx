@@ -13,7 +13,7 @@ import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
-import { clearLoginData, getLoginCsrf } from '../../lib/storage.ts';
+import { clearLoginData, confirmSignIn, getLoginCsrf } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
@@ -41,6 +41,7 @@ export default function AccessCodePage() {
       const token = getLoginCsrf();
       if (!token) return setCallError({ code: 'loginRequestNotFound' });
       clearLoginData();
+      confirmSignIn('classCode');
       goToUrl(buildCookieUrl(cfg, { hash: payload.cookie_hash, returnUrl, token }));
     },
     onError: (error) => {

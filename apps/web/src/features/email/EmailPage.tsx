@@ -12,7 +12,7 @@ import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import styles from '../shared/flow.module.css';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
+import { getRememberedEmail, rememberEmail, startSignIn } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
@@ -44,6 +44,8 @@ export default function EmailPage() {
     },
     onSuccess: ({ step, account }, email) => {
       rememberEmail(email);
+      // the login page's Email way, even where the account then signs in at its linked provider
+      startSignIn('email');
       switch (step.kind) {
         case 'sign-in':
           providerSignIn.mutate(

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
@@ -17,6 +17,7 @@ import { useConfig } from '../../lib/config.tsx';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
+import { confirmSignIn } from '../../lib/storage.ts';
 import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
 import type { EmailPreferences } from './subscription-changes.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
@@ -37,6 +38,8 @@ export default function PostLoginPage() {
   const [preferences, setPreferences] = useState<EmailPreferences>(NO_PREFERENCES);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const returnUrl = chooseReturnUrl(loginParams, cfg);
+  // the server sends a browser here only once it is signed in: the tab's sign-in method succeeded
+  useEffect(() => confirmSignIn(), []);
 
   const setRole = useMutation({
     mutationFn: (isStudent: boolean) => setBasicUserRole(cfg, isStudent),
