@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, developmentWarning, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  developmentBanner,
+  developmentLinks,
+  developmentWarning,
+  loadConfig,
+} from './config.ts';
 
 describe('loadConfig', () => {
   it('has development defaults: port 8080, localhost public url, dev mailbox and dev IdP, cookies not Secure', () => {
@@ -87,6 +93,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...prod, SECRET: '' })).toThrow(/SECRET is required/);
   });
 
+  it('refuses a CRM webhook in production without a signing secret of at least 32 bytes', () => {
+    const prod = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://portal.test',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+      CRM_WEBHOOK_URL: 'https://crm.test/hook',
+    };
+    expect(() => loadConfig(prod)).toThrow(/CRM_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ ...prod, CRM_WEBHOOK_SECRET: 'short' })).toThrow(/CRM_WEBHOOK_SECRET/);
+    const secret = 'c'.repeat(8) + '0123456789abcdef0123456789abcdef';
+    expect(loadConfig({ ...prod, CRM_WEBHOOK_SECRET: secret }).crmWebhookSecret).toBe(secret);
+    // development may post unsigned (a local test receiver)
+    expect(loadConfig({ CRM_WEBHOOK_URL: 'http://localhost:9000/hook' }).crmWebhookSecret).toBeUndefined();
+  });
+
   it('binds development to this machine and turns development tools on only for a local portal', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
@@ -109,6 +131,52 @@ describe('loadConfig', () => {
       SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
     };
     expect(developmentWarning(loadConfig(prod))).toBeNull();
+  });
+
+  it('prints a start banner in development: the URL, the links of the tools that are on, the warning', () => {
+    const config = loadConfig({ PORT: '9090' });
+    const banner = developmentBanner(config) ?? '';
+    expect(banner.split('\n')).toEqual(
+      expect.arrayContaining([
+        '  Frontdoor is running in development mode at http://localhost:9090',
+        '  Portal                  http://localhost:9090',
+        '  Demo product            http://localhost:9090/dev/sp   (what a product receives after a sign-in)',
+        '  Dev mailbox             http://localhost:9090/dev/mailbox   (every mail sent)',
+        '  Dev identity provider   http://localhost:9090/dev/idp/<provider>   (behind every provider button)',
+        '  API docs                http://localhost:9090/api/docs',
+        '  Demo data               npm run seed   (demo accounts, an access code and a sign-in link)',
+        '  Admin CLI               npm run admin -- --help',
+        `  ${developmentWarning(config)}`,
+      ]),
+    );
+    // a tool that is off is not offered
+    const quiet = developmentLinks(loadConfig({ DEV_MAILBOX: 'off', DEV_IDP: 'off', API_DOCS: 'off' }));
+    expect(quiet.map((link) => link.label)).toEqual(['Portal', 'Demo product', 'Demo data', 'Admin CLI']);
+    expect(
+      developmentBanner(
+        loadConfig({
+          APP_ENV: 'production',
+          PUBLIC_URL: 'https://portal.test',
+          SMTP_URL: 'smtp://mail.test',
+          SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+        }),
+      ),
+    ).toBeNull();
+  });
+
+  it('realm discovery: the dev identity provider stands in for Microsoft when it is on; a timeout of a few seconds', () => {
+    expect(loadConfig({})).toMatchObject({
+      realmUpstreamUrl: 'http://localhost:8080/dev/idp/realm',
+      realmTimeoutMs: 3000,
+    });
+    expect(loadConfig({ DEV_IDP: '0' }).realmUpstreamUrl).toBe(
+      'https://login.microsoftonline.com/getuserrealm.srf',
+    );
+    expect(
+      loadConfig({ REALM_UPSTREAM_URL: 'http://127.0.0.1:9/realm', REALM_TIMEOUT_MS: '500' }),
+    ).toMatchObject({ realmUpstreamUrl: 'http://127.0.0.1:9/realm', realmTimeoutMs: 500 });
+    for (const bad of ['0', '-1', '1.5', 'soon'])
+      expect(() => loadConfig({ REALM_TIMEOUT_MS: bad })).toThrow(/REALM_TIMEOUT_MS/);
   });
 
   it('refuses a bad port, public url, multiplier or Redis URL', () => {

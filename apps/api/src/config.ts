@@ -2,7 +2,9 @@ import { BlockList, isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ABUSE_LIMITS } from '@frontdoor/contract';
+import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
+import { DEV_REALM_PATH } from './identity/config.ts';
+import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
 
 /** Raw environment, as read once at start; identity reads its per-provider variables from it. */
 export type Env = Record<string, string | undefined>;
@@ -30,7 +32,15 @@ export interface AppConfig {
   translationScriptUrl: string | null;
   sentryDsn: string | null;
   crmWebhookUrl: string | undefined;
+  /** CRM_WEBHOOK_SECRET: key of each webhook call's HMAC-SHA256 signature; required with a webhook in production. */
+  crmWebhookSecret: string | undefined;
+  /**
+   * REALM_UPSTREAM_URL: Microsoft realm discovery (getuserrealm.srf's shape). Default Microsoft's; with
+   * the dev identity provider on, its local stand-in (DEV_REALMS), so the work/school modal works offline.
+   */
   realmUpstreamUrl: string;
+  /** REALM_TIMEOUT_MS: how long realm discovery waits before it answers Unknown (the work/school provider). */
+  realmTimeoutMs: number;
   /** Loosens the traffic limits (flood guard, service-provider calls) for tests; 1 in normal operation. */
   rateLimitMultiplier: number;
   /** The abuse limits (docs/SECURITY.md); defaults from the contract's ABUSE_LIMITS. */
@@ -51,6 +61,8 @@ export interface AppConfig {
   devMailbox: boolean;
   /** API_DOCS: /api/docs and /api/docs.json; on outside production, off in production unless API_DOCS=on. */
   apiDocs: boolean;
+  /** METRICS=on: the bearer token (METRICS_TOKEN) GET /metrics requires; null = /metrics is off. */
+  metricsToken: string | null;
   siteUrls: { root: string; contactUs: string; privacy: string; terms: string; help: string };
   providerName: string;
   rawEnv: Env;
@@ -65,6 +77,7 @@ export type AppEnv = (typeof APP_ENVS)[number];
 const MIN_SECRET_BYTES = 32;
 const MIN_SECRET_DISTINCT_CHARS = 12;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+const MICROSOFT_REALM_URL = 'https://login.microsoftonline.com/getuserrealm.srf';
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -103,7 +116,7 @@ export class ConfigError extends Error {}
 
 /** APP_ENV, fail-closed: a typo or `staging` must not start with development tools and secrets. */
 export function parseAppEnv(value: string | undefined): AppEnv {
-  const v = (value?.trim() || 'development').toLowerCase();
+  const v = (value?.trim() || ENV_VARIABLES.APP_ENV.default).toLowerCase();
   const env = APP_ENVS.find((e) => e === v);
   if (!env)
     throw new ConfigError(
@@ -154,7 +167,7 @@ function parseTrustProxy(value: string | undefined, problems: string[]): AppConf
 }
 
 function limitSettings(env: Env, problems: string[]): LimitSettings {
-  const number = (name: string, fallback: number, integer = true): number => {
+  const number = (name: EnvName, integer = true, fallback = Number(setting({}, name))): number => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const n = Number(raw);
@@ -167,30 +180,25 @@ function limitSettings(env: Env, problems: string[]): LimitSettings {
   const allowlist = list(env.LIMIT_ALLOWLIST);
   const bad = allowlist.filter((e) => !addNetwork(new BlockList(), e));
   if (bad.length) problems.push(`LIMIT_ALLOWLIST must list addresses or CIDRs, got ${bad.join(', ')}`);
-  const risk = number('ACCESS_CODE_DAILY_RISK', ABUSE_LIMITS.accessCodeDailyRisk, false);
+  const risk = number('ACCESS_CODE_DAILY_RISK', false);
   if (risk >= 1) problems.push(`ACCESS_CODE_DAILY_RISK must be below 1, got ${risk}`);
   const cores = availableParallelism();
-  const concurrency = number('PASSWORD_HASH_CONCURRENCY', cores);
+  const concurrency = number('PASSWORD_HASH_CONCURRENCY', true, cores);
   return {
-    addressFailuresPerHour: number('LIMIT_ADDRESS_FAILURES_PER_HOUR', ABUSE_LIMITS.addressFailuresPerHour),
-    floodRequestsPerMinute: number('LIMIT_FLOOD_PER_MINUTE', ABUSE_LIMITS.floodRequestsPerMinute),
-    mailSendsPerAccountPerHour: number(
-      'LIMIT_MAIL_PER_ACCOUNT_PER_HOUR',
-      ABUSE_LIMITS.mailSendsPerAccountPerHour,
-    ),
-    mailSendsPerAddressPerHour: number(
-      'LIMIT_MAIL_PER_ADDRESS_PER_HOUR',
-      ABUSE_LIMITS.mailSendsPerAddressPerHour,
-    ),
-    serviceProviderCallsPerMinute: number(
-      'LIMIT_SP_CALLS_PER_MINUTE',
-      ABUSE_LIMITS.serviceProviderCallsPerMinute,
-    ),
+    addressFailuresPerHour: number('LIMIT_ADDRESS_FAILURES_PER_HOUR'),
+    floodRequestsPerMinute: number('LIMIT_FLOOD_PER_MINUTE'),
+    mailSendsPerAccountPerHour: number('LIMIT_MAIL_PER_ACCOUNT_PER_HOUR'),
+    mailSendsPerAddressPerHour: number('LIMIT_MAIL_PER_ADDRESS_PER_HOUR'),
+    serviceProviderCallsPerMinute: number('LIMIT_SP_CALLS_PER_MINUTE'),
     accessCodeDailyRisk: risk,
-    accessCodeTtlDays: number('ACCESS_CODE_TTL_DAYS', ABUSE_LIMITS.accessCodeTtlDays),
+    accessCodeTtlDays: number('ACCESS_CODE_TTL_DAYS'),
     allowlist,
     passwordHashConcurrency: concurrency,
-    passwordHashQueue: number('PASSWORD_HASH_QUEUE', ABUSE_LIMITS.passwordHashQueuePerCore * concurrency),
+    passwordHashQueue: number(
+      'PASSWORD_HASH_QUEUE',
+      true,
+      ABUSE_LIMITS.passwordHashQueuePerCore * concurrency,
+    ),
   };
 }
 
@@ -209,11 +217,63 @@ export function developmentWarning(config: AppConfig): string | null {
   }. Never expose this server; run production with APP_ENV=production.`;
 }
 
+export interface DevelopmentLink {
+  label: string;
+  /** A URL to open or a command to run. */
+  target: string;
+  note?: string;
+}
+
+/** Where a newcomer goes on a development server, each only while its tool is on (the start banner). */
+export function developmentLinks(config: AppConfig): DevelopmentLink[] {
+  const url = config.publicUrl;
+  const links: (DevelopmentLink | false)[] = [
+    { label: 'Portal', target: url },
+    {
+      label: 'Demo product',
+      target: `${url}${DEV_SP_PATH}`,
+      note: 'what a product receives after a sign-in',
+    },
+    config.devMailbox && { label: 'Dev mailbox', target: `${url}/dev/mailbox`, note: 'every mail sent' },
+    config.devIdp && {
+      label: 'Dev identity provider',
+      target: `${url}/dev/idp/<provider>`,
+      note: 'behind every provider button',
+    },
+    config.apiDocs && { label: 'API docs', target: `${url}${API_PREFIX}docs` },
+    { label: 'Demo data', target: 'npm run seed', note: 'demo accounts, an access code and a sign-in link' },
+    { label: 'Admin CLI', target: 'npm run admin -- --help' },
+  ];
+  return links.filter((link) => link !== false);
+}
+
+/**
+ * The start banner of a development server, plain lines for a person at a terminal (main.ts): the
+ * URL, the links, and the warning. Null in production.
+ */
+export function developmentBanner(config: AppConfig): string | null {
+  const warning = developmentWarning(config);
+  if (!warning) return null;
+  const links = developmentLinks(config);
+  const width = Math.max(...links.map((link) => link.label.length)) + 3;
+  return [
+    '',
+    `  Frontdoor is running in development mode at ${config.publicUrl}`,
+    '',
+    ...links.map(
+      ({ label, target, note }) => `  ${label.padEnd(width)}${target}${note ? `   (${note})` : ''}`,
+    ),
+    '',
+    `  ${warning}`,
+    '',
+  ].join('\n');
+}
+
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const appEnv = parseAppEnv(env.APP_ENV);
   const production = appEnv === 'production';
-  const port = Number.parseInt(env.PORT ?? '8080', 10);
+  const port = Number.parseInt(setting(env, 'PORT'), 10);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
   const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -228,8 +288,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const local = publicOrigin.protocol === 'http:' && LOOPBACK_HOSTS.includes(publicOrigin.hostname);
   const devIdp = flag(env.DEV_IDP) ?? (!production && local);
   const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && local && !smtpUrl);
-  const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? '1');
+  const multiplier = Number(setting(env, 'RATE_LIMIT_MULTIPLIER'));
   const redisUrl = env.REDIS_URL?.trim() || undefined;
+  const metrics = flag(env.METRICS) ?? false;
+  const metricsToken = env.METRICS_TOKEN?.trim() ?? '';
 
   const problems: string[] = [];
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
@@ -240,7 +302,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
     const weak = weakSecretReason(env.SECRET);
     if (weak) problems.push(weak);
+    // the CRM must be able to tell the portal's calls from anyone's
+    if (
+      env.CRM_WEBHOOK_URL?.trim() &&
+      Buffer.byteLength(env.CRM_WEBHOOK_SECRET?.trim() ?? '') < MIN_SECRET_BYTES
+    )
+      problems.push(
+        `CRM_WEBHOOK_SECRET of at least ${MIN_SECRET_BYTES} bytes is required with CRM_WEBHOOK_URL in production (e.g. openssl rand -hex 32)`,
+      );
   }
+  const realmTimeoutMs = Number(setting(env, 'REALM_TIMEOUT_MS'));
+  if (!Number.isInteger(realmTimeoutMs) || realmTimeoutMs <= 0)
+    problems.push(`REALM_TIMEOUT_MS must be a positive integer (milliseconds), got ${env.REALM_TIMEOUT_MS}`);
+  // /metrics shows traffic, sign-in failures and queue depths: never to anyone who asks
+  if (metrics && Buffer.byteLength(metricsToken) < (production ? MIN_SECRET_BYTES : 1))
+    problems.push(
+      `METRICS_TOKEN${production ? ` of at least ${MIN_SECRET_BYTES} bytes` : ''} is required with METRICS=on (e.g. openssl rand -hex 32)`,
+    );
   if (!(multiplier > 0))
     problems.push(`RATE_LIMIT_MULTIPLIER must be a positive number, got ${env.RATE_LIMIT_MULTIPLIER}`);
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
@@ -256,7 +334,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: env.HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
     trustProxy,
     publicUrl,
-    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    dataDir: path.resolve(setting(env, 'DATA_DIR')),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     smtpUrl,
     mailFrom: env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`,
@@ -265,19 +343,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     translationScriptUrl: env.TRANSLATION_SCRIPT_URL?.trim() || null,
     sentryDsn: env.SENTRY_DSN?.trim() || null,
     crmWebhookUrl: env.CRM_WEBHOOK_URL?.trim() || undefined,
-    realmUpstreamUrl: env.REALM_UPSTREAM_URL?.trim() || 'https://login.microsoftonline.com/getuserrealm.srf',
+    crmWebhookSecret: env.CRM_WEBHOOK_SECRET?.trim() || undefined,
+    realmUpstreamUrl:
+      env.REALM_UPSTREAM_URL?.trim() || (devIdp ? `${publicUrl}${DEV_REALM_PATH}` : MICROSOFT_REALM_URL),
+    realmTimeoutMs,
     rateLimitMultiplier: multiplier,
     limits,
     redisUrl,
-    redisPrefix: env.REDIS_PREFIX?.trim() || 'frontdoor:',
+    redisPrefix: setting(env, 'REDIS_PREFIX'),
     secret: env.SECRET || DEV_SECRET,
     cookieSecure: !local,
     webDist: path.resolve(env.WEB_DIST?.trim() || DEFAULT_WEB_DIST),
     devIdp,
     devMailbox,
     apiDocs: flag(env.API_DOCS) ?? !production,
+    metricsToken: metrics ? metricsToken : null,
     siteUrls: siteUrls((env.SITE_URL?.trim() || defaultSite).replace(/\/+$/, '')),
-    providerName: env.PROVIDER_NAME?.trim() || 'Frontdoor',
+    providerName: setting(env, 'PROVIDER_NAME'),
     rawEnv: env,
   };
 }

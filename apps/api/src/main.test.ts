@@ -18,7 +18,8 @@ describe('main.ts as a process', () => {
     });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
+      // as `npm run serve` starts it: Node's own type stripping, no other flag
+      [path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
       {
         env: {
           ...process.env,
@@ -64,6 +65,10 @@ describe('main.ts as a process', () => {
     if (code !== 0) console.error(log.split('\n').slice(-6).join('\n'));
     expect(code).toBe(0);
     expect(log).toContain('"msg":"stopped"');
+    // not a terminal: the development banner's links come as fields of one JSON line
+    expect(log).toMatch(
+      /"links":\{[^}]*"Demo product":"http:\/\/localhost:0\/dev\/sp"[^}]*\}.*DEVELOPMENT MODE/,
+    );
     await upstream.close();
   }, 30_000);
 });

@@ -1,19 +1,32 @@
-import { createLogger } from './services/logger.ts';
+import { createLogger, terminalDestination } from './services/logger.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, developmentWarning, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  developmentBanner,
+  developmentLinks,
+  developmentWarning,
+  loadConfig,
+} from './config.ts';
 import type { AppContext } from './context.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
+import { ENV_FILE, readEnvFile } from './env-file.ts';
+import { setting } from './env-variables.ts';
 import { createMailer } from './mail/mailer.ts';
-import { deliverCrmOutbox } from './services/crm.ts';
 import { createLimitState } from './services/limits.ts';
+import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
 
-const CRM_RETRY_MS = 60_000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+  // before anything reads the environment; a variable of the real environment wins over the file
+  const fromEnvFile = readEnvFile();
+  const logger = createLogger({
+    level: setting(process.env, 'LOG_LEVEL'),
+    destination: await terminalDestination(process.env.APP_ENV),
+  });
+  if (fromEnvFile.length) logger.info({ file: ENV_FILE, variables: fromEnvFile }, 'read .env');
   let config;
   try {
     config = loadConfig(process.env);
@@ -27,12 +40,13 @@ async function main(): Promise<void> {
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();
+  const mailer = createMailer(config, db, now);
   const ctx: AppContext = {
     config,
     db,
     logger,
     now,
-    mailer: createMailer(config, db, now),
+    outbox: createOutbox({ config, db, logger, now }, mailer),
     limits: await createLimitState(config, logger),
   };
   const app = await buildApp(ctx);
@@ -47,15 +61,16 @@ async function main(): Promise<void> {
     'frontdoor listening',
   );
   const warning = developmentWarning(config);
-  if (warning) logger.warn(warning);
+  // a person at a terminal reads the banner; a pipe or a log collector gets one JSON line with the links
+  if (warning && process.stdout.isTTY) process.stdout.write(`${developmentBanner(config)}\n`);
+  else if (warning)
+    logger.warn(
+      { links: Object.fromEntries(developmentLinks(config).map((link) => [link.label, link.target])) },
+      warning,
+    );
 
-  // CRM forwards that failed stay in crm_outbox; retry them in the background
-  const retry = config.crmWebhookUrl
-    ? setInterval(
-        () => void deliverCrmOutbox(ctx).catch((err: unknown) => logger.warn({ err }, 'CRM retry failed')),
-        CRM_RETRY_MS,
-      )
-    : undefined;
+  // mail and CRM calls go out from the outbox (services/outbox.ts), also those left from a previous run
+  ctx.outbox.start();
 
   // rows dead longer than their retention are deleted hourly (services/pruning.ts)
   const pruning = setInterval(() => {
@@ -70,7 +85,6 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    clearInterval(retry);
     clearInterval(pruning);
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
@@ -83,7 +97,8 @@ async function main(): Promise<void> {
       const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
       clearInterval(reaper);
-      await ctx.mailer.close();
+      await ctx.outbox.stop();
+      await mailer.close();
       await db.destroy();
       logger.info('stopped');
       process.exit(0);

@@ -80,7 +80,6 @@ export const messages = {
   serviceProviderAuthFailed: 'Service provider credentials are not valid.',
   stateInvalid: 'This sign-in attempt is not valid any more. Please start again.',
   upstreamFailed: 'The sign-in provider could not complete the request. Please try again.',
-  realmLookupFailed: 'Email validation failed. Please try again.',
   internalError: 'Something went wrong on our side. Please try again later.',
 } as const;
 

@@ -464,7 +464,7 @@ describe('admin CLI as a child process', () => {
   const env = { ...process.env, DATA_DIR: dataDir, APP_ENV: 'development', DATABASE_URL: '' };
 
   /** Runs the CLI as `npm run admin -- …` would, in the test's DATA_DIR. */
-  const run = (...args: string[]) => exec(process.execPath, ['--import', 'tsx', cli, ...args], { env });
+  const run = (...args: string[]) => exec(process.execPath, [cli, ...args], { env });
   const createSp = (name: string) =>
     run('--json', 'sp', 'create', '--id', 'proc', '--name', name, '--origin', 'https://proc.test');
 
@@ -482,8 +482,6 @@ describe('admin CLI as a child process', () => {
     const created = exec(
       process.execPath,
       [
-        '--import',
-        'tsx',
         cli,
         '--json',
         'user',

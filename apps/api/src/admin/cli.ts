@@ -1,8 +1,10 @@
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { createDb, migrateToLatest } from '../db/index.ts';
+import { readEnvFile } from '../env-file.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
+import { createOutbox } from '../services/outbox.ts';
 import { HELP, UsageError, formatResult, helpFor, parseAdminArgs, runAdminCommand } from './commands.ts';
 import { readPassword } from './read-password.ts';
 
@@ -24,19 +26,23 @@ async function main(argv: string[]): Promise<number> {
     console.info(HELP);
     return 2;
   }
+  // the server's .env, read the same way: the real environment wins
+  readEnvFile();
   const config = loadConfig(process.env);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
+  const logger = createLogger({ level: 'warn', destination: pino.destination(2) });
+  const outbox = createOutbox({ config, db, logger, now }, mailer);
   try {
     await migrateToLatest(db, { secret: config.secret });
     const result = await runAdminCommand(
       {
         db,
         config,
-        mailer,
+        outbox,
         now,
-        logger: createLogger({ level: 'warn', destination: pino.destination(2) }),
+        logger,
         readPassword: () => readPassword(process.stdin, process.stderr),
       },
       positionals,

@@ -33,7 +33,7 @@ import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { productKeys } from '../services/product-keys.ts';
 
-export type AdminContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'> & {
+export type AdminContext = Pick<AppContext, 'db' | 'config' | 'outbox' | 'logger' | 'now'> & {
   /** Asks for a password: unseen at a terminal, or the first line of stdin (admin/cli.ts). */
   readPassword?: () => Promise<string>;
 };
@@ -292,8 +292,12 @@ export async function runAdminCommand(
   values: Values,
 ): Promise<Record<string, unknown>> {
   let ok = false;
+  const startedAt = ctx.now();
   try {
     const result = await execute(ctx, positionals, values);
+    // the mail the command wrote (an invite) goes now, even with no server running; one that fails
+    // stays in the outbox for the server's worker
+    await ctx.outbox.drain({ createdSince: startedAt });
     ok = true;
     return result;
   } finally {

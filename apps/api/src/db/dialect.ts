@@ -1,7 +1,6 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
-export const isPostgres = (db: Kysely<unknown>): boolean =>
-  db.getExecutor().adapter instanceof PostgresAdapter;
+export const isPostgres = <T>(db: Kysely<T>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** An auto-incrementing integer `id` primary key, spelled the way each dialect wants it. */
 export const autoIncrementId =

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './types.ts';
 import * as m001 from './migrations/001_initial.ts';
@@ -11,6 +11,8 @@ import * as m003 from './migrations/003_crm_outbox.ts';
 import * as m004 from './migrations/004_drop_federation_login_hint.ts';
 import { abuseLimits } from './migrations/005_abuse_limits.ts';
 import { accountableSessions } from './migrations/006_accountable_sessions.ts';
+import * as m007 from './migrations/007_identity_claims.ts';
+import * as m008 from './migrations/008_outbox.ts';
 
 export type Db = Kysely<Database>;
 
@@ -24,6 +26,30 @@ export interface DbOptions {
 
 // PostgreSQL returns bigint (int8) as a string by default; our timestamps fit in a double.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/** How many SQLite statements stay prepared; queries differ only by a few IN lists, so this holds them all. */
+const PREPARED_STATEMENTS = 500;
+
+/**
+ * Kysely prepares every query anew, which on SQLite is a parse and plan per call (most of a simple
+ * read's cost); this keeps each statement prepared by its SQL text, oldest dropped past the limit.
+ * Safe because better-sqlite3 is synchronous and Kysely runs one query at a time per connection.
+ */
+function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= PREPARED_STATEMENTS) statements.delete(statements.keys().next().value ?? '');
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
@@ -39,10 +65,13 @@ export function createDb(options: DbOptions): Db {
   }
   const sqlite = new SQLite(location);
   sqlite.pragma('journal_mode = WAL');
+  // with WAL, a commit is durable across a crash of the process; only a power loss can undo the last
+  // ones (never corrupting the file), and commits stop waiting for a disk flush each
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // the admin CLI may write beside a running server: wait for the lock instead of failing
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
 }
 
 /**
@@ -56,6 +85,8 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '004_drop_federation_login_hint': m004,
   '005_abuse_limits': abuseLimits(secret),
   '006_accountable_sessions': accountableSessions(),
+  '007_identity_claims': m007,
+  '008_outbox': m008,
 });
 
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {

@@ -33,6 +33,8 @@ export interface UserIdentitiesTable {
   subject: string; // issuer/tenant-qualified stable id
   email: string | null;
   created_at: number;
+  /** JSON: what the provider asserted at the latest sign-in (identity/accounts.ts); null before migration 007. */
+  claims: string | null;
 }
 
 /** Verification and reset codes, stored hashed, single use, expiring, attempt limited. */
@@ -183,15 +185,23 @@ export interface IdentityKeysTable {
   created_at: number;
 }
 
-/** Preference changes waiting for (or done with) delivery to CRM_WEBHOOK_URL. */
-export interface CrmOutboxTable {
+/**
+ * What is sent off the machine (services/outbox.ts): a mail or a CRM webhook call. Pending while
+ * next_attempt_at is set; claimed while claimed_until is in the future.
+ */
+export interface OutboxTable {
   id: Generated<number>;
-  user_id: string;
-  payload: string; // JSON body POSTed to the webhook
+  kind: string; // OutboxKind
+  user_id: string | null;
+  payload: string | null; // JSON; cleared once delivered
   attempts: number;
+  next_attempt_at: number | null; // null once delivered or failed
+  claimed_by: string | null;
+  claimed_until: number | null;
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+  failed_at: number | null;
 }
 
 export interface Database {
@@ -210,7 +220,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   federation_states: FederationStatesTable;
   identity_keys: IdentityKeysTable;
-  crm_outbox: CrmOutboxTable;
+  outbox: OutboxTable;
   access_code_failures: AccessCodeFailuresTable;
   audit_log: AuditLogTable;
 }

@@ -9,14 +9,20 @@ export interface MailMessage {
   html: string;
 }
 
-/** Where mail goes: SMTP in production, the database mailbox in development. */
+/** Where the outbox worker (services/outbox.ts) sends mail: SMTP in production, the database mailbox in development. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
 }
 
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // bounded well inside the outbox's claim lease, so a hung server never has a row sent twice
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(message) {
       await transport.sendMail({ from, ...message });

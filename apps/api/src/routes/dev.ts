@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
 import { z } from 'zod';
+import { DEV_SP_PATH } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, parseWith } from '../services/http.ts';
 import { escapeHtml, htmlPage } from '../services/html.ts';
 import { listMailbox } from '../services/mailbox.ts';
+import { currentUser, sessionView } from '../services/current-user.ts';
+import { DEMO_SP } from '../services/demo.ts';
+import { DEV_SP_LOG_IN_PATH, DEV_SP_SIGN_OUT_PATH, devSpBody } from '../services/dev-sp.ts';
+import { findServiceProvider } from '../services/service-providers.ts';
+import { createLoginRequest } from '../services/login-requests.ts';
+import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { sentBySameSite } from '../services/route-policy.ts';
 
 const mailboxQuery = z.object({ to: z.string().max(254).optional() });
 
@@ -36,5 +45,41 @@ export const devRoutes =
 ${items || '<p>No messages yet.</p>'}`;
       reply.header('cache-control', 'no-store');
       return reply.type('text/html; charset=utf-8').send(htmlPage('Development mailbox', body));
+    });
+
+    // The demo product of `npm run seed` (services/demo.ts): its return page, on every development server
+    const demo = !ctx.config.production;
+    // the sign-out form posts an empty urlencoded body; only this scope reads that type
+    await app.register(formbody);
+
+    app.get(DEV_SP_PATH, async (request, reply) => {
+      if (!demo) throw new ApiError(404, 'notFound');
+      const view = await sessionView(ctx, await currentUser(ctx, request));
+      const ready = (await findServiceProvider(ctx.db, DEMO_SP.spId)) !== undefined;
+      reply.header('cache-control', 'no-store');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(htmlPage(DEMO_SP.name, await devSpBody(ctx, view, ready)));
+    });
+
+    // what a product's "Sign in" button does: a new login request, then the portal's sign-in page
+    app.get(DEV_SP_LOG_IN_PATH, async (_request, reply) => {
+      if (!demo) throw new ApiError(404, 'notFound');
+      if (!(await findServiceProvider(ctx.db, DEMO_SP.spId))) return reply.redirect(DEV_SP_PATH, 303);
+      const csrf = await createLoginRequest(
+        ctx.db,
+        { spId: DEMO_SP.spId, url: `${ctx.config.publicUrl}${DEV_SP_PATH}`, isTeacher: false },
+        ctx.now(),
+      );
+      return reply.redirect(`/log-in/${csrf}`, 303);
+    });
+
+    app.post(DEV_SP_SIGN_OUT_PATH, async (request, reply) => {
+      if (!demo) throw new ApiError(404, 'notFound');
+      // another site must not sign this browser out (no CSRF header on a plain form)
+      if (!sentBySameSite(request, ctx.config)) throw new ApiError(403, 'crossSiteRequest');
+      await revokeSession(ctx.db, sessionTokenOf(request), ctx.now());
+      clearSessionCookie(reply, ctx.config);
+      return reply.redirect(DEV_SP_PATH, 303);
     });
   };

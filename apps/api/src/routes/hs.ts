@@ -3,7 +3,7 @@ import { subscriptionBody } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ok, parseWith } from '../services/http.ts';
 import { requireUser } from '../services/current-user.ts';
-import { deliverCrmOutbox, saveSubscriptions } from '../services/crm.ts';
+import { saveSubscriptions } from '../services/crm.ts';
 
 export const hsRoutes =
   (ctx: AppContext) =>
@@ -12,8 +12,8 @@ export const hsRoutes =
       const { user } = await requireUser(ctx, request);
       const { subscriptionChanges } = parseWith(subscriptionBody, request.body);
       const outboxId = await saveSubscriptions(ctx, user, subscriptionChanges);
-      // the preferences are saved either way; a failed forward stays in the outbox for the retry loop
-      const forwarded = outboxId !== null && (await deliverCrmOutbox(ctx, outboxId)) === 1;
+      // the preferences are saved either way; a failed forward stays in the outbox for its worker to retry
+      const forwarded = outboxId !== null && (await ctx.outbox.deliver(outboxId));
       return ok({ saved: subscriptionChanges.length, forwarded });
     });
   };

@@ -1,5 +1,6 @@
 import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { renderMail, type MailKind } from '../mail/render.ts';
 import { ApiError } from './http.ts';
@@ -15,6 +16,7 @@ import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './us
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { audit } from './audit.ts';
+import { enqueue } from './outbox.ts';
 import {
   assertMayGuess,
   assertMaySendCode,
@@ -24,25 +26,27 @@ import {
   recordSuccess,
 } from './limits.ts';
 
-/** Renders and sends a mail; a transport failure is logged (the user can ask for the code again). */
-export async function sendAccountMail(
-  ctx: Pick<AppContext, 'mailer' | 'config' | 'logger'>,
+/**
+ * Renders a mail into the outbox. `trx` is the transaction that writes what the mail carries (the
+ * code, the invite, the lock), so both or neither exist; notify the outbox after it commits.
+ */
+export async function queueAccountMail(
+  trx: Db,
+  ctx: Pick<AppContext, 'config' | 'now'>,
   user: Pick<User, 'email' | 'first' | 'language'> & { id?: string },
   mail: MailKind,
-): Promise<boolean> {
+): Promise<void> {
   const message = renderMail(
     { to: user.email, first: user.first, language: user.language },
     mail,
     ctx.config,
   );
-  try {
-    await ctx.mailer.send(message);
-    return true;
-  } catch (err) {
-    // the account's id, never its address (an invite has no account yet)
-    ctx.logger.error({ err, userId: user.id, kind: mail.kind }, 'mail delivery failed');
-    return false;
-  }
+  await enqueue(trx, {
+    kind: 'mail',
+    payload: JSON.stringify(message),
+    userId: user.id ?? null,
+    now: ctx.now(),
+  });
 }
 
 const withinCooldown = (issuedAt: number | null, now: number) =>
@@ -65,12 +69,15 @@ export async function mailCode(
     return;
   }
   await assertMaySendCode(ctx, request.address, user);
-  const code = await issueCode(ctx.db, ctx.config.secret, user.id, purpose, now);
+  await ctx.db.transaction().execute(async (trx) => {
+    const code = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
+    await queueAccountMail(trx, ctx, user, { kind: purpose, code, email: user.email });
+  });
+  ctx.outbox.notify();
   await recordCodeSent(ctx, request.address);
   // written once a code is issued, so requests refused or skipped above add nothing to the log
   if (purpose === 'reset')
     await audit(ctx, { event: 'password.reset-requested', userId: user.id, address: request.address });
-  await sendAccountMail(ctx, user, { kind: purpose, code, email: user.email });
 }
 
 /**

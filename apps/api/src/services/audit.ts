@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { countAudited } from './metrics.ts';
 
 export interface AuditEvent {
   event:
@@ -29,7 +30,7 @@ export interface AuditEvent {
 
 /**
  * Appends to the audit log (`npm run admin -- audit list`): what an operator must be able to read
- * later. One insert: sign-ins and failures write here too.
+ * later. One insert: sign-ins and failures write here too, so this is also where /metrics counts them.
  */
 export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEvent): Promise<void> {
   await ctx.db
@@ -43,6 +44,7 @@ export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEve
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();
+  countAudited(entry);
 }
 
 export async function listAudit(

@@ -4,7 +4,9 @@ import {
   RESET_CODE_TTL_MS,
   VERIFICATION_CODE_TTL_MS,
 } from '@frontdoor/contract';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/index.ts';
+import type { Database } from '../db/types.ts';
 import { pepperedDigest, randomDigits, safeEqual } from './crypto.ts';
 
 export type CodePurpose = 'verify' | 'reset';
@@ -14,36 +16,37 @@ const TTL: Record<CodePurpose, number> = { verify: VERIFICATION_CODE_TTL_MS, res
 const digest = (pepper: string, userId: string, purpose: CodePurpose, code: string) =>
   pepperedDigest(pepper, `${purpose}:${userId}:${code}`);
 
-/** Issues a new mailed code; earlier live codes of the same purpose stop working (one transaction). */
+/**
+ * Issues a new mailed code; earlier live codes of the same purpose stop working. Runs in the
+ * caller's transaction, which also writes the mail carrying the code (accounts.ts mailCode).
+ */
 export async function issueCode(
-  db: Db,
+  trx: Transaction<Database>,
   pepper: string,
   userId: string,
   purpose: CodePurpose,
   now: number,
 ): Promise<string> {
   const code = randomDigits(EMAIL_CODE_LENGTH);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('email_codes')
-      .set({ consumed_at: now })
-      .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('email_codes')
-      .values({
-        user_id: userId,
-        purpose,
-        code_hash: digest(pepper, userId, purpose, code),
-        attempts: 0,
-        expires_at: now + TTL[purpose],
-        consumed_at: null,
-        created_at: now,
-      })
-      .execute();
-  });
+  await trx
+    .updateTable('email_codes')
+    .set({ consumed_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .execute();
+  await trx
+    .insertInto('email_codes')
+    .values({
+      user_id: userId,
+      purpose,
+      code_hash: digest(pepper, userId, purpose, code),
+      attempts: 0,
+      expires_at: now + TTL[purpose],
+      consumed_at: null,
+      created_at: now,
+    })
+    .execute();
   return code;
 }
 

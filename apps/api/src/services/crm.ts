@@ -1,10 +1,11 @@
 import type { SubscriptionChange } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/index.ts';
+import { enqueue } from './outbox.ts';
 
-const WEBHOOK_TIMEOUT_MS = 5000;
-
-/** Stores the preferences and (when a webhook is configured) an outbox row, in one transaction. */
+/**
+ * Stores the preferences and (when a webhook is configured) an outbox row of kind `crm`, in one
+ * transaction; returns the row's id, for the caller to try it at once (outbox.deliver).
+ */
 export async function saveSubscriptions(
   ctx: AppContext,
   user: { id: string; email: string },
@@ -35,61 +36,6 @@ export async function saveSubscriptions(
       subscriptionChanges: changes,
       changedAt: now,
     });
-    const row = await trx
-      .insertInto('crm_outbox')
-      .values({
-        user_id: user.id,
-        payload,
-        attempts: 0,
-        last_error: null,
-        created_at: now,
-        delivered_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return enqueue(trx, { kind: 'crm', payload, userId: user.id, now });
   });
-}
-
-async function deliverRow(ctx: AppContext, db: Db, row: { id: number; payload: string }): Promise<boolean> {
-  const url = ctx.config.crmWebhookUrl;
-  if (!url) return false;
-  let error: string | null = null;
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: row.payload,
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    if (!res.ok) error = `HTTP ${res.status}`;
-  } catch (err) {
-    error = err instanceof Error ? err.message : String(err);
-  }
-  await db
-    .updateTable('crm_outbox')
-    .set((eb) => ({
-      attempts: eb('attempts', '+', 1),
-      last_error: error,
-      delivered_at: error ? null : ctx.now(),
-    }))
-    .where('id', '=', row.id)
-    .execute();
-  if (error)
-    ctx.logger.warn({ outboxId: row.id, error }, 'CRM webhook delivery failed; kept in crm_outbox for retry');
-  return !error;
-}
-
-/** Delivers outbox rows (one, or every pending one); returns how many were delivered. */
-export async function deliverCrmOutbox(ctx: AppContext, onlyId?: number): Promise<number> {
-  let query = ctx.db
-    .selectFrom('crm_outbox')
-    .select(['id', 'payload'])
-    .where('delivered_at', 'is', null)
-    .orderBy('id')
-    .limit(100);
-  if (onlyId !== undefined) query = query.where('id', '=', onlyId);
-  let delivered = 0;
-  for (const row of await query.execute()) if (await deliverRow(ctx, ctx.db, row)) delivered += 1;
-  return delivered;
 }

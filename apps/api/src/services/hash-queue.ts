@@ -1,4 +1,5 @@
 import { ApiError } from './http.ts';
+import { countHashRefused } from './metrics.ts';
 
 const BUSY_RETRY_MS = 2000;
 
@@ -11,10 +12,13 @@ export class HashQueue {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(
-    readonly concurrency: number,
-    readonly maxWaiting: number,
-  ) {}
+  readonly concurrency: number;
+  readonly maxWaiting: number;
+
+  constructor(concurrency: number, maxWaiting: number) {
+    this.concurrency = concurrency;
+    this.maxWaiting = maxWaiting;
+  }
 
   get depth(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.waiting.length };
@@ -22,8 +26,10 @@ export class HashQueue {
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.active >= this.concurrency) {
-      if (this.waiting.length >= this.maxWaiting)
+      if (this.waiting.length >= this.maxWaiting) {
+        countHashRefused();
         throw new ApiError(503, 'serverBusy', undefined, BUSY_RETRY_MS);
+      }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.active++;

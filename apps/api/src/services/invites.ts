@@ -1,21 +1,24 @@
 import type { AppContext } from '../context.ts';
-import { sendAccountMail } from './accounts.ts';
+import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
 
 const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** Creates an invitation for an address and mails its link (/invite/<code>). */
+/** Creates an invitation for an address and mails its link (/invite/<code>): one transaction. */
 export async function createInvite(
-  ctx: Pick<AppContext, 'db' | 'config' | 'mailer' | 'logger' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'outbox' | 'now'>,
   email: string,
   language = 'en',
 ): Promise<string> {
   const code = randomToken(18);
   const now = ctx.now();
-  await ctx.db
-    .insertInto('invites')
-    .values({ code, email, created_at: now, expires_at: now + INVITE_TTL_MS, used_at: null })
-    .execute();
-  await sendAccountMail(ctx, { email, first: '', language }, { kind: 'invite', code });
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('invites')
+      .values({ code, email, created_at: now, expires_at: now + INVITE_TTL_MS, used_at: null })
+      .execute();
+    await queueAccountMail(trx, ctx, { email, first: '', language }, { kind: 'invite', code });
+  });
+  ctx.outbox.notify();
   return code;
 }

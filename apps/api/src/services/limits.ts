@@ -8,7 +8,7 @@ import { createCounters, type CounterStore } from './counters.ts';
 import { HashQueue } from './hash-queue.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
-import { sendAccountMail } from './accounts.ts';
+import { queueAccountMail } from './accounts.ts';
 import type { CodePurpose } from './codes.ts';
 
 /**
@@ -150,14 +150,20 @@ export async function recordFailure(
     .returning(['failed_attempts', 'locked_at'])
     .executeTakeFirst();
   if (!row || row.failed_attempts < ABUSE_LIMITS.accountLockAfterFailures || row.locked_at !== null) return;
-  const locked = await ctx.db
-    .updateTable('users')
-    .set({ locked_at: now })
-    .where('id', '=', user.id)
-    .where('locked_at', 'is', null)
-    .executeTakeFirst();
-  // of concurrent failures, only the one that set the lock tells the owner
-  if (Number(locked.numUpdatedRows) !== 1) return;
+  // of concurrent failures, only the one that set the lock tells the owner, in the lock's transaction
+  const locked = await ctx.db.transaction().execute(async (trx) => {
+    const set = await trx
+      .updateTable('users')
+      .set({ locked_at: now })
+      .where('id', '=', user.id)
+      .where('locked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(set.numUpdatedRows) !== 1) return false;
+    await queueAccountMail(trx, ctx, user, { kind: 'locked' });
+    return true;
+  });
+  if (!locked) return;
+  ctx.outbox.notify();
   ctx.logger.warn(
     { userId: user.id, failures: row.failed_attempts },
     'account locked after consecutive failures',
@@ -168,7 +174,6 @@ export async function recordFailure(
     address,
     detail: { failures: row.failed_attempts },
   });
-  await sendAccountMail(ctx, user, { kind: 'locked' });
 }
 
 /**

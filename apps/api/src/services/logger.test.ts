@@ -13,7 +13,7 @@ import {
 import { createAccessCode } from './access-codes.ts';
 import { createInvite } from './invites.ts';
 import { createLoginRequest } from './login-requests.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, terminalDestination } from './logger.ts';
 
 /** A destination keeping every line the logger writes. */
 function capture(): DestinationStream & { lines: string[] } {
@@ -71,6 +71,23 @@ describe('createLogger', () => {
     expect(leaked(out.lines, ['c00kie-hash', 'c2VjcmV0', 's3ssion'])).toEqual([]);
   });
 
+  it('redacts a secret key at any depth and in any case', () => {
+    const out = capture();
+    createLogger({ level: 'info', destination: out }).info(
+      {
+        upstream: {
+          response: { body: { token: 'deep-t0ken-value' } },
+          headers: { Authorization: 'Bearer b3arer-value' },
+        },
+        attempts: [{ Password: 'Pa55-in-a-list' }],
+      },
+      'three levels down',
+    );
+    const entry = JSON.parse(out.lines[0] ?? '') as { upstream: { response: { body: unknown } } };
+    expect(entry.upstream.response.body).toEqual({ token: '[Redacted]' });
+    expect(leaked(out.lines, ['deep-t0ken-value', 'b3arer-value', 'Pa55-in-a-list'])).toEqual([]);
+  });
+
   it("logs a request's URL scrubbed, keeping its method and address", () => {
     const out = capture();
     createLogger({ level: 'info', destination: out }).info(
@@ -80,6 +97,29 @@ describe('createLogger', () => {
     expect(JSON.parse(out.lines[0] ?? '')).toMatchObject({
       req: { method: 'GET', url: '/api/accessCodes/login/:code/mathworld', remoteAddress: '203.0.113.7' },
     });
+  });
+});
+
+describe('request log', () => {
+  it('writes one line per request, once it has completed: method, scrubbed URL, status and time', async () => {
+    const out = capture();
+    const t = await createTestApp('sqlite', { logger: createLogger({ level: 'info', destination: out }) });
+    try {
+      expect((await t.app.inject({ url: '/healthz?next=ada@school.test' })).statusCode).toBe(200);
+      const lines = out.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((l) => l.reqId);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          msg: 'request completed',
+          req: expect.objectContaining({ method: 'GET', url: '/healthz' }),
+          res: { statusCode: 200 },
+          responseTime: expect.any(Number),
+        }),
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -183,4 +223,20 @@ describe.each(DIALECTS)('no secret in the server log on $dialect', ({ dialect, s
       );
     },
   );
+});
+
+describe('terminal destination (main.ts)', () => {
+  it('pretty lines only for a development server whose stdout is a terminal; JSON otherwise', async () => {
+    const tty = process.stdout.isTTY;
+    try {
+      process.stdout.isTTY = false;
+      expect(await terminalDestination('development')).toBeUndefined();
+      process.stdout.isTTY = true;
+      expect(await terminalDestination('production')).toBeUndefined();
+      expect(await terminalDestination(' Production ')).toBeUndefined();
+      expect(typeof (await terminalDestination(undefined))?.write).toBe('function');
+    } finally {
+      process.stdout.isTTY = tty;
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract';
 
@@ -6,14 +7,32 @@ const SECRET_FIELDS = ['password', 'pw', 'confirmPw', 'code', 'hash', 'cookie_ha
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie'];
 
 /**
- * pino redact paths: the fields at the top and two levels down (bodies, inputs, errors), and the headers.
- * An error's own `code` (ECONNREFUSED …) prints redacted too, as pino's paths cannot tell it apart; its
- * message usually says as much.
+ * Every key above, in any case, at any depth of a line (bodies, inputs, errors, headers). An error's own
+ * `code` (ECONNREFUSED …) prints redacted too, as a key cannot tell it apart; its message usually says as much.
  */
-const REDACTED_PATHS = [
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
-  ...SECRET_HEADERS.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
-];
+const SECRET_KEYS = new Set([...SECRET_FIELDS, ...SECRET_HEADERS].map((key) => key.toLowerCase()));
+/** Whether a JSON line may have one of them as a key: a quoted name followed by a colon. */
+const SECRET_KEY = new RegExp(`"(?:${[...SECRET_KEYS].join('|')})":`, 'i');
+const REDACTED = '[Redacted]';
+
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactValue(v),
+    ]),
+  );
+}
+
+/**
+ * A log line with the value of every secret key replaced. Lines without one (nearly all: a request's
+ * line has none) pass after one scan; pino's own path redaction cost more than the rest of a request.
+ */
+export function redactLine(line: string): string {
+  return SECRET_KEY.test(line) ? `${JSON.stringify(redactValue(JSON.parse(line)))}\n` : line;
+}
 
 interface LoggedRequest {
   method?: string;
@@ -44,10 +63,46 @@ export function createLogger(options: { level: string; destination?: Destination
   return pino(
     {
       level: options.level,
-      redact: { paths: REDACTED_PATHS },
       serializers: { req: requestSerializer },
-      hooks: { streamWrite: maskEmailsInJson },
+      hooks: { streamWrite: (line) => maskEmailsInJson(redactLine(line)) },
     },
     options.destination,
   );
+}
+
+/**
+ * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
+ * address, status, time) instead of an "incoming" and a "completed" line: half the logging cost of
+ * every call for the same facts.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/**
+ * Where a development server at a terminal logs: pino-pretty's readable lines. A synchronous stream
+ * in this thread, not a pino transport, so no worker thread is started. Undefined (pino's JSON on
+ * stdout) in production, when stdout is a pipe or a file (tests, collectors), and when the dev
+ * dependencies are not installed (`npm ci --omit=dev`).
+ */
+export async function terminalDestination(
+  appEnv: string | undefined,
+): Promise<DestinationStream | undefined> {
+  if (!process.stdout.isTTY || appEnv?.trim().toLowerCase() === 'production') return undefined;
+  try {
+    const { default: pretty } = await import('pino-pretty');
+    return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+  } catch {
+    return undefined;
+  }
 }

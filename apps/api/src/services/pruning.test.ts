@@ -20,7 +20,7 @@ const TABLES = [
   'oidc_payloads',
   'access_codes',
   'access_code_failures',
-  'crm_outbox',
+  'outbox',
   'mailbox',
   'audit_log',
 ] as const satisfies readonly (keyof PruneCounts)[];
@@ -33,6 +33,8 @@ describe('retention', () => {
       sessions: 30 * DAY_MS,
       accessCodes: 30 * DAY_MS,
       mailbox: 7 * DAY_MS,
+      outboxDelivered: 7 * DAY_MS,
+      outboxFailed: 30 * DAY_MS,
     });
   });
 });
@@ -77,7 +79,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     // consumed 29 hours ago though not yet expired then (gone); expired 5 hours ago, issued within
     // the hour the mail limit counts, and live (kept)
     const code = (purpose: 'verify' | 'reset', issuedAt: number) =>
-      issueCode(t.db, t.ctx.config.secret, user.id, purpose, issuedAt);
+      t.db.transaction().execute((trx) => issueCode(trx, t.ctx.config.secret, user.id, purpose, issuedAt));
     await code('reset', ago(3 * DAY_MS));
     await code('verify', ago(36 * HOUR_MS));
     await code('verify', ago(29 * HOUR_MS));
@@ -161,20 +163,25 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
         .values({ sp_id: 'prunesp', day, failures: 3, exhausted_at: null })
         .execute();
 
-    const outbox = (deliveredAt: number | null) =>
+    // outbox: delivered 8 days ago, failed 31 days ago (gone); delivered 6 days ago, failed 29 days
+    // ago, and pending (kept)
+    const outbox = (end: { delivered_at: number } | { failed_at: number } | null) =>
       t.db
-        .insertInto('crm_outbox')
+        .insertInto('outbox')
         .values({
+          kind: 'crm',
           user_id: user.id,
           payload: '{}',
           attempts: 1,
-          last_error: null,
+          next_attempt_at: end ? null : now,
           created_at: ago(60 * DAY_MS),
-          delivered_at: deliveredAt,
+          ...end,
         })
         .execute();
-    await outbox(ago(8 * DAY_MS));
-    await outbox(ago(6 * DAY_MS));
+    await outbox({ delivered_at: ago(8 * DAY_MS) });
+    await outbox({ failed_at: ago(31 * DAY_MS) });
+    await outbox({ delivered_at: ago(6 * DAY_MS) });
+    await outbox({ failed_at: ago(29 * DAY_MS) });
     await outbox(null);
 
     const mail = (sentAt: number) =>
@@ -198,7 +205,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
       oidc_payloads: { gone: 1, kept: 2 },
       access_codes: { gone: 2, kept: 2 },
       access_code_failures: { gone: 1, kept: 2 },
-      crm_outbox: { gone: 1, kept: 2 },
+      outbox: { gone: 2, kept: 3 },
       mailbox: { gone: 1, kept: 1 },
       audit_log: { gone: 1, kept: 1 },
     };
@@ -221,13 +228,13 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
       // nothing more to delete until time passes
       expect(Object.values(await pruneExpired(t.ctx)).every((n) => n === 0)).toBe(true);
 
-      // 400 days on every lifetime has ended: only the CRM row never delivered and the
+      // 400 days on every lifetime has ended: only the outbox row still pending and the
       // authorization server's row without an expiry stay
       t.clock.advance(400 * DAY_MS);
       await pruneExpired(t.ctx);
       expect(await rowCounts()).toEqual({
         ...Object.fromEntries(TABLES.map((table) => [table, 0])),
-        crm_outbox: 1,
+        outbox: 1,
         oidc_payloads: 1,
       });
     },

@@ -17,8 +17,10 @@ export const RETENTION_MS = {
   accessCodes: 30 * DAY_MS,
   /** A provider's daily count of wrong access codes (its budget reads only today's). */
   accessCodeFailures: 30 * DAY_MS,
-  /** Preference changes the CRM acknowledged; undelivered ones stay until they are delivered. */
-  crmOutbox: 7 * DAY_MS,
+  /** Outbox rows (mail, CRM calls) delivered; pending ones stay until they are delivered or fail. */
+  outboxDelivered: 7 * DAY_MS,
+  /** Outbox rows that failed at the attempt limit, kept with their payload for an operator to look into. */
+  outboxFailed: 30 * DAY_MS,
   /** The development mailbox. */
   mailbox: 7 * DAY_MS,
   /** The audit log: sign-ins, failures, locks, masquerades, admin commands. */
@@ -35,7 +37,7 @@ export type PruneCounts = Record<
   | 'oidc_payloads'
   | 'access_codes'
   | 'access_code_failures'
-  | 'crm_outbox'
+  | 'outbox'
   | 'mailbox'
   | 'audit_log',
   number
@@ -102,10 +104,15 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
         .where('day', '<', utcDay(now - RETENTION_MS.accessCodeFailures))
         .executeTakeFirst(),
     ),
-    crm_outbox: count(
+    outbox: count(
       await db
-        .deleteFrom('crm_outbox')
-        .where('delivered_at', '<=', now - RETENTION_MS.crmOutbox)
+        .deleteFrom('outbox')
+        .where((eb) =>
+          eb.or([
+            eb('delivered_at', '<=', now - RETENTION_MS.outboxDelivered),
+            eb('failed_at', '<=', now - RETENTION_MS.outboxFailed),
+          ]),
+        )
         .executeTakeFirst(),
     ),
     mailbox: count(

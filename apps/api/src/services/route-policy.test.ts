@@ -194,7 +194,7 @@ describe.each(DIALECTS)('state-changing GETs refuse other sites ($dialect)', ({ 
         .where('id', '=', userId)
         .executeTakeFirst();
       expect(user?.is_student).not.toBe(1);
-      expect(await t.db.selectFrom('mailbox').selectAll().execute()).toEqual([]);
+      expect(await t.db.selectFrom('outbox').selectAll().execute()).toEqual([]);
       expect(
         (await client.get('/api/auth/setBasicUserRole/1', { 'sec-fetch-site': 'same-origin' })).statusCode,
       ).toBe(200);

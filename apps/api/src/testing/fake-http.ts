@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export interface FakeServer {
   url: string;
-  requests: { method: string; url: string; body: string }[];
+  requests: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[];
   close: () => Promise<void>;
 }
 
@@ -15,7 +15,7 @@ export async function startFakeServer(
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', body });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       handler(req, body, res);
     });
   });

@@ -11,6 +11,7 @@ import { createSession } from '../services/sessions.ts';
 import { createServiceProvider } from '../services/service-providers.ts';
 import { createLimitState } from '../services/limits.ts';
 import { createLogger } from '../services/logger.ts';
+import { createOutbox } from '../services/outbox.ts';
 import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET, type Dialect } from './test-db.ts';
 
 export { createTestDb, type Dialect };
@@ -54,12 +55,13 @@ export async function createTestApp(
     ...options.env,
   });
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  // the worker is not started: tests send what is due with ctx.outbox.drain() (lastMail does)
   const ctx: AppContext = {
     config,
     db,
     now,
     logger,
-    mailer: options.mailer ?? mailboxMailer(db, now),
+    outbox: createOutbox({ config, db, logger, now }, options.mailer ?? mailboxMailer(db, now)),
     limits: await createLimitState(config, logger),
   };
   const app = await buildApp(ctx);
@@ -80,7 +82,10 @@ export async function createTestApp(
 /** A browser-like client over fastify.inject: keeps cookies and sends the CSRF header like the SPA. */
 export class ApiClient {
   readonly cookies = new Map<string, string>();
-  constructor(private readonly app: FastifyInstance) {}
+  private readonly app: FastifyInstance;
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
 
   async request(options: InjectOptions & { url: string }): Promise<LightMyRequestResponse> {
     const jar = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -166,8 +171,9 @@ export async function seedServiceProvider(
 export const basicAuth = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
 
-/** The newest mail to an address in the dev mailbox, and the six-digit code it carries. */
-export async function lastMail(t: Pick<TestApp, 'db'>, to: string) {
+/** Sends what the outbox holds, then the newest mail to an address in the dev mailbox and the six-digit code it carries. */
+export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {
+  await t.ctx.outbox.drain();
   const mail = await t.db
     .selectFrom('mailbox')
     .selectAll()

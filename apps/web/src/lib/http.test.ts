@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { apiPaths, envelope, messages, validateEmailResponse } from '@frontdoor/contract';
+import { REQUEST_ID_HEADER, apiPaths, envelope, messages, validateEmailResponse } from '@frontdoor/contract';
 import { z } from 'zod';
 import { HttpResponse, api, fail, http, ok, server } from '../test/server.ts';
 import { testConfig } from '../test/config.ts';
@@ -9,6 +9,7 @@ import {
   TimeoutError,
   apiRequest,
   fatalErrorPath,
+  onFailedCall,
   setRequestLanguage,
 } from './http.ts';
 
@@ -81,6 +82,25 @@ describe('apiRequest (§7)', () => {
     expect(error.httpStatus).toBe(409);
     expect(error.code).toBe('accountExists');
     expect(error.msg).toBe(messages.accountExists);
+  });
+
+  it("names the answer's x-request-id on the error, and a failing listener never breaks the call", async () => {
+    server.use(
+      http.post(api(apiPaths.signup), () => {
+        const answer = fail(409, 'accountExists');
+        answer.headers.set(REQUEST_ID_HEADER, 'req-9');
+        return answer;
+      }),
+    );
+    onFailedCall(() => {
+      throw new Error('reporting is down');
+    });
+    const error = await apiRequest(testConfig, 'POST', apiPaths.signup, anyPayload, {}).catch(
+      (e: unknown) => e,
+    );
+    onFailedCall(null);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ httpStatus: 409, code: 'accountExists', requestId: 'req-9' });
   });
 
   it('throws ApiError for a 200 answer that fails the contract schema', async () => {

@@ -2,6 +2,7 @@ import {
   CSRF_COOKIE,
   CSRF_HEADER,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  REQUEST_ID_HEADER,
   errorEnvelopeSchema,
 } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
@@ -11,7 +12,9 @@ import type { z } from 'zod';
  * The one HTTP client of the SPA (§7). Every call goes to cfg.apiUrl + a contract apiPaths entry,
  * sends cookies, the CSRF header on POSTs (double submit of the fd_csrf cookie) and Accept-Language.
  * Trace headers are added by the error-reporting SDK's fetch instrumentation, which lib/telemetry
- * limits to apiUrl (tracePropagationTargets), so none are sent while telemetry is off.
+ * limits to apiUrl (tracePropagationTargets), so none are sent while telemetry is off. A failed
+ * answer's x-request-id goes to the error and to the failed-call listener (lib/telemetry's breadcrumb),
+ * so a reported error leads to the server's log lines of that request.
  */
 
 /** The server answered with an error (envelope {status:'error', code, msg} or a bare HTTP failure). */
@@ -21,13 +24,32 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   /** The server's English msg, when it sent one. */
   readonly msg: string | undefined;
-  constructor(httpStatus: number, code: string | undefined, msg: string | undefined) {
+  /** The answer's x-request-id: the server's log lines of this request carry it as reqId. */
+  readonly requestId: string | undefined;
+  constructor(httpStatus: number, code: string | undefined, msg: string | undefined, requestId?: string) {
     super(msg ?? `HTTP ${httpStatus}`);
     this.name = 'ApiError';
     this.httpStatus = httpStatus;
     this.code = code;
     this.msg = msg;
+    this.requestId = requestId;
   }
+}
+
+/** A call the server answered with a failure, as the failed-call listener hears of it. */
+export interface FailedCall {
+  method: HttpMethod;
+  /** The path under apiUrl, unscrubbed: it may hold a code or an address. */
+  path: string;
+  httpStatus: number;
+  code: string | undefined;
+  requestId: string | undefined;
+}
+
+let failedCallListener: ((call: FailedCall) => void) | null = null;
+/** lib/telemetry listens here once error reporting has started; null stops listening. */
+export function onFailedCall(listener: ((call: FailedCall) => void) | null): void {
+  failedCallListener = listener;
 }
 
 /** No answer within the timeout (cfg.requestTimeoutMs unless the call overrides it). */
@@ -125,17 +147,26 @@ export async function apiRequest<S extends z.ZodType>(
     timeoutMs,
     options.signal,
   );
+  const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
+  const failed = (httpStatus: number, code: string | undefined, msg: string | undefined): ApiError => {
+    try {
+      failedCallListener?.({ method, path, httpStatus, code, requestId });
+    } catch {
+      // error reporting never turns into a failure of its own
+    }
+    return new ApiError(httpStatus, code, msg, requestId);
+  };
   let json: unknown;
   try {
     json = await response.json();
   } catch (error) {
-    if (!response.ok) throw new ApiError(response.status, undefined, undefined);
+    if (!response.ok) throw failed(response.status, undefined, undefined);
     // a 2xx without JSON breaks the contract; treated like a failed answer
-    throw new ApiError(response.status, undefined, `Unreadable answer: ${String(error)}`);
+    throw failed(response.status, undefined, `Unreadable answer: ${String(error)}`);
   }
   const failure = errorEnvelopeSchema.safeParse(json);
   if (!response.ok || failure.success) {
-    throw new ApiError(
+    throw failed(
       response.ok ? 400 : response.status,
       failure.success ? failure.data.code : undefined,
       failure.success ? failure.data.msg : undefined,
@@ -143,7 +174,7 @@ export async function apiRequest<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiError(response.status, undefined, `Unexpected answer from ${path}`);
+    throw failed(response.status, undefined, `Unexpected answer from ${path}`);
   }
   return parsed.data as Success<S>;
 }

@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as SentryNamespace from '@sentry/react';
 import type { ErrorEvent } from '@sentry/react';
+import { z } from 'zod';
 import { testConfig } from '../test/config.ts';
-import { STORAGE_KEYS } from '@frontdoor/contract';
-import { recordReplayFor, scrubBreadcrumb, scrubEvent, scrubSpan, startTelemetry } from './telemetry.ts';
+import { HttpResponse, api, fail, http, server } from '../test/server.ts';
+import { REQUEST_ID_HEADER, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { ApiError, apiRequest, onFailedCall } from './http.ts';
+import {
+  recordFailedCall,
+  recordReplayFor,
+  reportEvent,
+  scrubBreadcrumb,
+  scrubEvent,
+  scrubSpan,
+  startTelemetry,
+} from './telemetry.ts';
 import type { sentryOptions } from './telemetry.ts';
 import type { SentryImporter } from './telemetry.ts';
 
@@ -14,13 +25,15 @@ function fakeSentry() {
   const addIntegration = vi.fn();
   const replayIntegration = vi.fn((options: unknown) => ({ name: 'Replay', options }));
   const browserTracingIntegration = vi.fn(() => ({ name: 'BrowserTracing' }));
+  const addBreadcrumb = vi.fn();
   const module = {
     init,
     addIntegration,
     replayIntegration,
     browserTracingIntegration,
+    addBreadcrumb,
   } as unknown as SentryModule;
-  return { module, init, addIntegration, replayIntegration, browserTracingIntegration };
+  return { module, init, addIntegration, replayIntegration, browserTracingIntegration, addBreadcrumb };
 }
 
 describe('telemetry (§7, §9)', () => {
@@ -43,7 +56,7 @@ describe('telemetry (§7, §9)', () => {
       tracesSampleRate: 1.0,
       tracePropagationTargets: ['http://localhost/api/'],
       sendDefaultPii: false,
-      beforeSend: scrubEvent,
+      beforeSend: reportEvent,
       beforeBreadcrumb: scrubBreadcrumb,
       beforeSendSpan: scrubSpan,
     });
@@ -195,5 +208,78 @@ describe('telemetry hooks: no secret in an error report', () => {
       'http.response.status_code': 200,
     });
     expectNoSecret(span);
+  });
+});
+
+describe('request ids of failed calls: from a reported error to the server log line', () => {
+  const withRequestId = (response: Response, id: string) => {
+    response.headers.set(REQUEST_ID_HEADER, id);
+    return response;
+  };
+
+  it("a failed call leaves a breadcrumb with the answer's x-request-id and its path scrubbed", async () => {
+    const fake = fakeSentry();
+    await startTelemetry(
+      { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
+      async () => fake.module,
+    );
+    const path = apiPaths.accessCodeLogin('123456', 'mathworld');
+    server.use(http.get(api(path), () => withRequestId(fail(404, 'accessCodeNotFound'), 'req-7f3a')));
+    const error = await apiRequest(testConfig, 'GET', path, z.unknown()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ httpStatus: 404, code: 'accessCodeNotFound', requestId: 'req-7f3a' });
+    expect(fake.addBreadcrumb).toHaveBeenCalledExactlyOnceWith({
+      category: 'api',
+      type: 'http',
+      level: 'warning',
+      message: 'GET accessCodes/login/:code/mathworld → 404 accessCodeNotFound',
+      data: {
+        method: 'GET',
+        url: 'accessCodes/login/:code/mathworld',
+        status_code: 404,
+        code: 'accessCodeNotFound',
+        request_id: 'req-7f3a',
+      },
+    });
+    expect(JSON.stringify(fake.addBreadcrumb.mock.calls)).not.toContain('123456');
+
+    // a server failure is an error-level crumb; a success leaves none
+    server.use(
+      http.get(api(apiPaths.sig), () =>
+        withRequestId(HttpResponse.text('Bad gateway', { status: 502 }), 'req-5xx'),
+      ),
+    );
+    await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown()).catch(() => undefined);
+    expect(fake.addBreadcrumb).toHaveBeenLastCalledWith(
+      expect.objectContaining({ level: 'error', data: expect.objectContaining({ request_id: 'req-5xx' }) }),
+    );
+    server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
+    await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown());
+    expect(fake.addBreadcrumb).toHaveBeenCalledTimes(2);
+    onFailedCall(null);
+  });
+
+  it('the report of a failed call is tagged with its request id, and scrubbed as any other', () => {
+    const error = new ApiError(500, 'internalError', messages.internalError, 'req-42');
+    const event = reportEvent(
+      { type: undefined, message: 'failed for ada@school.test', tags: { page: 'login' } },
+      { originalException: error },
+    );
+    expect(event.tags).toEqual({ page: 'login', request_id: 'req-42' });
+    expect(event.message).toBe('failed for :email');
+    const other = reportEvent({ type: undefined, message: 'x' }, { originalException: new Error('x') });
+    expect(other.tags).toBeUndefined();
+  });
+
+  it('recordFailedCall leaves out what the call did not have', () => {
+    const addBreadcrumb = vi.fn();
+    recordFailedCall(
+      { addBreadcrumb },
+      { method: 'POST', path: apiPaths.signup, httpStatus: 400, code: undefined, requestId: undefined },
+    );
+    expect(addBreadcrumb.mock.calls[0]?.[0]).toMatchObject({
+      message: 'POST cognito/signup → 400',
+      data: { method: 'POST', url: 'cognito/signup', status_code: 400 },
+    });
+    expect(addBreadcrumb.mock.calls[0]?.[0].data).not.toHaveProperty('request_id');
   });
 });

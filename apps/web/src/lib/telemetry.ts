@@ -1,9 +1,10 @@
 import { TELEMETRY_SAMPLING, scrubText, scrubUrl } from '@frontdoor/contract';
 import type { LoginParams, PortalConfig } from '@frontdoor/contract';
+import { ApiError, onFailedCall, type FailedCall } from './http.ts';
 import { getLoginParams } from './storage.ts';
 
 import type * as SentryNamespace from '@sentry/react';
-import type { Breadcrumb, BrowserOptions, ErrorEvent } from '@sentry/react';
+import type { Breadcrumb, BrowserOptions, ErrorEvent, EventHint } from '@sentry/react';
 
 type SentryModule = typeof SentryNamespace;
 export type SentryImporter = () => Promise<SentryModule>;
@@ -77,6 +78,38 @@ export function scrubEvent(event: ErrorEvent): ErrorEvent {
   };
 }
 
+/**
+ * beforeSend: the report scrubbed (scrubEvent) and, when it is of a failed API call, tagged
+ * request_id with the server's x-request-id, which the server's log lines of that request carry.
+ */
+export function reportEvent(event: ErrorEvent, hint: EventHint): ErrorEvent {
+  const scrubbed = scrubEvent(event);
+  const error = hint.originalException;
+  if (!(error instanceof ApiError && error.requestId)) return scrubbed;
+  return { ...scrubbed, tags: { ...scrubbed.tags, request_id: error.requestId } };
+}
+
+/**
+ * A failed API call as a breadcrumb with its request id and scrubbed path: an error reported later in
+ * the session lists the calls that failed before it, each leading to its server log lines.
+ */
+export function recordFailedCall(sentry: Pick<SentryModule, 'addBreadcrumb'>, call: FailedCall): void {
+  const url = scrubUrl(call.path);
+  sentry.addBreadcrumb({
+    category: 'api',
+    type: 'http',
+    level: call.httpStatus >= 500 ? 'error' : 'warning',
+    message: `${call.method} ${url} → ${call.httpStatus}${call.code ? ` ${call.code}` : ''}`,
+    data: {
+      method: call.method,
+      url,
+      status_code: call.httpStatus,
+      ...(call.code && { code: call.code }),
+      ...(call.requestId && { request_id: call.requestId }),
+    },
+  });
+}
+
 /** A span attribute, plain or as {value, type}, with the URLs and addresses in its text scrubbed. */
 const scrubAttribute = (value: unknown): unknown => {
   if (typeof value === 'string') return scrubText(value);
@@ -114,7 +147,7 @@ export function sentryOptions(cfg: Pick<PortalConfig, 'sentryDsn' | 'env' | 'api
     // trace headers only to the API, named by its absolute URL (a relative apiUrl would match any /api/)
     tracePropagationTargets: [new URL(cfg.apiUrl, window.location.origin).href],
     integrations: [sentry.browserTracingIntegration()],
-    beforeSend: scrubEvent,
+    beforeSend: reportEvent,
     beforeBreadcrumb: scrubBreadcrumb,
     beforeSendSpan: scrubSpan,
   };
@@ -146,6 +179,7 @@ export async function startTelemetry(
   if (!cfg.sentryDsn) return null;
   const sentry = await load();
   sentry.init(sentryOptions(cfg, sentry));
+  onFailedCall((call) => recordFailedCall(sentry, call));
   started = sentry;
   replaying = false;
   recordReplayFor(getLoginParams());

@@ -85,7 +85,6 @@ export const es: ErrorsCatalog = {
   serviceProviderAuthFailed: 'Las credenciales del proveedor de servicios no son válidas.',
   stateInvalid: 'Este intento de inicio de sesión ya no es válido. Vuelve a empezar.',
   upstreamFailed: 'El proveedor de inicio de sesión no pudo completar la solicitud. Inténtalo de nuevo.',
-  realmLookupFailed: 'No se pudo validar el correo electrónico. Inténtalo de nuevo.',
   internalError: 'Algo salió mal por nuestra parte. Inténtalo de nuevo más tarde.',
 };
 
@@ -163,7 +162,6 @@ export const fr: ErrorsCatalog = {
   serviceProviderAuthFailed: 'Les identifiants du fournisseur de services ne sont pas valides.',
   stateInvalid: 'Cette tentative de connexion n’est plus valide. Veuillez recommencer.',
   upstreamFailed: 'Le fournisseur de connexion n’a pas pu traiter la demande. Veuillez réessayer.',
-  realmLookupFailed: 'La validation de l’adresse e-mail a échoué. Veuillez réessayer.',
   internalError: 'Un problème est survenu de notre côté. Veuillez réessayer plus tard.',
 };
 
@@ -241,7 +239,6 @@ export const pt: ErrorsCatalog = {
   serviceProviderAuthFailed: 'As credenciais do provedor de serviços não são válidas.',
   stateInvalid: 'Esta tentativa de login não é mais válida. Comece novamente.',
   upstreamFailed: 'O provedor de login não conseguiu concluir a solicitação. Tente novamente.',
-  realmLookupFailed: 'Falha na validação do e-mail. Tente novamente.',
   internalError: 'Algo deu errado do nosso lado. Tente novamente mais tarde.',
 };
 
@@ -310,7 +307,6 @@ export const zh: ErrorsCatalog = {
   serviceProviderAuthFailed: '服务提供方凭据无效。',
   stateInvalid: '此次登录尝试已失效。请重新开始。',
   upstreamFailed: '登录服务提供方无法完成请求。请重试。',
-  realmLookupFailed: '电子邮件验证失败。请重试。',
   internalError: '我们这边出了点问题。请稍后再试。',
 };
 
@@ -387,6 +383,5 @@ export const ar: ErrorsCatalog = {
   serviceProviderAuthFailed: 'بيانات اعتماد مزوّد الخدمة غير صالحة.',
   stateInvalid: 'محاولة تسجيل الدخول هذه لم تعد صالحة. يرجى البدء من جديد.',
   upstreamFailed: 'تعذّر على مزوّد تسجيل الدخول إكمال الطلب. يرجى المحاولة مرة أخرى.',
-  realmLookupFailed: 'فشل التحقق من البريد الإلكتروني. يرجى المحاولة مرة أخرى.',
   internalError: 'حدث خطأ من جانبنا. يرجى المحاولة مرة أخرى لاحقًا.',
 };

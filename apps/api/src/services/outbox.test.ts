@@ -1,0 +1,219 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/index.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import {
+  DIALECTS,
+  createTestApp,
+  createTestDb,
+  lastMail,
+  seedUser,
+  type TestApp,
+} from '../testing/harness.ts';
+import { TEST_SECRET } from '../testing/test-db.ts';
+import { createInvite } from './invites.ts';
+import { createLogger } from './logger.ts';
+import { OUTBOX_RETRY, createOutbox, enqueue, retryDelayMs } from './outbox.ts';
+
+describe('outbox retry schedule', () => {
+  it('waits 30 s after the first failure, doubling up to an hour', () => {
+    expect([1, 2, 3, 4, 7, 8, 9].map(retryDelayMs)).toEqual([
+      30_000, 60_000, 120_000, 240_000, 1_920_000, 3_600_000, 3_600_000,
+    ]);
+    const total = Array.from({ length: OUTBOX_RETRY.maxAttempts - 1 }, (_, i) => retryDelayMs(i + 1)).reduce(
+      (a, b) => a + b,
+    );
+    // a few hours of outage are ridden out; the row fails after that
+    expect(total / 3_600_000).toBeCloseTo(3.1, 1);
+  });
+});
+
+describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+  const row = async (app: TestApp, id: number) =>
+    app.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const onlyRow = async (app: TestApp) => {
+    const rows = await app.db.selectFrom('outbox').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+
+  it.skipIf(skip)(
+    'writes a mail in the transaction of its code, sends it when drained, then keeps no copy',
+    async () => {
+      const app = (t = await createTestApp(dialect));
+      await seedUser(app, { email: 'queued@school.test' });
+      expect(
+        (await app.client().post('/api/cognito/sendreset', { un: 'queued@school.test' })).statusCode,
+      ).toBe(200);
+      const queued = await onlyRow(app);
+      expect(queued).toMatchObject({ kind: 'mail', attempts: 0, next_attempt_at: app.clock.now() });
+      expect(await app.db.selectFrom('email_codes').select('id').execute()).toHaveLength(1);
+      expect(await app.db.selectFrom('mailbox').select('id').execute()).toEqual([]);
+
+      expect(await app.ctx.outbox.drain()).toBe(1);
+      const { code } = await lastMail(app, 'queued@school.test');
+      expect(code).toMatch(/^\d{6}$/);
+      expect(await row(app, queued.id)).toMatchObject({
+        attempts: 1,
+        payload: null,
+        next_attempt_at: null,
+        claimed_by: null,
+        delivered_at: app.clock.now(),
+      });
+    },
+  );
+
+  it.skipIf(skip)(
+    'retries with exponential backoff, then fails the row and logs its id and kind at error level, never its address',
+    async () => {
+      const lines: string[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line: string) => lines.push(line) },
+      });
+      const refusing: Mailer = {
+        send: async (message) => {
+          throw new Error(`550 <${message.to}>: Recipient address rejected`);
+        },
+        close: async () => {},
+      };
+      const app = (t = await createTestApp(dialect, { mailer: refusing, logger }));
+      await createInvite(app.ctx, 'nobody@school.test');
+      const { id } = await onlyRow(app);
+
+      for (let attempt = 1; attempt <= OUTBOX_RETRY.maxAttempts; attempt++) {
+        expect(await app.ctx.outbox.drain()).toBe(0);
+        const after = await row(app, id);
+        expect(after.attempts).toBe(attempt);
+        expect(after.last_error).toBe('550 <nobody@school.test>: Recipient address rejected');
+        if (attempt === OUTBOX_RETRY.maxAttempts) break;
+        const delay = retryDelayMs(attempt);
+        expect(after.next_attempt_at).toBe(app.clock.now() + delay);
+        // not a moment before its time
+        app.clock.advance(delay - 1);
+        expect(await app.ctx.outbox.drain()).toBe(0);
+        expect((await row(app, id)).attempts).toBe(attempt);
+        app.clock.advance(1);
+      }
+      const failed = await row(app, id);
+      expect(failed).toMatchObject({ failed_at: app.clock.now(), next_attempt_at: null, delivered_at: null });
+      // kept for an operator to look into until it is pruned
+      expect(failed.payload).toContain('/invite/');
+      app.clock.advance(24 * 60 * 60 * 1000);
+      expect(await app.ctx.outbox.drain()).toBe(0);
+      expect((await row(app, id)).attempts).toBe(OUTBOX_RETRY.maxAttempts);
+
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const outboxEntries = entries.filter((e) => e.outboxId === id);
+      expect(outboxEntries.filter((e) => e.level === 40)).toHaveLength(OUTBOX_RETRY.maxAttempts - 1);
+      const errors = outboxEntries.filter((e) => e.level === 50);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          outboxId: id,
+          kind: 'mail',
+          attempts: OUTBOX_RETRY.maxAttempts,
+          error: '550 <:email>: Recipient address rejected',
+        }),
+      ]);
+      expect(lines.join('')).not.toContain('nobody@school.test');
+    },
+  );
+
+  it.skipIf(skip)('takes back the row of a worker that died holding it once its lease is over', async () => {
+    const app = (t = await createTestApp(dialect));
+    await createInvite(app.ctx, 'orphan@school.test');
+    const { id } = await onlyRow(app);
+    await app.db
+      .updateTable('outbox')
+      .set({
+        claimed_by: 'crashed-worker',
+        claimed_until: app.clock.now() + OUTBOX_RETRY.leaseMs,
+        attempts: 1,
+      })
+      .where('id', '=', id)
+      .execute();
+    expect(await app.ctx.outbox.drain()).toBe(0);
+    expect(await app.ctx.outbox.deliver(id)).toBe(false);
+    app.clock.advance(OUTBOX_RETRY.leaseMs + 1);
+    expect(await app.ctx.outbox.drain()).toBe(1);
+    expect((await lastMail(app, 'orphan@school.test')).mail?.subject).toMatch(/invit/i);
+    expect(await row(app, id)).toMatchObject({ attempts: 2, claimed_by: null });
+  });
+
+  it.skipIf(skip)('wakes a started worker at once: the mail is there moments after the request', async () => {
+    const app = (t = await createTestApp(dialect));
+    app.ctx.outbox.start();
+    try {
+      const res = await app.client().post('/api/cognito/signup', {
+        first: 'Quick',
+        last: 'Mail',
+        email: 'quick@school.test',
+        pw: 'Correct-Horse-9-Battery',
+        description: 'teacher',
+      });
+      expect(res.statusCode).toBe(200);
+      // well before the worker's poll would come round
+      await vi.waitFor(
+        async () => {
+          const mail = await app.db
+            .selectFrom('mailbox')
+            .select('id')
+            .where('to_address', '=', 'quick@school.test')
+            .execute();
+          expect(mail).toHaveLength(1);
+        },
+        { timeout: OUTBOX_RETRY.pollMs / 2, interval: 20 },
+      );
+    } finally {
+      await app.ctx.outbox.stop();
+    }
+  });
+
+  it.skipIf(skip)(
+    'never sends a row twice from two workers draining one database at once (each on its own connections)',
+    async () => {
+      const { db, databaseUrl, drop } = await createTestDb(dialect);
+      // PostgreSQL: a second pool, as a second instance has; SQLite: one writer, the same handle
+      const other = databaseUrl ? createDb({ databaseUrl, dataDir: '.' }) : db;
+      try {
+        const config = loadConfig({ APP_ENV: 'development', SECRET: TEST_SECRET, WEB_DIST: '/nonexistent' });
+        const logger = createLogger({ level: 'silent' });
+        const now = () => Date.UTC(2026, 0, 15, 9);
+        const sent: { worker: string; to: string }[] = [];
+        const slowMailer = (worker: string): Mailer => ({
+          send: async (message: MailMessage) => {
+            await sleep(3);
+            sent.push({ worker, to: message.to });
+          },
+          close: async () => {},
+        });
+        const rows = 40;
+        for (let i = 0; i < rows; i++) {
+          const message = { to: `r${i}@school.test`, subject: 's', text: 't', html: 'h' };
+          await enqueue(db, { kind: 'mail', payload: JSON.stringify(message), userId: null, now: now() });
+        }
+        const a = createOutbox({ config, db, logger, now }, slowMailer('a'), 'worker-a');
+        const b = createOutbox({ config, db: other, logger, now }, slowMailer('b'), 'worker-b');
+        const [byA, byB] = await Promise.all([a.drain(), b.drain()]);
+
+        expect(byA + byB).toBe(rows);
+        expect(byA).toBeGreaterThan(0);
+        expect(byB).toBeGreaterThan(0);
+        expect(sent).toHaveLength(rows);
+        expect(new Set(sent.map((s) => s.to)).size).toBe(rows);
+        const outbox = await db.selectFrom('outbox').select(['attempts', 'delivered_at']).execute();
+        // claimed exactly once each
+        expect(outbox.every((r) => r.attempts === 1 && r.delivered_at === now())).toBe(true);
+      } finally {
+        if (other !== db) await other.destroy();
+        await drop();
+      }
+    },
+  );
+});

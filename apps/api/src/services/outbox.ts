@@ -1,0 +1,260 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { OutboxTable } from '../db/types.ts';
+import { isPostgres } from '../db/dialect.ts';
+import type { Mailer } from '../mail/mailer.ts';
+
+/**
+ * Everything sent off the machine goes through table `outbox`: a row written in the transaction of
+ * what it carries (a mailed code, an invite, a lock, a preference change), then claimed row by row
+ * and sent by a worker, retried with exponential backoff up to an attempt limit. Nothing is lost
+ * while SMTP or the CRM is down, and several instances never send one row twice.
+ */
+export type OutboxKind = 'mail' | 'crm';
+
+export const OUTBOX_RETRY = {
+  /** After this many failed attempts a row is marked failed and logged at error level. */
+  maxAttempts: 10,
+  /** Attempt n+1 comes firstDelayMs·2^(n−1) after attempt n, at most maxDelayMs: 30 s … 1 h, about 3 h in all. */
+  firstDelayMs: 30_000,
+  maxDelayMs: 60 * 60_000,
+  /** A claim lasts this long, longer than any send (SMTP and webhook timeouts): a crashed worker's row comes back. */
+  leaseMs: 2 * 60_000,
+  /** A started worker also looks this often for rows due later (retries, rows another instance or the CLI wrote). */
+  pollMs: 5_000,
+} as const;
+
+export const retryDelayMs = (attempts: number): number =>
+  Math.min(OUTBOX_RETRY.firstDelayMs * 2 ** (attempts - 1), OUTBOX_RETRY.maxDelayMs);
+
+const CRM_TIMEOUT_MS = 5_000;
+/** Header names of the CRM webhook call (docs/api.md says how a CRM verifies them). */
+export const CRM_HEADERS = {
+  signature: 'x-frontdoor-signature',
+  timestamp: 'x-frontdoor-timestamp',
+  delivery: 'x-frontdoor-delivery',
+} as const;
+
+/** `sha256=` HMAC-SHA256(secret, `<timestamp>.<body>`) in hex: the timestamp is signed so a replay can be refused. */
+export const crmSignature = (secret: string, timestamp: number, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+
+interface OutboxRow {
+  id: number;
+  kind: OutboxKind;
+  payload: string;
+  /** Including the one under way. */
+  attempts: number;
+}
+
+/** Sends one row; throws when it was not accepted, so the row is retried. */
+type Deliver = (row: OutboxRow) => Promise<void>;
+
+/** Writes a row; pass the transaction of what it carries, and notify() the outbox once that commits. */
+export async function enqueue(
+  db: Db,
+  row: { kind: OutboxKind; payload: string; userId: string | null; now: number },
+): Promise<number> {
+  const { id } = await db
+    .insertInto('outbox')
+    .values({
+      kind: row.kind,
+      user_id: row.userId,
+      payload: row.payload,
+      attempts: 0,
+      next_attempt_at: row.now,
+      created_at: row.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export interface Outbox {
+  /** Wakes a started worker at once: a row was just committed (mail arrives while the page waits). */
+  notify(): void;
+  /** Sends every row due now (only those written since `createdSince`, if given); returns how many went. */
+  drain(options?: { createdSince?: number }): Promise<number>;
+  /** Claims and sends one row now if it is due and unclaimed; true when it was delivered. */
+  deliver(id: number): Promise<boolean>;
+  /** Starts the worker: a pass now, on every notify() and every OUTBOX_RETRY.pollMs. */
+  start(): void;
+  /** Stops the worker after the row under way. */
+  stop(): Promise<void>;
+}
+
+const mailPayload = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string() });
+
+/** The delivery of each kind: mail through the mailer; CRM changes to the signed webhook, when one is set. */
+function deliverers(config: AppContext['config'], now: () => number, mailer: Mailer) {
+  const kinds: Partial<Record<OutboxKind, Deliver>> = {
+    mail: (row) => mailer.send(mailPayload.parse(JSON.parse(row.payload))),
+  };
+  const url = config.crmWebhookUrl;
+  const secret = config.crmWebhookSecret;
+  // without a webhook, CRM rows wait for one (nothing else would take them)
+  if (url)
+    kinds.crm = async (row) => {
+      const timestamp = Math.floor(now() / 1000);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [CRM_HEADERS.delivery]: String(row.id),
+          ...(secret
+            ? {
+                [CRM_HEADERS.timestamp]: String(timestamp),
+                [CRM_HEADERS.signature]: crmSignature(secret, timestamp, row.payload),
+              }
+            : {}),
+        },
+        body: row.payload,
+        signal: AbortSignal.timeout(CRM_TIMEOUT_MS),
+      });
+      await res.body?.cancel();
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    };
+  return kinds;
+}
+
+/**
+ * The outbox worker of one process. Rows are claimed one at a time by an UPDATE that sets
+ * claimed_by and a lease: on PostgreSQL its row comes from SELECT … FOR UPDATE SKIP LOCKED, so
+ * concurrent instances take different rows; SQLite has a single writer, so the UPDATE is the claim.
+ */
+export function createOutbox(
+  ctx: Pick<AppContext, 'config' | 'db' | 'logger' | 'now'>,
+  mailer: Mailer,
+  workerId: string = randomUUID(),
+): Outbox {
+  const { db, logger } = ctx;
+  const kinds = deliverers(ctx.config, ctx.now, mailer);
+  const kindNames = Object.keys(kinds) as OutboxKind[];
+  const postgres = isPostgres(db);
+
+  async function claim(filter: { id?: number; createdSince?: number }): Promise<OutboxRow | undefined> {
+    const now = ctx.now();
+    let due = db
+      .selectFrom('outbox')
+      .select('id')
+      .where('next_attempt_at', '<=', now)
+      .where('kind', 'in', kindNames)
+      .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(1);
+    if (filter.id !== undefined) due = due.where('id', '=', filter.id);
+    if (filter.createdSince !== undefined) due = due.where('created_at', '>=', filter.createdSince);
+    if (postgres) due = due.forUpdate().skipLocked();
+    const row = await db
+      .updateTable('outbox')
+      .set((eb) => ({
+        claimed_by: workerId,
+        claimed_until: now + OUTBOX_RETRY.leaseMs,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', '=', due)
+      .returning(['id', 'kind', 'payload', 'attempts'])
+      .executeTakeFirst();
+    return row && { ...row, kind: row.kind as OutboxKind, payload: row.payload ?? '' };
+  }
+
+  /** Sends a claimed row and records the outcome; only the holder of the claim records it. */
+  async function attempt(row: OutboxRow): Promise<boolean> {
+    const finish = (values: Updateable<OutboxTable>) =>
+      db
+        .updateTable('outbox')
+        .set({ ...values, claimed_by: null, claimed_until: null })
+        .where('id', '=', row.id)
+        .where('claimed_by', '=', workerId)
+        .execute();
+    try {
+      const deliver = kinds[row.kind];
+      if (!deliver) throw new Error(`no delivery for kind ${row.kind}`);
+      await deliver(row);
+    } catch (err) {
+      const now = ctx.now();
+      const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      const final = row.attempts >= OUTBOX_RETRY.maxAttempts;
+      await finish(
+        final
+          ? { last_error: error, next_attempt_at: null, failed_at: now }
+          : { last_error: error, next_attempt_at: now + retryDelayMs(row.attempts) },
+      );
+      // the row's id and kind, never its address (and the logger masks any address in the error)
+      const fields = { outboxId: row.id, kind: row.kind, attempts: row.attempts, error };
+      if (final) logger.error(fields, 'outbox: delivery failed for good after the attempt limit');
+      else
+        logger.warn(
+          { ...fields, retryInMs: retryDelayMs(row.attempts) },
+          'outbox: delivery failed, retrying',
+        );
+      return false;
+    }
+    // the payload (a mailed code, an address) does not outlive its delivery
+    await finish({ last_error: null, next_attempt_at: null, delivered_at: ctx.now(), payload: null });
+    return true;
+  }
+
+  async function drainWhile(
+    filter: { id?: number; createdSince?: number },
+    going: () => boolean,
+  ): Promise<number> {
+    let delivered = 0;
+    // a failed row is due again only later, so every pass ends
+    while (going()) {
+      const row = await claim(filter);
+      if (!row) break;
+      if (await attempt(row)) delivered += 1;
+    }
+    return delivered;
+  }
+
+  let started = false;
+  let again = false;
+  let running: Promise<void> | undefined;
+  let poll: NodeJS.Timeout | undefined;
+
+  async function passes(): Promise<void> {
+    do {
+      again = false;
+      try {
+        await drainWhile({}, () => started);
+      } catch (err) {
+        logger.warn({ err }, 'outbox: pass failed, trying again at the next poll');
+      }
+    } while (again && started);
+    // set before any await, so a notify() from here on starts a new pass
+    running = undefined;
+  }
+
+  function wake(): void {
+    if (!started) return;
+    if (running) again = true;
+    else running = passes();
+  }
+
+  return {
+    notify: wake,
+    drain: (options = {}) => drainWhile(options, () => true),
+    deliver: async (id) => {
+      const row = await claim({ id });
+      return row ? attempt(row) : false;
+    },
+    start() {
+      if (started) return;
+      started = true;
+      poll = setInterval(wake, OUTBOX_RETRY.pollMs);
+      poll.unref();
+      wake();
+    },
+    async stop() {
+      started = false;
+      clearInterval(poll);
+      await running;
+    },
+  };
+}
