@@ -9,6 +9,7 @@ import type { AppContext } from '../src/context.ts';
 import { createDb, migrateToLatest } from '../src/db/index.ts';
 import { mailboxMailer } from '../src/mail/mailer.ts';
 import { createLimitState } from '../src/services/limits.ts';
+import { createOutbox } from '../src/services/outbox.ts';
 
 /**
  * The portal as the bench and the load test run it: the whole app on SQLite in a temporary
@@ -25,16 +26,19 @@ export async function benchApp(env: Env, logger: Logger = pino({ level: 'silent'
     db,
     now,
     logger,
-    mailer: mailboxMailer(db, now),
+    outbox: createOutbox({ config, db, logger, now }, mailboxMailer(db, now)),
     limits: await createLimitState(config, logger),
   };
   const app = await buildApp(ctx);
+  // mail is sent as in production: by the worker, beside the requests
+  ctx.outbox.start();
   return {
     app,
     ctx,
     db,
     close: async () => {
       await app.close();
+      await ctx.outbox.stop();
       await db.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,10 +1,14 @@
 /**
- * In-process latency/throughput of a few API calls (fastify.inject, SQLite in a temp dir).
- * `npm run bench` writes bench/results.md at the repository root. Runs well under a minute.
+ * `npm run bench` (after `npm run build`): in-process latency/throughput of a few API calls
+ * (fastify.inject, SQLite in a temp dir), then the API over HTTP beside bare Fastify (api-speed.ts)
+ * and the sign-in pages beside a bare React page under Lighthouse (web-speed.ts). Writes each
+ * part's section of bench/results.md at the repository root. 6 to 9 minutes on 2 cores.
  */
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { RESULTS_FILE, benchApp, writeResultsSection } from './app.ts';
+import { apiSpeed, apiSpeedTable, apiSpeedVerdicts } from './api-speed.ts';
+import { webSpeed } from './web-speed.ts';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@frontdoor/contract';
 import { hashPassword, newUserRow } from '../src/services/users.ts';
 import { createSession } from '../src/services/sessions.ts';
@@ -131,4 +135,62 @@ ${table}
 `,
 );
 console.info(table);
-console.info(`written to ${RESULTS_FILE}`);
+
+// ---------- beside bare references: each part reports its own failure, the other still runs ----------
+
+const SPEED_SECTION = '## Speed beside bare references (issue 10)';
+const failure = (err: unknown) => `**Failed:** ${err instanceof Error ? err.message : String(err)}`;
+const verdicts: string[] = [];
+
+console.info('\nAPI over HTTP beside bare Fastify (autocannon, 50 connections)…');
+let apiPart: string;
+try {
+  const api = await apiSpeed({ connections: 50, durationSeconds: 10 });
+  verdicts.push(
+    ...apiSpeedVerdicts(api).map((v) => `- ${v.pass ? 'PASS' : 'FAIL'}: ${v.goal} (${v.figure})`),
+  );
+  apiPart = `${apiSpeedTable(api)}
+
+Portal resident memory: ${api.startRssMb.toFixed(0)} MB once listening, ${api.peakRssMb.toFixed(0)} MB at its peak.`;
+} catch (err) {
+  apiPart = failure(err);
+  verdicts.push('- FAIL: API speed did not complete');
+}
+console.info(apiPart);
+
+console.info('\nSign-in pages beside a bare React page (Lighthouse, mobile)…');
+let webPart: string;
+let versions = 'Chromium and Lighthouse: not run';
+try {
+  const web = await webSpeed({ runs: 3 });
+  versions = `Chromium ${web.chromium}, Lighthouse ${web.lighthouseVersion}`;
+  verdicts.push(...web.verdicts);
+  webPart = web.markdown;
+} catch (err) {
+  webPart = failure(err);
+  verdicts.push('- FAIL: web speed did not complete');
+}
+console.info(webPart);
+
+const cpu = cpus();
+writeResultsSection(
+  SPEED_SECTION,
+  `${SPEED_SECTION}
+
+\`npm run bench\` (apps/api/bench/api-speed.ts and web-speed.ts; how and what: [bench/README.md](README.md)), ${new Date().toISOString()}.
+Machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; Node ${process.version}; ${versions}.
+
+### Goals
+
+${verdicts.join('\n')}
+
+### API: the portal beside a bare Fastify route (autocannon, 50 connections, loopback)
+
+${apiPart}
+
+### Web: the portal's sign-in pages beside a bare React page (Lighthouse mobile: simulated slow 4G, 4× CPU; median of 3)
+
+${webPart}
+`,
+);
+console.info(`\n${verdicts.join('\n')}\nwritten to ${RESULTS_FILE}`);

@@ -1,0 +1,273 @@
+/**
+ * The API over real HTTP beside bare Fastify: autocannon against the portal as `npm run serve` starts
+ * it (its own process, SQLite in a temporary directory, logging at info to a file) and against
+ * bare-server.ts, started by the same Node with the same flags. Each call is measured right after the
+ * bare route of the same method, so both see the same moment of a shared machine; every figure is
+ * given with its ratio to that bare route. The portal's peak RSS is its VmHWM (Linux).
+ *
+ *   node apps/api/bench/api-speed.ts [--connections 50] [--duration 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { API_PREFIX, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, apiPaths } from '@frontdoor/contract';
+import { createDb } from '../src/db/index.ts';
+import { createSession } from '../src/services/sessions.ts';
+import { newUserRow } from '../src/services/users.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '../../..');
+const PORTAL_MAIN = path.resolve(here, '../src/main.ts');
+const BARE_SERVER = path.resolve(here, 'bare-server.ts');
+/** Each target runs this long before it is measured, so both are measured warm (JIT, key creation). */
+const WARMUP_SECONDS = 2;
+const MB = 1024 * 1024;
+
+/** Issue 10's goals for the API. */
+export const API_SPEED_GOALS = { minRatio: 0.5, maxP99Ms: 25, maxErrors: 0, maxPeakRssMb: 250 };
+
+export interface Figures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Connection errors, timeouts and answers other than 2xx. */
+  errors: number;
+}
+
+export interface CallSpeed extends Figures {
+  call: string;
+  bare: Figures;
+  /** requestsPerSecond / bare.requestsPerSecond */
+  ratio: number;
+}
+
+export interface ApiSpeed {
+  connections: number;
+  durationSeconds: number;
+  node: string;
+  calls: CallSpeed[];
+  /** The portal's resident memory once listening, and its peak over the whole run. */
+  startRssMb: number;
+  peakRssMb: number;
+}
+
+interface Server {
+  address: string;
+  child: ChildProcess;
+}
+
+/** The Node flags of the production start (`npm run serve`), given to both servers alike. */
+function serveFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Starts `file` with this Node and the production start's flags, its log going to `logFile` (a file
+ * takes every line at once; a pipe read by this busy process would hold lines back in the server's
+ * memory); resolves with the address its start line names.
+ */
+async function startServer(file: string, env: NodeJS.ProcessEnv, logFile: string): Promise<Server> {
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...serveFlags(), file], { env, stdio: ['ignore', log, 'pipe'] });
+  closeSync(log);
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  for (;;) {
+    const address = /"address":"([^"]+)"/.exec(readFileSync(logFile, 'utf8'))?.[1];
+    if (address) return { address, child };
+    if (child.exitCode !== null)
+      throw new Error(
+        `${file} exited (${child.exitCode}) before listening:\n${readFileSync(logFile, 'utf8')}${errors}`,
+      );
+    await setTimeout(100);
+  }
+}
+
+async function stopServer({ child }: Server): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A process's resident memory now and at its peak, from /proc (Linux). */
+function rssOf(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { now: (kb('VmRSS') * 1024) / MB, peak: (kb('VmHWM') * 1024) / MB };
+}
+
+type Load = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body'>;
+
+async function measure(load: Load, connections: number, durationSeconds: number): Promise<Figures> {
+  await autocannon({ ...load, connections, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...load, connections, duration: durationSeconds });
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** A confirmed account with a live session in the portal's database, as the signed-in calls need. */
+async function seedSignedIn(dataDir: string): Promise<{ email: string; session: string }> {
+  const db = createDb({ dataDir, databaseUrl: undefined });
+  try {
+    const now = Date.now();
+    const user = newUserRow(
+      { email: 'bench@school.test', first: 'Bench', last: 'Mark', passwordHash: null, confirmed: true },
+      now,
+    );
+    await db.insertInto('users').values(user).execute();
+    return { email: user.email, session: await createSession(db, user.id, { now }) };
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function apiSpeed({
+  connections = 50,
+  durationSeconds = 10,
+}: { connections?: number; durationSeconds?: number } = {}): Promise<ApiSpeed> {
+  const json = { 'content-type': 'application/json' };
+  const emailBody = JSON.stringify({ email: 'bench@school.test' });
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-api-speed-'));
+  const started: Server[] = [];
+  const start = async (file: string, env: NodeJS.ProcessEnv) => {
+    const server = await startServer(file, env, path.join(dataDir, `${path.basename(file, '.ts')}.log`));
+    started.push(server);
+    return server;
+  };
+  try {
+    const bare = await start(BARE_SERVER, process.env);
+    const portal = await start(PORTAL_MAIN, {
+      ...process.env,
+      APP_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'info',
+      SECRET: randomBytes(32).toString('base64'),
+      // never used by these calls; production refuses to start without a mail server
+      SMTP_URL: 'smtp://127.0.0.1:25',
+      // the flood guard still counts every request; it must not refuse the benchmark's one address
+      RATE_LIMIT_MULTIPLIER: '1000000',
+    });
+    const pid = portal.child.pid ?? 0;
+    const startRssMb = rssOf(pid).now;
+    const { session } = await seedSignedIn(dataDir);
+    const csrf = randomBytes(18).toString('base64url');
+    const cookie = `${CSRF_COOKIE}=${csrf}; ${SESSION_COOKIE}=${session}`;
+    const api = `${portal.address}${API_PREFIX}`;
+    const beside = async (name: string, load: Load, method: 'GET' | 'POST'): Promise<CallSpeed> => {
+      const reference = await measure(
+        method === 'GET'
+          ? { url: `${bare.address}/bare` }
+          : { url: `${bare.address}/bare`, method, headers: json, body: emailBody },
+        connections,
+        durationSeconds,
+      );
+      const figures = await measure(load, connections, durationSeconds);
+      return {
+        call: `${method} ${name}`,
+        ...figures,
+        bare: reference,
+        ratio: figures.requestsPerSecond / reference.requestsPerSecond,
+      };
+    };
+    const calls = [
+      await beside(
+        `${apiPaths.sig} (signed in)`,
+        { url: `${api}${apiPaths.sig}`, headers: { cookie } },
+        'GET',
+      ),
+      await beside(
+        apiPaths.validateEmail,
+        {
+          url: `${api}${apiPaths.validateEmail}`,
+          method: 'POST',
+          headers: { ...json, cookie, [CSRF_HEADER]: csrf },
+          body: emailBody,
+        },
+        'POST',
+      ),
+    ];
+    return {
+      connections,
+      durationSeconds,
+      node: process.version,
+      calls,
+      startRssMb,
+      peakRssMb: rssOf(pid).peak,
+    };
+  } finally {
+    await Promise.all(started.map(stopServer));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Each goal with the figure it was judged on. */
+export function apiSpeedVerdicts(result: ApiSpeed): { goal: string; figure: string; pass: boolean }[] {
+  const g = API_SPEED_GOALS;
+  return [
+    ...result.calls.flatMap((c) => [
+      {
+        goal: `${c.call}: ≥ ${g.minRatio}× bare req/s`,
+        figure: `${c.ratio.toFixed(2)}×`,
+        pass: c.ratio >= g.minRatio,
+      },
+      { goal: `${c.call}: p99 < ${g.maxP99Ms} ms`, figure: `${c.p99Ms} ms`, pass: c.p99Ms < g.maxP99Ms },
+      { goal: `${c.call}: ${g.maxErrors} errors`, figure: String(c.errors), pass: c.errors <= g.maxErrors },
+    ]),
+    {
+      goal: `peak RSS < ${g.maxPeakRssMb} MB`,
+      figure: `${result.peakRssMb.toFixed(0)} MB`,
+      pass: result.peakRssMb < g.maxPeakRssMb,
+    },
+  ];
+}
+
+/** The figures as a markdown table. */
+export function apiSpeedTable(result: ApiSpeed): string {
+  const rate = (n: number) => n.toFixed(0);
+  return [
+    '| call | req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...result.calls.map(
+      (c) =>
+        `| ${c.call} | ${rate(c.requestsPerSecond)} | ${c.p50Ms} | ${c.p99Ms} | ${c.errors} | ${rate(c.bare.requestsPerSecond)} | ${c.bare.p99Ms} | ${c.ratio.toFixed(2)}× |`,
+    ),
+  ].join('\n');
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: { connections: { type: 'string', default: '50' }, duration: { type: 'string', default: '10' } },
+  });
+  const result = await apiSpeed({
+    connections: Number(values.connections),
+    durationSeconds: Number(values.duration),
+  });
+  console.info(
+    `${result.connections} connections, ${result.durationSeconds} s per call, Node ${result.node}, loopback\n`,
+  );
+  console.info(apiSpeedTable(result));
+  console.info(
+    `\nportal RSS: ${result.startRssMb.toFixed(0)} MB listening, ${result.peakRssMb.toFixed(0)} MB peak\n`,
+  );
+  for (const v of apiSpeedVerdicts(result))
+    console.info(`${v.pass ? 'PASS' : 'FAIL'}: ${v.goal} (${v.figure})`);
+}

@@ -1,0 +1,237 @@
+/**
+ * The figures of web-speed.ts: what one Lighthouse run measured, the median of several, and each
+ * figure against the reference page and issue 10's goals.
+ */
+import { NetworkRecords, type Artifacts, type Result } from 'lighthouse';
+
+/** The goals of issue 10 for each sign-in page. */
+export const WEB_GOALS = {
+  performance: 95,
+  accessibility: 100,
+  lcpRatio: 1.1,
+  initialJsCssBytes: 105_000,
+  chainSteps: 2,
+};
+
+/** What one Lighthouse run measured. Times in ms, sizes in bytes as transferred (compressed if served so). */
+export interface PageFigures {
+  performance: number;
+  accessibility: number;
+  lcp: number;
+  cls: number;
+  bytes: number;
+  requests: number;
+  initialJsCss: number;
+  chain: number;
+}
+
+type NetworkRecord = Artifacts.NetworkRequest;
+
+const audit = (lhr: Result, id: string) => {
+  const found = lhr.audits[id];
+  if (!found) throw new Error(`Lighthouse result has no "${id}" audit`);
+  return found;
+};
+const numeric = (lhr: Result, id: string): number => {
+  const value = audit(lhr, id).numericValue;
+  if (value === undefined)
+    throw new Error(`"${id}" has no value: ${audit(lhr, id).errorMessage ?? 'no reason given'}`);
+  return value;
+};
+const score = (lhr: Result, category: string): number => {
+  const value = lhr.categories[category]?.score;
+  if (value === null || value === undefined) throw new Error(`no ${category} score`);
+  return Math.round(value * 100);
+};
+
+/**
+ * How many requests, one after the other, the browser waited for before `record` could come back:
+ * the page is 1; a request found by the parser or a script is one more than its initiator (as
+ * Lighthouse links them). A request a script made only after a fetch of data had come back (the
+ * portal's config.json) also counts as waiting for that fetch, which no initiator shows.
+ */
+export function chainSteps(
+  record: NetworkRecord,
+  records: NetworkRecord[],
+  memo = new Map<NetworkRecord, number>(),
+): number {
+  const known = memo.get(record);
+  if (known !== undefined) return known;
+  const waitedFor = [record.initiatorRequest];
+  if (record.initiator.type === 'script')
+    waitedFor.push(
+      ...records.filter(
+        (other) =>
+          (other.resourceType === 'Fetch' || other.resourceType === 'XHR') &&
+          other.finished &&
+          other.rendererStartTime < record.rendererStartTime &&
+          other.networkEndTime <= record.rendererStartTime,
+      ),
+    );
+  const steps =
+    1 + Math.max(0, ...waitedFor.flatMap((other) => (other ? [chainSteps(other, records, memo)] : [])));
+  memo.set(record, steps);
+  return steps;
+}
+
+/**
+ * The figures of one run. Initial JS+CSS: the scripts and stylesheets whose request started before
+ * the load event, or before the largest contentful paint when that is later (a SPA asks for its
+ * route's chunks after the load event, and needs them to show the page). Chain: the longest chain
+ * of requests (chainSteps) among those that had come back before the first contentful paint, i.e.
+ * what the student waits for before anything shows.
+ */
+export async function figuresOf(lhr: Result, devtoolsLog: Artifacts['DevtoolsLog']): Promise<PageFigures> {
+  if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+  const observed = (
+    audit(lhr, 'metrics').details as { items?: Array<Record<string, number | undefined>> } | undefined
+  )?.items?.[0];
+  const { observedLoadTs, observedLargestContentfulPaintTs, observedFirstContentfulPaintTs } = observed ?? {};
+  if (observedLoadTs === undefined || observedFirstContentfulPaintTs === undefined)
+    throw new Error('no observed load event or first contentful paint');
+  // records are in ms, the observed metrics in µs, on the same clock
+  const records = (await NetworkRecords.request(devtoolsLog, { computedCache: new Map() })).filter(
+    (record) => !record.url.startsWith('data:'),
+  );
+  const initialEnd = Math.max(observedLoadTs, observedLargestContentfulPaintTs ?? 0) / 1000;
+  const initialJsCss = records
+    .filter((record) => record.resourceType === 'Script' || record.resourceType === 'Stylesheet')
+    .filter((record) => record.rendererStartTime < initialEnd)
+    .reduce((sum, record) => sum + record.transferSize, 0);
+  const memo = new Map<NetworkRecord, number>();
+  const chain = Math.max(
+    0,
+    ...records
+      .filter((record) => record.finished && record.networkEndTime < observedFirstContentfulPaintTs / 1000)
+      .map((record) => chainSteps(record, records, memo)),
+  );
+
+  return {
+    performance: score(lhr, 'performance'),
+    accessibility: score(lhr, 'accessibility'),
+    lcp: numeric(lhr, 'largest-contentful-paint'),
+    cls: numeric(lhr, 'cumulative-layout-shift'),
+    bytes: numeric(lhr, 'total-byte-weight'),
+    requests: records.length,
+    initialJsCss,
+    chain,
+  };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The per-figure median of the runs that succeeded, or undefined when none did. */
+export function medianFigures(runs: PageFigures[]): PageFigures | undefined {
+  if (!runs.length) return undefined;
+  const of = (key: keyof PageFigures) => median(runs.map((run) => run[key]));
+  return {
+    performance: of('performance'),
+    accessibility: of('accessibility'),
+    lcp: of('lcp'),
+    cls: of('cls'),
+    bytes: of('bytes'),
+    requests: of('requests'),
+    initialJsCss: of('initialJsCss'),
+    chain: of('chain'),
+  };
+}
+
+interface Goal {
+  text: string;
+  met: (page: PageFigures, reference: PageFigures | undefined) => boolean;
+}
+
+interface Row {
+  label: string;
+  format: (figures: PageFigures) => string;
+  value: (figures: PageFigures) => number;
+  goal?: Goal;
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const ROWS: Row[] = [
+  {
+    label: 'Performance',
+    value: (f) => f.performance,
+    format: (f) => String(f.performance),
+    goal: { text: `≥ ${WEB_GOALS.performance}`, met: (f) => f.performance >= WEB_GOALS.performance },
+  },
+  {
+    label: 'Accessibility',
+    value: (f) => f.accessibility,
+    format: (f) => String(f.accessibility),
+    goal: { text: `${WEB_GOALS.accessibility}`, met: (f) => f.accessibility >= WEB_GOALS.accessibility },
+  },
+  {
+    label: 'LCP',
+    value: (f) => f.lcp,
+    format: (f) => `${(f.lcp / 1000).toFixed(2)} s`,
+    goal: {
+      text: `≤ ${WEB_GOALS.lcpRatio}× reference`,
+      met: (f, ref) => ref !== undefined && f.lcp <= ref.lcp * WEB_GOALS.lcpRatio,
+    },
+  },
+  {
+    label: 'CLS',
+    value: (f) => f.cls,
+    format: (f) => f.cls.toFixed(3),
+    // as Lighthouse shows it: three decimals
+    goal: { text: '0', met: (f) => f.cls < 0.0005 },
+  },
+  { label: 'bytes transferred', value: (f) => f.bytes, format: (f) => kB(f.bytes) },
+  { label: 'requests', value: (f) => f.requests, format: (f) => String(f.requests) },
+  {
+    label: 'initial JS+CSS (as transferred)',
+    value: (f) => f.initialJsCss,
+    format: (f) => kB(f.initialJsCss),
+    goal: {
+      text: `≤ ${kB(WEB_GOALS.initialJsCssBytes)}`,
+      met: (f) => f.initialJsCss <= WEB_GOALS.initialJsCssBytes,
+    },
+  },
+  {
+    label: 'request chain before first paint',
+    value: (f) => f.chain,
+    format: (f) => `${f.chain} steps`,
+    goal: { text: `≤ ${WEB_GOALS.chainSteps} steps`, met: (f) => f.chain <= WEB_GOALS.chainSteps },
+  },
+];
+
+const passFail = (met: Goal['met'], page: PageFigures | undefined, reference: PageFigures | undefined) =>
+  page && met(page, reference) ? 'PASS' : 'FAIL';
+
+/** One line per goal: `- PASS: /log-in Performance ≥ 95 (97)`. */
+export function pageVerdicts(
+  name: string,
+  page: PageFigures | undefined,
+  reference: PageFigures | undefined,
+): string[] {
+  return ROWS.flatMap(({ label, format, goal }) =>
+    goal
+      ? [
+          `- ${passFail(goal.met, page, reference)}: ${name} ${label} ${goal.text} (${page ? format(page) : 'no run succeeded'})`,
+        ]
+      : [],
+  );
+}
+
+/** One page's table: the reference's figure, the page's, their ratio, the goal and PASS/FAIL. */
+export function pageTable(page: PageFigures | undefined, reference: PageFigures | undefined): string {
+  const lines = ROWS.map((row) => {
+    const ref = reference ? row.format(reference) : 'n/a';
+    const own = page ? row.format(page) : 'n/a';
+    const denominator = reference ? row.value(reference) : 0;
+    const ratio = page && denominator ? `${(row.value(page) / denominator).toFixed(2)}×` : '—';
+    const verdict = row.goal ? passFail(row.goal.met, page, reference) : '';
+    return `| ${row.label} | ${ref} | ${own} | ${ratio} | ${row.goal?.text ?? '—'} | ${verdict} |`;
+  });
+  return [
+    '| figure | reference | portal | ratio | goal | result |',
+    '|---|---:|---:|---:|---|---|',
+    ...lines,
+  ].join('\n');
+}
