@@ -30,7 +30,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'node --import tsx apps/api/src/main.ts',
+    // the production start: the built SPA as it is, TypeScript by Node's own type stripping
+    command: 'npm run serve',
     cwd: '..',
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,

@@ -33,7 +33,7 @@ async function waitForHealth(deadline: number): Promise<void> {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'frontdoor-shots-'));
   process.env.FD_E2E_DATA_DIR = dataDir;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const server = spawn(process.execPath, ['apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...E2E_ENV, DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],

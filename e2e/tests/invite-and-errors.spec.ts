@@ -13,6 +13,7 @@ import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { linkTo, waitForMail } from '../fixtures/mailbox.ts';
 import { en, fill } from '../fixtures/text.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
+import { withPageConfig } from '../fixtures/page-config.ts';
 
 test.describe('invite links (§2 invite/{code}, §6)', () => {
   test('the invite prefills the email, the sign-up carries the code, and the account is created', async ({
@@ -142,10 +143,9 @@ test.describe('error pages (§2 error-generic, error-timeout; §8)', () => {
 test.describe('calls a page cannot do without (issue 2 HTTP client)', () => {
   test('a call that exceeds the configured timeout sends the user to /error-timeout', async ({ page }) => {
     // a short requestTimeoutMs in config.json, and an API that never answers the login params
-    await page.route(`**${CONFIG_PATH}`, async (route) => {
-      const real = (await (await route.fetch()).json()) as PortalConfig;
-      await route.fulfill({ json: { ...real, requestTimeoutMs: 1500 } });
-    });
+    await withPageConfig(page, (json) =>
+      JSON.stringify({ ...(JSON.parse(json) as PortalConfig), requestTimeoutMs: 1500 }),
+    );
     await page.route('**/api/gateway/getCsrfLogin/**', () => {
       // left unanswered on purpose
     });

@@ -9,6 +9,7 @@ import {
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
+import { withPageConfig } from '../fixtures/page-config.ts';
 import { catalogs, en, fill, shellText } from '../fixtures/text.ts';
 import { expectCurrentLanguage, languageChoice, languageTrigger, stamp, topBar } from '../fixtures/shell.ts';
 
@@ -219,6 +220,7 @@ test.describe('languages and configuration (§2, issue 2)', () => {
   });
 
   test('a missing config.json shows a clear full-page message, never a blank page', async ({ page }) => {
+    await withPageConfig(page, () => null);
     await page.route(`**${CONFIG_PATH}`, (route) => route.fulfill({ status: 404, body: 'Not found' }));
     await page.goto('/log-in');
     await expect(page.getByText(/configuration/i).first()).toBeVisible();
@@ -226,31 +228,39 @@ test.describe('languages and configuration (§2, issue 2)', () => {
   });
 
   test('a malformed config.json shows a clear full-page message', async ({ page }) => {
-    await page.route(`**${CONFIG_PATH}`, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: '{"env": "staging", "apiUrl": ' }),
-    );
+    await withPageConfig(page, () => '{"env": "staging", "apiUrl": ');
     await page.goto('/email');
     await expect(page.getByText(/configuration/i).first()).toBeVisible();
     await expect(page.getByRole('heading', { name: en.email.title })).toHaveCount(0);
   });
 
   test('a config.json missing fields shows the message too', async ({ page }) => {
-    await page.route(`**${CONFIG_PATH}`, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({ env: 'staging' }),
-      }),
-    );
+    await withPageConfig(page, () => JSON.stringify({ env: 'staging' }));
     await page.goto('/log-in');
     await expect(page.getByText(/configuration/i).first()).toBeVisible();
   });
 
-  test('config.json is fetched before anything renders, and not from under apiUrl', async ({ page }) => {
+  test('the page carries config.json: nothing waits for fetching it', async ({ page }) => {
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto('/log-in');
+    await expect(page.getByRole('link', { name: shellText.footer_privacy })).toHaveAttribute(
+      'href',
+      (await portalConfig()).siteUrls.privacy,
+    );
+    await expect.poll(() => requests.some((p) => p.startsWith('/api/'))).toBe(true);
+    expect(requests).not.toContain(CONFIG_PATH);
+  });
+
+  test('without it in the page, config.json is fetched before anything renders, not from under apiUrl', async ({
+    page,
+  }) => {
+    await withPageConfig(page, () => null);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await page.goto('/log-in');
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+    await expect.poll(() => requests.some((p) => p.startsWith('/api/'))).toBe(true);
     const apiCalls = requests.filter((p) => p.startsWith('/api/'));
     const configAt = requests.indexOf(CONFIG_PATH);
     expect(configAt).toBeGreaterThanOrEqual(0);

@@ -1,15 +1,36 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CSRF_COOKIE, CSRF_HEADER, MAX_BODY_BYTES, configSchema, messages } from '@frontdoor/contract';
+import {
+  CONFIG_ELEMENT_ID,
+  CSP_NONCE_PLACEHOLDER,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  LANGUAGE_COOKIE,
+  MAX_BODY_BYTES,
+  PRERENDER_DIR,
+  PRERENDER_MANIFEST,
+  configPlaceholder,
+  configSchema,
+  messages,
+  type PrerenderManifest,
+} from '@frontdoor/contract';
 import { createTestApp, type TestApp } from './testing/harness.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
-mkdirSync(path.join(dist, 'assets'));
-writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+mkdirSync(path.join(dist, 'static'));
+writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html><head></head><div id="root"></div></html>',
+);
+const script = 'console.log("a hashed file")';
+writeFileSync(path.join(dist, 'static', 'index-abc123.js'), script);
+writeFileSync(path.join(dist, 'static', 'index-abc123.js.br'), brotliCompressSync(script));
+writeFileSync(path.join(dist, 'static', 'index-abc123.js.gz'), gzipSync(script));
+writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
 
 describe('serving', () => {
   let t: TestApp;
@@ -21,11 +42,44 @@ describe('serving', () => {
   afterAll(async () => t.close());
 
   it('serves hashed assets as immutable and index.html without caching', async () => {
-    const asset = await t.app.inject({ url: '/assets/index-abc123.js' });
+    const asset = await t.app.inject({ url: '/static/index-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('no-cache');
     const index = await t.app.inject({ url: '/index.html', headers: { accept: 'text/html' } });
     expect(index.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("serves the build's .br and .gz files by Accept-Encoding and its q-values, varying on it", async () => {
+    const asked = async (acceptEncoding?: string) => {
+      const res = await t.app.inject({
+        url: '/static/index-abc123.js',
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+      expect(res.headers.vary).toContain('accept-encoding');
+      expect(res.headers['content-type']).toContain('javascript');
+      const encoding = res.headers['content-encoding'];
+      const body = res.rawPayload;
+      const plain =
+        encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+      expect(plain.toString()).toBe(script);
+      return encoding ?? 'identity';
+    };
+    expect(await asked('gzip, deflate, br, zstd')).toBe('br');
+    expect(await asked('gzip')).toBe('gzip');
+    expect(await asked('br;q=0.5, gzip;q=0.9')).toBe('gzip');
+    expect(await asked('br;q=0, gzip')).toBe('gzip');
+    expect(await asked('identity')).toBe('identity');
+    expect(await asked()).toBe('identity');
+  });
+
+  it('puts config.json into every page it answers, unable to end its script element', async () => {
+    const res = await t.app.inject({ url: '/log-in', headers: { accept: 'text/html' } });
+    const block = new RegExp(
+      `<script type="application/json" id="${CONFIG_ELEMENT_ID}">([^<]*)</script>`,
+    ).exec(res.body);
+    const served = (await t.app.inject({ url: '/assets/cfg/config.json' })).json();
+    expect(JSON.parse(block?.[1] ?? 'null')).toEqual(served);
   });
 
   it('falls back to index.html for every page route that accepts HTML, never for the API', async () => {
@@ -93,6 +147,111 @@ describe('serving', () => {
     expect(ok.headers['access-control-allow-credentials']).toBe('true');
     const no = await t.app.inject({ url: '/api/auth/sig', headers: { origin: 'https://evil.test' } });
     expect(no.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+/** A build with prerendered pages: a login page and the shell, in English and Arabic. */
+function prerenderedDist(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
+  writeFileSync(
+    path.join(root, 'index.html'),
+    '<!doctype html><html><head></head><div id="root"></div></html>',
+  );
+  const manifest: PrerenderManifest = {
+    defaultLanguage: 'en',
+    languages: ['en', 'ar'],
+    pages: { '/': 'log-in.html', '/log-in': 'log-in.html' },
+    shell: 'index.html',
+  };
+  mkdirSync(path.join(root, PRERENDER_DIR));
+  writeFileSync(path.join(root, PRERENDER_DIR, PRERENDER_MANIFEST), JSON.stringify(manifest));
+  for (const language of manifest.languages) {
+    mkdirSync(path.join(root, PRERENDER_DIR, language));
+    const page = (body: string) =>
+      `<!doctype html><html lang="${language}"><head><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"></head><div id="root">${body}</div></html>`;
+    writeFileSync(
+      path.join(root, PRERENDER_DIR, language, 'log-in.html'),
+      page(
+        `<h1>login-${language}</h1><a href="${configPlaceholder('siteUrls.contactUs')}">${configPlaceholder('providerName')}</a>`,
+      ),
+    );
+    writeFileSync(path.join(root, PRERENDER_DIR, language, 'index.html'), page(''));
+  }
+  return root;
+}
+
+describe('prerendered pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', {
+      env: { WEB_DIST: prerenderedDist(), PROVIDER_NAME: 'A & B </script><script>alert(1)</script>' },
+    });
+  });
+  afterAll(async () => t.close());
+
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ url, headers: { accept: 'text/html', ...headers } });
+
+  it('answers a page in ?locale, else the cookie of the menu, else Accept-Language by q, else English', async () => {
+    const heading = async (url: string, headers?: Record<string, string>) =>
+      /<h1>([^<]*)<\/h1>/.exec((await page(url, headers)).body)?.[1] ?? 'shell';
+    expect(await heading('/log-in')).toBe('login-en');
+    expect(await heading('/log-in', { 'accept-language': 'fr-FR, ar;q=0.8, en;q=0.5' })).toBe('login-ar');
+    expect(await heading('/log-in', { 'accept-language': 'en;q=0.4, ar-EG;q=0.9' })).toBe('login-ar');
+    expect(await heading('/log-in', { 'accept-language': 'ar;q=0, de' })).toBe('login-en');
+    expect(await heading('/log-in', { cookie: `${LANGUAGE_COOKIE}=ar`, 'accept-language': 'en' })).toBe(
+      'login-ar',
+    );
+    expect(await heading('/log-in?locale=en', { cookie: `${LANGUAGE_COOKIE}=ar` })).toBe('login-en');
+    expect(await heading('/log-in?locale=xx', { cookie: `${LANGUAGE_COOKIE}=yy` })).toBe('login-en');
+    expect(await heading('/', { 'accept-language': 'ar' })).toBe('login-ar');
+    expect(await heading('/log-in/', { 'accept-language': 'ar' })).toBe('login-ar');
+    // a page that is not prerendered gets the shell in the language, for the SPA to render
+    const shell = await page('/code?email=a', { 'accept-language': 'ar' });
+    expect(shell.body).toContain('<html lang="ar">');
+    expect(shell.body).not.toContain('<h1>');
+    const res = await page('/log-in');
+    expect(res.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("writes the configured strings into a prerendered page, escaped, and the answer's nonce", async () => {
+    const res = await page('/log-in');
+    const cfg = configSchema.parse((await t.app.inject({ url: '/assets/cfg/config.json' })).json());
+    expect(res.body).toContain(`<a href="${cfg.siteUrls.contactUs}">A &amp; B &lt;/script&gt;`);
+    expect(res.body).not.toContain('__FD_CONFIG_');
+    expect(res.body).not.toContain(CSP_NONCE_PLACEHOLDER);
+    const nonce = /nonce="([^"]+)"/.exec(res.body)?.[1];
+    expect(String(res.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+    // config.json inlined: the provider name's </script> cannot end the JSON block early
+    const block = new RegExp(
+      `<script type="application/json" id="${CONFIG_ELEMENT_ID}">([^<]*)</script>`,
+    ).exec(res.body);
+    expect(JSON.parse(block?.[1] ?? 'null')).toEqual(cfg);
+    expect(res.body.match(/<script/g)).toHaveLength(1);
+  });
+
+  it('compresses a page for the encodings the browser accepts', async () => {
+    const br = await page('/log-in', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('<h1>login-en</h1>');
+    const gzip = await page('/log-in', { 'accept-encoding': 'br;q=0.1, gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain('<h1>login-en</h1>');
+    const plain = await page('/log-in', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<h1>login-en</h1>');
+  });
+
+  it('never serves a page file as it was built', async () => {
+    const res = await t.app.inject({
+      url: `/${PRERENDER_DIR}/en/log-in.html`,
+      headers: { accept: 'text/html' },
+    });
+    expect(res.body).not.toContain('login-en');
+    expect(res.body).not.toContain(CSP_NONCE_PLACEHOLDER);
+    const manifest = await t.app.inject({ url: `/${PRERENDER_DIR}/${PRERENDER_MANIFEST}` });
+    expect(manifest.statusCode).toBe(404);
   });
 });
 

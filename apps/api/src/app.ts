@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -10,16 +10,29 @@ import Fastify, {
 } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { API_PREFIX, CSRF_COOKIE, CSRF_HEADER, MAX_BODY_BYTES, messages } from '@frontdoor/contract';
+import {
+  API_PREFIX,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  HASHED_DIR,
+  LANGUAGE_COOKIE,
+  LOCALE_PARAM,
+  MAX_BODY_BYTES,
+  PRERENDER_DIR,
+  REQUEST_ID_HEADER,
+  messages,
+} from '@frontdoor/contract';
 import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
-import { indexHtmlTemplate, securityHeaders, styleNonce } from './services/security-headers.ts';
+import { securityHeaders, styleNonce } from './services/security-headers.ts';
+import { compressPage, loadWebPages, pickEncoding, pickLanguage } from './services/web-pages.ts';
+import { RequestLog } from './services/logger.ts';
 import { MINUTE_MS } from './services/limits.ts';
+import { countLimitRefusal } from './services/metrics.ts';
 import { routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
 import { registerIdentity } from './identity/index.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -32,6 +45,7 @@ import { v2Routes } from './routes/v2.ts';
 import { devRoutes } from './routes/dev.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { productKeyRoutes } from './routes/product-keys.ts';
+import { registerMetrics } from './routes/metrics.ts';
 
 export type { AppContext } from './context.ts';
 
@@ -85,12 +99,16 @@ function floodStore(ctx: AppContext) {
 function errorHandler() {
   return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (isApiError(error)) {
+      if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
       return reply.code(error.statusCode).send(errorBody(error.code, error.message));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.code(413).send(errorBody('payloadTooLarge'));
-    if (status === 429) return reply.code(429).send(errorBody('tooManyRequests'));
+    if (status === 429) {
+      countLimitRefusal('tooManyRequests');
+      return reply.code(429).send(errorBody('tooManyRequests'));
+    }
     if (status === 404) return reply.code(404).send(errorBody('notFound'));
     if (status >= 400 && status < 500) {
       request.log.info({ err: { code: error.code, message: error.message } }, 'bad request');
@@ -102,22 +120,25 @@ function errorHandler() {
 }
 
 /**
- * Serves the built SPA: hashed assets immutable, SPA fallback for page GETs. index.html is read once
- * and answered with each response's style nonce (never as a file), revalidated every time.
+ * Serves the built SPA: every file as built, compressed by the build (.br, .gz) and chosen by
+ * Accept-Encoding; hashed files (Vite's static/) immutable, the rest revalidated. Pages are never
+ * files: each page GET gets its prerendered page in the request's language (?locale, the menu's
+ * cookie, Accept-Language) or the SPA shell, with config.json inlined and the answer's style nonce.
  */
 async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const dist = ctx.config.webDist;
-  const indexFile = path.join(dist, 'index.html');
-  const indexHtml = existsSync(indexFile) ? indexHtmlTemplate(readFileSync(indexFile, 'utf8')) : null;
-  if (indexHtml) {
+  const pages = loadWebPages(dist, portalConfig(ctx.config));
+  if (pages) {
     await app.register(fastifyStatic, {
       root: dist,
       prefix: '/',
       index: false,
-      // index.html and directories go to the page fallback; in production source maps are for error
-      // reporting, not for the public
+      preCompressed: true,
+      // pages (and what they are made from) and directories go to the page fallback; in
+      // production source maps are for error reporting, not for the public
       allowedPath: (pathName) =>
-        pathName !== '/index.html' &&
+        !pathName.endsWith('.html') &&
+        !pathName.startsWith(`/${PRERENDER_DIR}/`) &&
         !pathName.endsWith('/') &&
         !(ctx.config.production && pathName.endsWith('.map')),
       cacheControl: false,
@@ -125,19 +146,20 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
         const rel = path.relative(dist, filePath).split(path.sep).join('/');
         res.header(
           'cache-control',
-          rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          rel.startsWith(`${HASHED_DIR}/`) ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
       },
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
+    const routed = routedPath(request.url);
     const pageGet =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !routePolicy(request).api &&
       // the site root is a page for any client (curl, a load balancer's probe), deeper paths for browsers
-      (wantsHtml(request) || routedPath(request.url) === '/');
+      (wantsHtml(request) || routed === '/');
     if (!pageGet) return reply.code(404).send(errorBody('notFound'));
-    if (!indexHtml) {
+    if (!pages) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
@@ -145,10 +167,23 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
           `The web app is not built (${dist}/index.html is missing).\nRun \`npm run build\` and reload this page.\n`,
         );
     }
-    return reply
+    const query = request.query as Record<string, unknown>;
+    const language = pickLanguage(
+      {
+        locale: typeof query[LOCALE_PARAM] === 'string' ? query[LOCALE_PARAM] : undefined,
+        cookie: request.cookies[LANGUAGE_COOKIE],
+        acceptLanguage: request.headers['accept-language'],
+      },
+      pages.manifest,
+    );
+    const body = pages.page(routed, language, styleNonce(reply.raw));
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    reply
       .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(indexHtml(styleNonce(reply.raw)));
+      .header('vary', pages.prerendered ? 'Accept-Encoding, Accept-Language, Cookie' : 'Accept-Encoding')
+      .type('text/html; charset=utf-8');
+    if (!encoding) return reply.send(body);
+    return reply.header('content-encoding', encoding).send(compressPage(body, encoding));
   });
 }
 
@@ -157,30 +192,39 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const loggerInstance: FastifyBaseLogger = ctx.logger;
   const app = Fastify({
     loggerInstance,
+    logController: new RequestLog(),
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: trustedProxies(config.trustProxy),
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: REQUEST_ID_HEADER,
     genReqId: (req) => {
-      const given = req.headers['x-request-id'];
+      const given = req.headers[REQUEST_ID_HEADER];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
   });
 
   app.setErrorHandler(errorHandler());
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  // a callback hook, like the others on every request: no promise per request
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done(null, payload);
   });
+  if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
 
-  await app.register(helmet, securityHeaders(config));
+  // on the raw response, so that answers oidc-provider writes itself carry them too
+  const headers = securityHeaders(config);
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
+  });
   await app.register(cookie);
   if (config.corsOrigins.length) {
     await app.register(cors, {
       origin: config.corsOrigins,
       credentials: true,
-      allowedHeaders: ['content-type', CSRF_HEADER, 'x-request-id', 'sentry-trace', 'baggage'],
+      allowedHeaders: ['content-type', CSRF_HEADER, REQUEST_ID_HEADER, 'sentry-trace', 'baggage'],
       // a SPA on another origin cannot read fd_csrf; it reads the token from this header instead
-      exposedHeaders: [CSRF_HEADER, 'x-request-id'],
+      exposedHeaders: [CSRF_HEADER, REQUEST_ID_HEADER],
     });
   }
   app.addHook('onClose', async () => ctx.limits.counters.close());
@@ -225,11 +269,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     try {
-      await ctx.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .limit(1)
-        .execute();
+      // a round trip to the database, nothing it has to count or scan
+      await sql`select 1`.execute(ctx.db);
       return { status: 'ok' };
     } catch (err) {
       ctx.logger.warn({ err }, 'readiness check: database unreachable');

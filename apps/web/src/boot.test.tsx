@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { CONFIG_PATH, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
@@ -8,7 +7,7 @@ import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
 import type { SentryImporter } from './lib/telemetry.ts';
 import { AppProviders } from './App.tsx';
-import { createI18n } from './lib/i18n/index.ts';
+import { testI18n } from './test/i18n.ts';
 import { createQueryClient } from './lib/query.ts';
 import { builtInTranslationService } from './lib/i18n/service.ts';
 
@@ -21,18 +20,23 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-function mount(): Root {
+function mount(): HTMLElement {
   const container = document.createElement('div');
   document.body.append(container);
-  root = createRoot(container);
-  return root;
+  return container;
+}
+
+async function started(booting: ReturnType<typeof boot>) {
+  const result = await booting;
+  root = result.root;
+  return result.outcome;
 }
 
 describe('boot (issue 2 §2, §8)', () => {
   it('a missing config.json renders a clear full-page message, never a blank page', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(http.get(configUrl, () => new HttpResponse(null, { status: 404 })));
-    const result = await act(() => boot(mount()));
+    const result = await act(() => started(boot(mount())));
     expect(result).toBe('config-error');
     expect(screen.getByRole('heading', { name: 'This page cannot load right now' })).toBeInTheDocument();
     expect(screen.getByText('The configuration file could not be loaded.')).toBeInTheDocument();
@@ -42,7 +46,7 @@ describe('boot (issue 2 §2, §8)', () => {
   it('a malformed config.json renders the message too', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(http.get(configUrl, () => HttpResponse.json({ env: 'x' })));
-    await act(() => boot(mount()));
+    await act(() => started(boot(mount())));
     expect(screen.getByText('The configuration file is malformed.')).toBeInTheDocument();
     vi.mocked(console.error).mockRestore();
   });
@@ -53,7 +57,7 @@ describe('boot (issue 2 §2, §8)', () => {
       http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
     );
     const loadSentry = vi.fn<SentryImporter>();
-    await act(() => boot(mount(), { loadSentry }));
+    await act(() => started(boot(mount(), { loadSentry })));
     expect(await screen.findByRole('link', { name: 'Frontdoor home' })).toBeInTheDocument();
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(loadSentry).not.toHaveBeenCalled();
@@ -77,7 +81,7 @@ describe('boot (issue 2 §2, §8)', () => {
     // hold the frames back, so "not before the first paint" does not depend on the machine's speed
     const frames: FrameRequestCallback[] = [];
     vi.spyOn(window, 'requestAnimationFrame').mockImplementation((frame) => frames.push(frame));
-    await act(() => boot(mount(), { loadSentry }));
+    await act(() => started(boot(mount(), { loadSentry })));
     await act(() => new Promise((r) => setTimeout(r, 20)));
     expect(loadSentry).not.toHaveBeenCalled();
     act(() => frames.splice(0).forEach((frame) => frame(performance.now())));
@@ -92,7 +96,7 @@ describe('AppErrorBoundary', () => {
     function Broken(): never {
       throw new Error('boom');
     }
-    const i18n = createI18n('en');
+    const i18n = testI18n('en');
     render(
       <AppProviders
         cfg={testConfig}

@@ -1,7 +1,8 @@
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ConfigError, loadConfig } from './lib/config.tsx';
-import { initTranslation } from './lib/i18n/index.ts';
+import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts';
 import { createQueryClient } from './lib/query.ts';
 import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
@@ -9,35 +10,55 @@ import { createAppRouter } from './shell/router.tsx';
 import { ConfigErrorPage } from './shell/ConfigErrorPage.tsx';
 
 /**
- * Start-up order: config.json → translation → render (providers + router) → error reporting after the
- * first paint. Nothing renders before the config is known; a bad config renders a full-page message.
+ * Start-up order: config (inlined by the server, else config.json) → translation → render (providers
+ * + router) → error reporting after the first paint. A page the server prerendered (the container
+ * has its markup) is hydrated in the language it was answered in, then switched to the language
+ * chosen in this browser if that differs; any other is rendered. A bad config renders a full-page
+ * message.
  */
 export async function boot(
-  root: Root,
+  container: HTMLElement,
   options: { loadSentry?: SentryImporter } = {},
-): Promise<'started' | 'config-error'> {
+): Promise<{ outcome: 'started' | 'config-error'; root: Root }> {
   let cfg;
   try {
     cfg = await loadConfig();
   } catch (error) {
     console.error(error);
+    container.replaceChildren();
+    const root = createRoot(container);
     root.render(<ConfigErrorPage error={error instanceof ConfigError ? error : null} />);
-    return 'config-error';
+    return { outcome: 'config-error', root };
   }
-  const { i18n, service } = await initTranslation(cfg);
-  root.render(
+  const pageLanguage = document.documentElement.lang;
+  const prerendered = container.hasChildNodes() && isBundled(pageLanguage);
+  const { i18n, service } = await initTranslation(
+    cfg,
+    window.location.search,
+    prerendered ? pageLanguage : undefined,
+  );
+  const app = (
     <App
       cfg={cfg}
       i18n={i18n}
       translation={service}
       queryClient={createQueryClient()}
       router={createAppRouter()}
-    />,
+    />
   );
+  let root: Root;
+  if (prerendered) {
+    root = hydrateRoot(container, app);
+    const chosen = initialLanguage(window.location.search);
+    if (service.kind === 'built-in' && chosen !== service.current()) void service.change(chosen);
+  } else {
+    root = createRoot(container);
+    root.render(app);
+  }
   afterFirstPaint(() => {
     startTelemetry(cfg, options.loadSentry).catch((error: unknown) =>
       console.warn('Error reporting could not start', error),
     );
   });
-  return 'started';
+  return { outcome: 'started', root };
 }

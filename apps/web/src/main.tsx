@@ -1,4 +1,3 @@
-import { createRoot } from 'react-dom/client';
 import { boot } from './boot.tsx';
 import { shareStyleNonce } from './lib/csp-nonce.ts';
 import './ui/global.css';
@@ -7,4 +6,4 @@ shareStyleNonce();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-void boot(createRoot(container));
+void boot(container);

@@ -55,6 +55,13 @@ export const STORAGE_KEYS = {
   email: 'frontdoor_email',
   /** The language the user chose in the menu (the web's own, not in the spec). */
   language: 'frontdoor_language',
+  /**
+   * The login page's 'Last used' marker (the web's own): the SIGN_IN_METHODS value of the device's
+   * last successful sign-in in localStorage, and of the one under way in this tab in sessionStorage.
+   * Only the method, never who signed in: classroom devices are shared.
+   */
+  lastSignInMethod: 'frontdoor_last_sign_in_method',
+  pendingSignInMethod: 'frontdoor_pending_sign_in_method',
 } as const;
 
 /**
@@ -100,6 +107,11 @@ export const PRODUCT_KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000;
 export const PRODUCT_JWKS_PATH = '/.well-known/product-jwks.json';
 /** How long products (and caches between) may keep the published keys (Cache-Control max-age). */
 export const PRODUCT_JWKS_MAX_AGE_SECONDS = 5 * 60;
+/**
+ * Development only: the return page of the demo product `npm run seed` registers, served by the
+ * portal itself; it shows what a product receives after a sign-in (auth/sig, the verified token).
+ */
+export const DEV_SP_PATH = '/dev/sp';
 
 /**
  * Abuse limits (docs/SECURITY.md): failures are counted against what is guessed (an account, a
@@ -136,9 +148,49 @@ export const ABUSE_LIMITS = {
 export const SESSION_COOKIE = 'fd_session';
 export const CSRF_COOKIE = 'fd_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+/** Every API answer names its request here (the server's log lines carry it as reqId); a client may send its own. */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * Written by the web build (Vite's html.cspNonce) into index.html's <meta property="csp-nonce"> and
  * the nonce attributes; the server replaces it with each response's style nonce.
  */
 export const CSP_NONCE_PLACEHOLDER = '__FRONTDOOR_CSP_NONCE__';
+
+/**
+ * The language menu's choice as a cookie, beside localStorage's STORAGE_KEYS.language: the server
+ * answers a page prerendered in it (the web's own, not in the spec).
+ */
+export const LANGUAGE_COOKIE = 'fd_lang';
+
+/** §2: ?locale=xx on any page switches the page language to xx. */
+export const LOCALE_PARAM = 'locale';
+
+/** Where the web build writes its content-hashed files (Vite's assetsDir), served as immutable. */
+export const HASHED_DIR = 'static';
+
+/**
+ * The <script type="application/json"> the server puts config.json in, in every page it answers, so
+ * the SPA starts without fetching it (it fetches CONFIG_PATH when the element is absent).
+ */
+export const CONFIG_ELEMENT_ID = 'fd-config';
+
+/**
+ * Pages the web build prerenders, one HTML file per bundled language under
+ * `<dist>/PRERENDER_DIR/<language>/`, listed in PRERENDER_MANIFEST (shape: PrerenderManifest).
+ * They are rendered with configPlaceholder(path) for each config.json string, which the server
+ * replaces with the configured values.
+ */
+export const PRERENDER_DIR = 'prerendered';
+export const PRERENDER_MANIFEST = 'manifest.json';
+export interface PrerenderManifest {
+  /** The language answered when none of the request's is bundled. */
+  defaultLanguage: string;
+  languages: string[];
+  /** Page path (as the router matches it, no trailing slash) → its file in each language's folder. */
+  pages: Record<string, string>;
+  /** Every other page: index.html with the language's <html lang dir>, for the SPA to render. */
+  shell: string;
+}
+export const configPlaceholder = (path: string): string => `__FD_CONFIG_${path}__`;
+export const CONFIG_PLACEHOLDER_PATTERN = /__FD_CONFIG_([A-Za-z.]+)__/g;

@@ -65,12 +65,47 @@ export type Description = z.infer<typeof descriptionSchema>;
 export const rolesSchema = z.record(z.string(), z.array(z.number().int()));
 export type Roles = z.infer<typeof rolesSchema>;
 
+/**
+ * What a school's directory or roster said of the person at their latest sign-in with a provider
+ * (docs/identity.md, "What a product learns"); each provider gives some of it, roles lower case.
+ */
+export const identityDirectorySchema = z.object({
+  /** Microsoft's tid; ClassLink's tenant id. */
+  tenant: z.string().optional(),
+  /** Clever's district id. */
+  district: z.string().optional(),
+  /** Clever's school ids; ClassLink's BuildingId. */
+  schools: z.array(z.string()).optional(),
+  /** Clever's user_type or role names, ClassLink's Role: e.g. student, teacher. */
+  roles: z.array(z.string()).optional(),
+  /** ClassLink's OneRoster sourcedId of the person. */
+  rosterId: z.string().optional(),
+});
+export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
+
+/**
+ * An upstream identity linked to the account: the provider's subject (its stable id of the person),
+ * the email it asserted, whether it said that email is verified, and whether the portal trusts it
+ * for linking (verified, from Google or Apple). The account's own email is a placeholder otherwise.
+ */
+export const linkedIdentitySchema = z.object({
+  provider: z.enum(UPSTREAM_PROVIDERS),
+  subject: z.string(),
+  email: z.string().nullable(),
+  emailVerified: z.boolean(),
+  emailTrusted: z.boolean(),
+  ...identityDirectorySchema.shape,
+});
+export type LinkedIdentity = z.infer<typeof linkedIdentitySchema>;
+
 export const signatureUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   first: z.string(),
   last: z.string(),
   roles: rolesSchema,
+  /** Always sent by auth/sig; optional so a signature built without them (older servers, tests) parses. */
+  identities: z.array(linkedIdentitySchema).optional(),
 });
 export type SignatureUser = z.infer<typeof signatureUserSchema>;
 

@@ -112,9 +112,14 @@ const JSON_ESCAPE_OR_EMAIL = new RegExp(String.raw`\\(?:u[\da-f]{4}|.)|${EMAIL}`
 /** Free text (an error message) with every email address, plain or percent-encoded, replaced by `:email`. */
 export const maskEmails = (text: string): string => text.replace(EMAILS, ':email');
 
+/** An address needs its @, plain or encoded: text without one is left as is after a quick scan. */
+const AT_SIGN = /@|%40/i;
+
 /** A JSON text (a log line) with every email address masked; its escapes are read whole, so it stays valid JSON. */
 export const maskEmailsInJson = (json: string): string =>
-  json.replace(JSON_ESCAPE_OR_EMAIL, (match) => (match.startsWith('\\') ? match : ':email'));
+  AT_SIGN.test(json)
+    ? json.replace(JSON_ESCAPE_OR_EMAIL, (match) => (match.startsWith('\\') ? match : ':email'))
+    : json;
 
 const URL_IN_TEXT = /[a-z][a-z\d+.-]*:\/\/[^\s"'<>()]+|(?<![\w.])\/[^\s"'<>()]*/gi;
 

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { SignJWT, importJWK } from 'jose';
-import { PRODUCT_TOKEN_AUDIENCE, PRODUCT_TOKEN_TTL_MS, type Session } from '@frontdoor/contract';
+import {
+  PRODUCT_TOKEN_AUDIENCE,
+  PRODUCT_TOKEN_TTL_MS,
+  type Session,
+  type Signature,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { ApiError } from './http.ts';
 import { mayMasquerade } from './masquerade.ts';
-import { productKeys } from './product-keys.ts';
+import { tokenSigner } from './product-keys.ts';
 import { readSession, sessionTokenOf, type SessionRecord } from './sessions.ts';
-import { findUserById, signatureUser } from './users.ts';
+import { findUserById, signatureOf } from './users.ts';
 
 export interface SignedIn {
   session: SessionRecord;
@@ -37,36 +41,38 @@ export async function requireUser(ctx: AppContext, request: FastifyRequest): Pro
  * The product token of auth/sig: an ES256 JWT signed with the current product key (kid in the
  * header, keys published at PRODUCT_JWKS_PATH), so products verify it without holding any secret
  * of the portal. sub = user id, sid = the session's id (gateway/session/:sid says whether it is
- * still signed in), masq = the masqueraded user id. It lives PRODUCT_TOKEN_TTL_MS, never past the
- * session; it is no session credential.
+ * still signed in), masq = the masqueraded user id, identities (masq_identities) = the upstream
+ * identities linked to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
+ * the session; it is no session credential.
  */
-export async function productToken(ctx: AppContext, signedIn: SignedIn): Promise<string> {
-  const [key] = await productKeys(ctx);
+export async function productToken(
+  ctx: AppContext,
+  signedIn: SignedIn,
+  signature: Signature,
+): Promise<string> {
+  const sign = await tokenSigner(ctx);
   const now = ctx.now();
   // a token that carries a masquerade ends with it
   const masqEndsAt = signedIn.masq ? (signedIn.session.masqEndsAt ?? now) : Number.POSITIVE_INFINITY;
   const expiresAt = Math.min(now + PRODUCT_TOKEN_TTL_MS, signedIn.session.expiresAt, masqEndsAt);
-  return new SignJWT({ sid: signedIn.session.id, ...(signedIn.masq ? { masq: signedIn.masq.id } : {}) })
-    .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid, typ: 'JWT' })
-    .setSubject(signedIn.user.id)
-    .setIssuer(ctx.config.publicUrl)
-    .setAudience(PRODUCT_TOKEN_AUDIENCE)
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(expiresAt / 1000))
-    .setJti(randomUUID())
-    .sign(await importJWK(key.jwk, 'ES256'));
+  return sign({
+    iss: ctx.config.publicUrl,
+    aud: PRODUCT_TOKEN_AUDIENCE,
+    sub: signedIn.user.id,
+    iat: Math.floor(now / 1000),
+    exp: Math.floor(expiresAt / 1000),
+    jti: randomUUID(),
+    sid: signedIn.session.id,
+    identities: signature.user.identities ?? [],
+    ...(signedIn.masq ? { masq: signedIn.masq.id, masq_identities: signature.masq?.identities ?? [] } : {}),
+  });
 }
 
 export async function sessionView(ctx: AppContext, signedIn: SignedIn | null): Promise<Session> {
   if (!signedIn) return { loggedin: false, payload: null };
-  return {
-    loggedin: true,
-    payload: {
-      token: await productToken(ctx, signedIn),
-      signature: {
-        user: signatureUser(signedIn.user),
-        ...(signedIn.masq ? { masq: signatureUser(signedIn.masq) } : {}),
-      },
-    },
+  const signature: Signature = {
+    user: await signatureOf(ctx.db, signedIn.user),
+    ...(signedIn.masq ? { masq: await signatureOf(ctx.db, signedIn.masq) } : {}),
   };
+  return { loggedin: true, payload: { token: await productToken(ctx, signedIn, signature), signature } };
 }

@@ -1,9 +1,12 @@
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SignJWT,
   createLocalJWKSet,
   decodeJwt,
   decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
   jwtVerify,
   type JSONWebKeySet,
 } from 'jose';
@@ -30,7 +33,7 @@ import {
 } from '../testing/harness.ts';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { listAudit } from './audit.ts';
-import { PRODUCT_KEY_GRACE_MS } from './product-keys.ts';
+import { PRODUCT_KEY_GRACE_MS, SIGNING_KEY_CACHE_MS, derToJose } from './product-keys.ts';
 import { createSession } from './sessions.ts';
 
 type Credentials = { clientId: string; clientSecret: string };
@@ -251,5 +254,58 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
         by: 'schedule',
       });
     });
+  });
+  describe.skipIf(skip)('the key an instance signs with', () => {
+    it('is the one it read at most SIGNING_KEY_CACHE_MS ago: a key another instance adds signs after that, and the replaced key verifies its last tokens until they expire', async () => {
+      const c = await signedInClient(t, (await seedUser(t, { email: 'cached-key@school.test' })).id);
+      const oldKid = decodeProtectedHeader(await tokenOf(c)).kid;
+      // another instance, or the admin CLI, adds the next generation
+      const names = await t.db
+        .selectFrom('identity_keys')
+        .select('name')
+        .where('name', 'like', 'product-key:%')
+        .execute();
+      const generation = Math.max(...names.map((row) => Number(row.name.split(':')[1]))) + 1;
+      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = {
+        ...(await exportJWK(privateKey)),
+        kid: `elsewhere-${generation}`,
+        alg: 'ES256',
+        use: 'sig',
+      };
+      await t.db
+        .insertInto('identity_keys')
+        .values({
+          name: `product-key:${generation}`,
+          material: JSON.stringify(jwk),
+          created_at: t.clock.now(),
+        })
+        .execute();
+
+      t.clock.advance(SIGNING_KEY_CACHE_MS - 1000);
+      const last = await tokenOf(c);
+      expect(decodeProtectedHeader(last).kid).toBe(oldKid);
+      t.clock.advance(1000);
+      expect(decodeProtectedHeader(await tokenOf(c)).kid).toBe(jwk.kid);
+      t.clock.advance(Number(decodeJwt(last).exp) * 1000 - t.clock.now() - 1000);
+      await verifyAsProduct(t, last);
+    });
+  });
+});
+
+describe('derToJose', () => {
+  it('turns DER signatures into the r‖s that ES256 verifies, whatever the lengths of r and s', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const input = Buffer.from('header.claims');
+    const lengths = new Set<number>();
+    for (let i = 0; i < 2000; i++) {
+      const der = sign('sha256', input, privateKey);
+      lengths.add(der.length);
+      const jose = derToJose(der);
+      expect(jose).toHaveLength(64);
+      expect(verify('sha256', input, { key: publicKey, dsaEncoding: 'ieee-p1363' }, jose)).toBe(true);
+    }
+    // r and s with a leading zero byte (top bit set) and without one were both met
+    expect(lengths.size).toBeGreaterThan(2);
   });
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { PRODUCT_KEY_ROTATION_MS, PRODUCT_TOKEN_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
@@ -28,6 +28,48 @@ const KEY_PREFIX = 'product-key:';
  * rotation and verifiers' clock tolerance.
  */
 export const PRODUCT_KEY_GRACE_MS = PRODUCT_TOKEN_TTL_MS + 60 * 1000;
+
+/**
+ * How long an instance signs with the key it read (imported once) before reading the keys again:
+ * a rotation elsewhere (another instance, the admin CLI) reaches it within this, well inside the
+ * minute PRODUCT_KEY_GRACE_MS keeps a replaced key published past its last tokens.
+ */
+export const SIGNING_KEY_CACHE_MS = 30 * 1000;
+
+/** Signs a JWT's claims with the current key: a compact ES256 JWS with the key's kid in its header. */
+export type TokenSigner = (claims: Record<string, unknown>) => string;
+
+/** Per database (each test app has its own): when the signing key was read, and its signer. */
+const signers = new WeakMap<Db, { readAt: number; signer: Promise<TokenSigner> }>();
+
+const base64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * The r‖s form a JWS wants (RFC 7518 §3.4) of a DER ECDSA P-256 signature. node:crypto signs in DER
+ * at half the cost of its ieee-p1363 option or of WebCrypto (which jose signs with) on Node 24.
+ */
+export function derToJose(der: Buffer): Buffer {
+  const out = Buffer.alloc(64);
+  // SEQUENCE and its length (under 128 for P-256), then two INTEGERs, each tag, length, big-endian
+  // value: one byte longer when its top bit is set (a leading zero), shorter when it starts with zeros
+  let offset = 2;
+  for (const start of [0, 32]) {
+    const length = der[offset + 1] ?? 0;
+    const value = der.subarray(offset + 2 + Math.max(0, length - 32), offset + 2 + length);
+    value.copy(out, start + 32 - value.length);
+    offset += 2 + length;
+  }
+  return out;
+}
+
+function signerOf(jwk: JWK): TokenSigner {
+  const key = createPrivateKey({ key: jwk, format: 'jwk' });
+  const header = base64url({ alg: 'ES256', kid: jwk.kid, typ: 'JWT' });
+  return (claims) => {
+    const input = `${header}.${base64url(claims)}`;
+    return `${input}.${derToJose(sign('sha256', Buffer.from(input), key)).toString('base64url')}`;
+  };
+}
 
 /** Newest generation first. */
 async function storedKeys(db: Db): Promise<ProductKey[]> {
@@ -72,6 +114,8 @@ export async function productKeys(
   const current = keys[0];
   if (!current || rotatedBy || now - current.createdAt >= PRODUCT_KEY_ROTATION_MS) {
     const kid = await addKey(ctx.db, (current?.generation ?? 0) + 1, now);
+    // this instance signs with the new key at once
+    if (kid) signers.delete(ctx.db);
     if (kid && current)
       await audit(ctx, {
         event: 'product-key.rotated',
@@ -96,6 +140,20 @@ export async function productKeys(
   const [signing, ...replaced] = published;
   if (!signing) throw new Error('no product signing key after creating one');
   return [signing, ...replaced];
+}
+
+/** The signer of product tokens: the newest key, read at most SIGNING_KEY_CACHE_MS ago. */
+export function tokenSigner(ctx: KeyContext): Promise<TokenSigner> {
+  const now = ctx.now();
+  const cached = signers.get(ctx.db);
+  if (cached && now >= cached.readAt && now - cached.readAt < SIGNING_KEY_CACHE_MS) return cached.signer;
+  const signer = productKeys(ctx).then(([current]) => signerOf(current.jwk));
+  signers.set(ctx.db, { readAt: now, signer });
+  // a failed read is not kept: the next call reads again
+  signer.catch(() => {
+    if (signers.get(ctx.db)?.signer === signer) signers.delete(ctx.db);
+  });
+  return signer;
 }
 
 /** The public half of a key: never `d`, whatever else the stored JWK holds. */

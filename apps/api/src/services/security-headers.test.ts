@@ -76,6 +76,21 @@ describe('security headers without a translation widget or error reporting', () 
     expect((await t.app.inject({ url: '/healthz' })).headers['x-frame-options']).toBe('DENY');
   });
 
+  it('gives every other answer the same CSP, computed at start, with no nonce (only pages ask for one)', async () => {
+    const page = String((await pageGet(t)).headers['content-security-policy']);
+    const answers = await Promise.all(
+      ['/healthz', '/api/no-such-call', '/oidc/.well-known/openid-configuration'].map((url) =>
+        t.app.inject({ url }),
+      ),
+    );
+    const policies = answers.map((res) => String(res.headers['content-security-policy']));
+    expect(new Set(policies).size).toBe(1);
+    expect(policies[0]).not.toContain("'nonce-");
+    expect(policies[0]).toBe(page.replace(/ 'nonce-[^']+'/, ''));
+    // oidc-provider writes its answers itself: the headers are on them too
+    expect(answers[2]?.headers['x-frame-options']).toBe('DENY');
+  });
+
   it("answers index.html with a fresh nonce per request, the one in that response's style-src", async () => {
     const first = await pageGet(t, '/');
     const second = await pageGet(t, '/log-in/some-csrf');

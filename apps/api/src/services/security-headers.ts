@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import helmet from 'helmet';
 import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
 import { ConfigError, type AppConfig } from '../config.ts';
 import { IDENTITY_PAGE_STYLE } from '../identity/html.ts';
@@ -14,13 +15,23 @@ import { PAGE_STYLE } from './html.ts';
 export const TRANSLATION_WIDGET_ENDPOINTS = ['https://cdn-api-weglot.com', 'https://api.weglot.com'];
 
 const nonces = new WeakMap<ServerResponse, string>();
+const CSP = 'content-security-policy';
+/** How the CSP's style-src starts (cspDirectives): the nonce goes right after it. */
+const STYLE_SRC = "style-src 'self'";
 
-/** The style nonce of one response: its CSP header and its index.html carry the same one. */
+/**
+ * The style nonce of one response: its CSP header and its page carry the same one. Only pages ask
+ * for one, so only they pay for it; every other answer keeps the CSP computed at start, without one.
+ */
 export function styleNonce(res: ServerResponse): string {
   let nonce = nonces.get(res);
   if (!nonce) {
     nonce = randomBytes(16).toString('base64');
     nonces.set(res, nonce);
+    const policy = res.getHeader(CSP);
+    // without the header (none set yet) the page's styles are refused: it fails closed
+    if (typeof policy === 'string')
+      res.setHeader(CSP, policy.replace(STYLE_SRC, `${STYLE_SRC} 'nonce-${nonce}'`));
   }
   return nonce;
 }
@@ -48,16 +59,10 @@ export function cspDirectives(config: AppConfig) {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...widgetOrigin],
-    // No 'unsafe-inline': the SPA's <style> elements carry this response's nonce (index.html's meta),
-    // the server's own pages have one fixed stylesheet each. The widget's injected <style> elements
-    // (dashboard custom CSS, its text-hiding transition) are refused; its stylesheet is allowed.
-    styleSrc: [
-      "'self'",
-      (_req: IncomingMessage, res: ServerResponse) => `'nonce-${styleNonce(res)}'`,
-      styleHash(PAGE_STYLE),
-      styleHash(IDENTITY_PAGE_STYLE),
-      ...widgetOrigin,
-    ],
+    // No 'unsafe-inline': the SPA's <style> elements carry their page's nonce (index.html's meta,
+    // added by styleNonce), the server's own pages have one fixed stylesheet each. The widget's injected
+    // <style> elements (dashboard custom CSS, its text-hiding transition) are refused; its stylesheet is allowed.
+    styleSrc: ["'self'", styleHash(PAGE_STYLE), styleHash(IDENTITY_PAGE_STYLE), ...widgetOrigin],
     // React's style props go through the CSSOM, which CSP does not govern; no markup needs style="…"
     styleSrcAttr: ["'none'"],
     // data: for the images Vite inlines into the bundle
@@ -79,16 +84,21 @@ export function cspDirectives(config: AppConfig) {
   };
 }
 
-/** @fastify/helmet's options: the CSP above and the headers agreeing with it. */
-export function securityHeaders(config: AppConfig): FastifyHelmetOptions {
-  return {
+/**
+ * Every response's security headers, computed once at start: helmet's, with the CSP above and the
+ * headers agreeing with it. Nothing in them depends on the request; a page adds its nonce (styleNonce).
+ */
+export function securityHeaders(config: AppConfig): [name: string, value: string][] {
+  const res = new ServerResponse(new IncomingMessage(new Socket()));
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
     // the same as frame-ancestors 'none', for browsers that only know X-Frame-Options
     frameguard: { action: 'deny' },
     // the authorization server and providers are other origins reached by top-level navigation
     crossOriginEmbedderPolicy: false,
     hsts: config.cookieSecure,
-  };
+  })(res.req, res, () => undefined);
+  return Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]);
 }
 
 /** index.html as built, read once: each answer puts its response's nonce in place of the placeholder. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_PATH } from '@frontdoor/contract';
+import { CONFIG_ELEMENT_ID, CONFIG_PATH } from '@frontdoor/contract';
 import { ConfigError, loadConfig } from './config.tsx';
 import { HttpResponse, http, server } from '../test/server.ts';
 import { testConfig } from '../test/config.ts';
@@ -18,6 +18,29 @@ describe('loadConfig (§3, issue 2 §2)', () => {
     await expect(loadConfig()).resolves.toEqual(testConfig);
     expect(new URL(requested).pathname).toBe('/assets/cfg/config.json');
     expect(requested.startsWith(testConfig.apiUrl)).toBe(false);
+  });
+
+  it('reads the config the server put into the page, without fetching config.json', async () => {
+    let fetched = false;
+    server.use(
+      http.get(configUrl, () => {
+        fetched = true;
+        return HttpResponse.json({});
+      }),
+    );
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = CONFIG_ELEMENT_ID;
+    block.textContent = JSON.stringify({ ...testConfig, providerName: 'Inline </b>' });
+    document.head.append(block);
+    try {
+      await expect(loadConfig()).resolves.toEqual({ ...testConfig, providerName: 'Inline </b>' });
+      expect(fetched).toBe(false);
+      block.textContent = '{"env": 1}';
+      await expect(loadConfig()).rejects.toThrow('The configuration file is malformed.');
+    } finally {
+      block.remove();
+    }
   });
 
   it('a missing file is a ConfigError saying it could not be loaded', async () => {

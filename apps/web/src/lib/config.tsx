@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { CONFIG_PATH, configSchema } from '@frontdoor/contract';
+import { CONFIG_ELEMENT_ID, CONFIG_PATH, configSchema } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 
 /** Why config.json could not be used; the boot screen shows it instead of a blank page. */
@@ -13,11 +13,19 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * Loads /assets/cfg/config.json (never under apiUrl: it says where the API is) and validates it with
- * the contract's configSchema. Throws ConfigError when it is missing, not JSON or not valid.
- */
-export async function loadConfig(fetchImpl: typeof fetch = fetch): Promise<PortalConfig> {
+/** config.json as the server inlined it into the page (CONFIG_ELEMENT_ID), else fetched. */
+async function configJson(fetchImpl: typeof fetch): Promise<unknown> {
+  const inline = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
+  if (inline) {
+    try {
+      return JSON.parse(inline);
+    } catch {
+      throw new ConfigError(
+        'The configuration file is malformed.',
+        `#${CONFIG_ELEMENT_ID} is not valid JSON`,
+      );
+    }
+  }
   let response: Response;
   try {
     response = await fetchImpl(CONFIG_PATH, { cache: 'no-store', headers: { accept: 'application/json' } });
@@ -30,13 +38,20 @@ export async function loadConfig(fetchImpl: typeof fetch = fetch): Promise<Porta
       `${CONFIG_PATH} answered ${response.status}`,
     );
   }
-  let json: unknown;
   try {
-    json = await response.json();
+    return await response.json();
   } catch {
     throw new ConfigError('The configuration file is malformed.', `${CONFIG_PATH} is not valid JSON`);
   }
-  const parsed = configSchema.safeParse(json);
+}
+
+/**
+ * The config of /assets/cfg/config.json (never under apiUrl: it says where the API is): the copy the
+ * server put into the page, or fetched when there is none; validated with the contract's
+ * configSchema. Throws ConfigError when it is missing, not JSON or not valid.
+ */
+export async function loadConfig(fetchImpl: typeof fetch = fetch): Promise<PortalConfig> {
+  const parsed = configSchema.safeParse(await configJson(fetchImpl));
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
     throw new ConfigError('The configuration file is malformed.', `Invalid or missing fields: ${fields}`);

@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { isProduction } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
 import { pageNonce } from '../lib/csp-nonce.ts';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useIsMobile } from './use-is-mobile.ts';
 
 /**
@@ -48,14 +49,16 @@ export function EnvStamp() {
   const ref = useRef<HTMLDivElement>(null);
   const production = isProduction(cfg);
   const compact = useIsMobile();
+  const hydrated = useHydrated();
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
     const style = compact ? { ...STAMP_STYLE, ...COMPACT_STYLE } : STAMP_STYLE;
     for (const [property, value] of Object.entries(style))
       element.style.setProperty(property, value, 'important');
-  }, [production, compact]);
-  if (production) return null;
+  }, [production, compact, hydrated]);
+  // a portal is rendered in the browser only
+  if (production || !hydrated) return null;
   return createPortal(
     <>
       <style nonce={pageNonce()}>{PRINT_RULE}</style>

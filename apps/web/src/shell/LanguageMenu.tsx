@@ -1,130 +1,85 @@
-import { useState } from 'react';
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import * as RadixDialog from '@radix-ui/react-dialog';
+import { Suspense, lazy, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useCurrentLanguage, useTranslationService } from '../lib/i18n/context.tsx';
 import type { LanguageOption } from '../lib/i18n/languages.ts';
-import { CheckIcon, ChevronIcon, CloseIcon, GlobeIcon } from '../ui/icons.tsx';
+import { ChevronIcon, GlobeIcon } from '../ui/icons.tsx';
 import { useIsMobile } from './use-is-mobile.ts';
 import styles from './Shell.module.css';
 
-function Flag({ option }: { option: LanguageOption }) {
+export function Flag({ option }: { option: LanguageOption }) {
   return <img className={styles.flag} src={option.flag} alt="" width={24} height={16} />;
 }
 
-/**
- * §2 language switcher. At 1107 px or less (script check) a globe button opens a full-screen modal
- * that closes once a language is chosen; wider windows get a dropdown. Both mark the current language
- * (aria-checked in the menu, aria-current in the modal, and a check mark / highlight).
- */
-export function LanguageMenu() {
-  const service = useTranslationService();
-  const current = useCurrentLanguage();
-  const isMobile = useIsMobile();
-  const options = service.languages();
-  const choose = (code: string) => void service.change(code);
-  return isMobile ? (
-    <MobileLanguageMenu options={options} current={current} onChoose={choose} />
-  ) : (
-    <DesktopLanguageMenu options={options} current={current} onChoose={choose} />
-  );
-}
-
-interface MenuProps {
+export interface LanguageMenuProps {
   options: LanguageOption[];
   current: string;
   onChoose: (code: string) => void;
 }
 
-function DesktopLanguageMenu({ options, current, onChoose }: MenuProps) {
-  const { t } = useTranslation('common');
-  const selected = options.find((o) => o.param === current) ?? options[0];
+export const desktopTriggerLabel = (t: TFunction, selected: LanguageOption | undefined): string =>
+  `${t('language_menu')}: ${selected?.displayName ?? ''}`;
+
+export function DesktopTriggerContent({ selected }: { selected: LanguageOption | undefined }) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger
-        className={styles.menuTrigger}
-        aria-label={`${t('language_menu')}: ${selected?.displayName ?? ''}`}
-      >
-        {selected && <Flag option={selected} />}
-        <span className={styles.menuTriggerName}>{selected?.displayName}</span>
-        <ChevronIcon />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          className={styles.menuContent}
-          align="end"
-          sideOffset={8}
-          aria-label={t('language_menu')}
-        >
-          <DropdownMenu.RadioGroup value={current} onValueChange={onChoose}>
-            {options.map((option) => (
-              <DropdownMenu.RadioItem
-                key={option.param}
-                value={option.param}
-                lang={option.param}
-                className={`${styles.menuItem} ${option.cssName}`}
-              >
-                <Flag option={option} />
-                <span>{option.displayName}</span>
-                <DropdownMenu.ItemIndicator className={styles.check}>
-                  <CheckIcon />
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <>
+      {selected && <Flag option={selected} />}
+      <span className={styles.menuTriggerName}>{selected?.displayName}</span>
+      <ChevronIcon />
+    </>
   );
 }
 
-function MobileLanguageMenu({ options, current, onChoose }: MenuProps) {
+const loadPopup = () => import('./LanguageMenuPopup.tsx');
+const LanguageMenuPopup = lazy(loadPopup);
+
+/**
+ * §2 language switcher. At 1107 px or less (script check) a globe button opens a full-screen modal
+ * that closes once a language is chosen; wider windows get a dropdown. Both mark the current language
+ * (aria-checked in the menu, aria-current in the modal, and a check mark / highlight). The menus are
+ * downloaded when first asked for (fetching starts when the pointer or focus reaches the trigger);
+ * until then this renders the same trigger, so nothing moves when they arrive.
+ */
+export function LanguageMenu() {
   const { t } = useTranslation('common');
-  const [open, setOpen] = useState(false);
+  const service = useTranslationService();
+  const current = useCurrentLanguage();
+  const isMobile = useIsMobile();
+  const hydrated = useHydrated();
+  // 'open' from the click that asked for the menus until they have opened, then 'loaded'
+  const [menus, setMenus] = useState<'none' | 'open' | 'loaded'>('none');
+  const options = service.languages();
+  const selected = options.find((o) => o.param === current) ?? options[0];
+  const trigger = (mobile: boolean, className = '') => (
+    <button
+      key={mobile ? 'mobile' : 'desktop'}
+      type="button"
+      className={`${mobile ? styles.globe : styles.menuTrigger} ${className}`.trim()}
+      aria-label={mobile ? t('language_menu_open') : desktopTriggerLabel(t, selected)}
+      aria-haspopup={mobile ? 'dialog' : 'menu'}
+      aria-expanded={menus === 'open'}
+      onPointerEnter={() => void loadPopup()}
+      onFocus={() => void loadPopup()}
+      onClick={() => setMenus('open')}
+    >
+      {mobile ? <GlobeIcon /> : <DesktopTriggerContent selected={selected} />}
+    </button>
+  );
+  // prerendered: both, the stylesheet shows the one for the window (Shell.module.css)
+  if (!hydrated) return [trigger(false, styles.desktopOnly), trigger(true, styles.mobileOnly)];
+  if (menus === 'none') return trigger(isMobile);
   return (
-    <RadixDialog.Root open={open} onOpenChange={setOpen}>
-      <RadixDialog.Trigger className={styles.globe} aria-label={t('language_menu_open')}>
-        <GlobeIcon />
-      </RadixDialog.Trigger>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className={styles.modalOverlay} />
-        <RadixDialog.Content className={styles.modal} aria-describedby={undefined}>
-          <div className={styles.modalHeader}>
-            <RadixDialog.Title className={styles.modalTitle}>{t('language_menu_open')}</RadixDialog.Title>
-            <RadixDialog.Close className={styles.modalClose} aria-label={t('language_menu_close')}>
-              <CloseIcon />
-            </RadixDialog.Close>
-          </div>
-          <ul className={styles.modalList}>
-            {options.map((option) => {
-              const isCurrent = option.param === current;
-              return (
-                <li key={option.param}>
-                  <button
-                    type="button"
-                    lang={option.param}
-                    className={`${styles.modalItem} ${option.cssName}`}
-                    aria-current={isCurrent ? 'true' : undefined}
-                    onClick={() => {
-                      onChoose(option.param);
-                      setOpen(false);
-                    }}
-                  >
-                    <Flag option={option} />
-                    <span>{option.displayName}</span>
-                    {isCurrent && (
-                      <span className={styles.check}>
-                        <CheckIcon />
-                        <span className="visually-hidden">{t('current_language')}</span>
-                      </span>
-                    )}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={trigger(isMobile)}>
+      <LanguageMenuPopup
+        key={isMobile ? 'mobile' : 'desktop'}
+        mobile={isMobile}
+        defaultOpen={menus === 'open'}
+        onOpened={() => setMenus('loaded')}
+        options={options}
+        current={current}
+        onChoose={(code) => void service.change(code)}
+      />
+    </Suspense>
   );
 }

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TOP_BAR_HIDE_OFFSET_PX, TOP_BAR_TRANSITION_MS } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useTranslationService } from '../lib/i18n/context.tsx';
 import { isExcludedPath } from '../lib/i18n/excluded-paths.ts';
 import logo from '../assets/logo.svg';
@@ -21,6 +22,7 @@ export function TopBar() {
   const { t } = useTranslation('common');
   const service = useTranslationService();
   const { pathname } = useLocation();
+  const hydrated = useHydrated();
   const scrolledAway = useTopBarHidden();
   const [focusWithin, setFocusWithin] = useState(false);
   const hidden = scrolledAway && !focusWithin;
@@ -32,7 +34,7 @@ export function TopBar() {
   return (
     <header
       className={styles.topBar}
-      style={style}
+      style={hydrated ? style : undefined}
       data-hidden={hidden ? 'true' : 'false'}
       data-testid="top-bar"
       onFocus={() => setFocusWithin(true)}

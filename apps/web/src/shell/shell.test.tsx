@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -5,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { STORAGE_KEYS } from '@frontdoor/contract';
+import { MOBILE_MAX_WIDTH, STORAGE_KEYS } from '@frontdoor/contract';
 import { renderRoutes } from '../test/render.tsx';
 import { setWindowWidth } from '../test/match-media.ts';
 import { applyDocumentLanguage } from '../lib/i18n/index.ts';
@@ -140,7 +142,9 @@ describe('shell', () => {
     expect(await screen.findByRole('menu')).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
-    expect(trigger).toHaveFocus();
+    // the first click downloaded the menu, whose own trigger took the place of the one clicked
+    expect(screen.getByRole('button', { name: 'Language: English' })).toHaveFocus();
+    expect(trigger).not.toBeInTheDocument();
   });
 
   it('at 1107 px or less a globe opens a full-screen modal that closes after choosing', async () => {
@@ -158,6 +162,13 @@ describe('shell', () => {
     const again = await screen.findByRole('dialog');
     expect(within(again).getByRole('button', { name: /Français/ })).toHaveAttribute('aria-current', 'true');
     expect(within(again).getByRole('button', { name: 'English' })).not.toHaveAttribute('aria-current');
+  });
+
+  it("until hydrated, the stylesheet shows the trigger the script will choose, at the contract's width", () => {
+    const css = readFileSync(path.join(import.meta.dirname, 'Shell.module.css'), 'utf8');
+    expect(css).toMatch(
+      new RegExp(`@media \\(max-width: ${MOBILE_MAX_WIDTH}px\\) \\{\\s*\\.desktopOnly \\{`),
+    );
   });
 
   it('switches between the two menus when the window is resized across 1107/1108 px', async () => {

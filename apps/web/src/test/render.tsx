@@ -4,7 +4,8 @@ import { Outlet, RouterProvider, createMemoryRouter, useLocation } from 'react-r
 import type { RouteObject } from 'react-router';
 import type { PortalConfig } from '@frontdoor/contract';
 import { AppProviders } from '../App.tsx';
-import { createI18n } from '../lib/i18n/index.ts';
+import type { createI18n } from '../lib/i18n/index.ts';
+import { testI18n } from './i18n.ts';
 import { builtInTranslationService } from '../lib/i18n/service.ts';
 import type { TranslationService } from '../lib/i18n/service.ts';
 import { createQueryClient } from '../lib/query.ts';
@@ -47,7 +48,7 @@ function ProbeLayout() {
 /** Renders any route table inside the app providers and a memory router at options.path. */
 export function renderRoutes(routes: RouteObject[], options: RenderOptions = {}) {
   const cfg: PortalConfig = { ...testConfig, ...options.config };
-  const i18n = createI18n(options.language ?? 'en');
+  const i18n = testI18n(options.language ?? 'en');
   const translation = options.translation?.(i18n) ?? builtInTranslationService(i18n);
   const queryClient = createQueryClient();
   const router = createMemoryRouter([{ element: <ProbeLayout />, children: routes }], {

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SNACK_BAR_ANIMATION_MS, SNACK_BAR_DEFAULT_DURATION_MS } from '@frontdoor/contract';
+import { useHydrated } from '../lib/hydrated.ts';
 import { CloseIcon } from './icons.tsx';
 import styles from './Feedback.module.css';
 
@@ -47,11 +48,17 @@ export function SnackBarProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [snack]);
   const api = useMemo(() => ({ show }), [show]);
+  const hydrated = useHydrated();
   const timing = { '--fd-snack-ms': `${SNACK_BAR_ANIMATION_MS}ms` } as CSSProperties;
   return (
     <SnackBarContext.Provider value={api}>
       {children}
-      <div className={styles.snackRegion} role="status" aria-live="polite" style={timing}>
+      <div
+        className={styles.snackRegion}
+        role="status"
+        aria-live="polite"
+        style={hydrated ? timing : undefined}
+      >
         {snack && (
           <div className={styles.snack} key={snack.id}>
             <span>{snack.message}</span>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LOGIN_BUTTON_PROVIDERS, PROVIDER_DISPLAY_NAMES } from '@frontdoor/contract';
@@ -14,9 +14,14 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
+import { startSignIn } from '../../lib/storage.ts';
+import { useLastUsed } from './LastUsed.tsx';
 import { ProviderIcon } from './ProviderIcon.tsx';
 import { SignedInNotice } from './SignedInNotice.tsx';
-import { WorkEmailDialog } from './WorkEmailDialog.tsx';
+
+// the work/school modal (its form, zod schema and dialog) is downloaded when the Microsoft button asks for it
+const loadWorkEmailDialog = () => import('./WorkEmailDialog.tsx');
+const WorkEmailDialog = lazy(async () => ({ default: (await loadWorkEmailDialog()).WorkEmailDialog }));
 
 /** /log-in, /log-in/{csrf} and every unknown path: one button per external provider, email, class code. */
 export default function LoginPage() {
@@ -27,12 +32,16 @@ export default function LoginPage() {
   const { loading, error: paramsError } = useLoginParams();
   const signIn = useProviderSignIn();
   const [workEmailOpen, setWorkEmailOpen] = useState(false);
+  const [workEmailAsked, setWorkEmailAsked] = useState(false);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const leaving = signIn.isPending || signIn.isSuccess;
+  const lastUsed = useLastUsed();
 
   const start = (provider: UpstreamProvider, loginHint?: string) => {
     if (leaving) return;
     setCallError(null);
+    // the work/school modal's personal-account answer is still the Microsoft button
+    startSignIn(provider === 'MicrosoftPersonal' ? 'Microsoft' : provider);
     signIn.mutate(
       { provider, loginHint },
       {
@@ -51,7 +60,10 @@ export default function LoginPage() {
       footer={
         <>
           <p>
-            <Link to="/access-code">{t('access_code_link')}</Link>
+            <Link to="/access-code" {...lastUsed.props('classCode')}>
+              {t('access_code_link')}
+              {lastUsed.badge('classCode', 'overText')}
+            </Link>
           </p>
           <p>
             {t('contact_prompt')} <a href={cfg.siteUrls.contactUs}>{t('contact_us')}</a>
@@ -69,30 +81,38 @@ export default function LoginPage() {
             <Button
               variant="secondary"
               fullWidth
-              className={styles.providerButton}
+              {...lastUsed.props(provider, styles.providerButton)}
               loading={leaving && signIn.variables?.provider === provider}
               disabled={loading || leaving}
+              onPointerEnter={provider === 'Microsoft' ? () => void loadWorkEmailDialog() : undefined}
               onClick={() => {
-                if (provider === 'Microsoft') setWorkEmailOpen(true);
-                else start(provider);
+                if (provider !== 'Microsoft') return start(provider);
+                setWorkEmailAsked(true);
+                setWorkEmailOpen(true);
               }}
             >
               <ProviderIcon provider={provider} />
               {t('continue_with', { provider: PROVIDER_DISPLAY_NAMES[provider] })}
+              {lastUsed.badge(provider)}
             </Button>
           </li>
         ))}
       </ul>
       <p className={styles.divider}>{t('or')}</p>
-      <Link to="/email" className={buttonClassName('primary', true)}>
+      <Link to="/email" {...lastUsed.props('email', buttonClassName('primary', true))}>
         {t('continue_with_email')}
+        {lastUsed.badge('email')}
       </Link>
-      <WorkEmailDialog
-        open={workEmailOpen}
-        onOpenChange={setWorkEmailOpen}
-        busy={leaving}
-        onProvider={(provider, email) => start(provider, email)}
-      />
+      {workEmailAsked && (
+        <Suspense fallback={null}>
+          <WorkEmailDialog
+            open={workEmailOpen}
+            onOpenChange={setWorkEmailOpen}
+            busy={leaving}
+            onProvider={(provider, email) => start(provider, email)}
+          />
+        </Suspense>
+      )}
     </PageCard>
   );
 }

@@ -13,5 +13,5 @@ export function useTranslationService(): TranslationService {
 /** The current language code; re-renders on every change. */
 export function useCurrentLanguage(): string {
   const service = useTranslationService();
-  return useSyncExternalStore(service.subscribe, service.current);
+  return useSyncExternalStore(service.subscribe, service.current, service.current);
 }

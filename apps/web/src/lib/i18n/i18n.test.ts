@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '@frontdoor/contract';
-import { applyDocumentLanguage, createI18n, initTranslation, initialLanguage } from './index.ts';
+import { applyDocumentLanguage, initTranslation, initialLanguage } from './index.ts';
+import { testI18n } from '../../test/i18n.ts';
 import { languageOptions } from './languages.ts';
 import { isExcludedPath } from './excluded-paths.ts';
 import { builtInTranslationService, hostedTranslationService, widgetExcludedPaths } from './service.ts';
@@ -62,7 +63,7 @@ describe('excluded paths (§2)', () => {
 
 describe('built-in translation service', () => {
   it('switches i18next, <html lang dir> (ar is right to left) and remembers the choice', async () => {
-    const i18n = createI18n('en');
+    const i18n = testI18n('en');
     const service = builtInTranslationService(i18n);
     expect(service.languages().map((l) => l.param)).toEqual(['en', 'es', 'fr', 'pt', 'zh', 'ar']);
     const seen: string[] = [];
@@ -127,7 +128,7 @@ describe('hosted translation service (widget adapter)', () => {
 
 describe('errorText', () => {
   it('translates a server error by its contract code, else shows its msg, else the fallback', async () => {
-    const i18n = createI18n('fr');
+    const i18n = testI18n('fr');
     const t = i18n.t.bind(i18n);
     expect(errorText(t, { code: 'accessCodeFailed', msg: 'x' }, 'unknownError')).toBe(
       'Le code saisi n’a pas fonctionné. Réessayez ou adressez-vous à votre enseignant.',

@@ -1,23 +1,28 @@
 import i18next from 'i18next';
 import type { i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { LOCALE_PARAM } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 import { setRequestLanguage } from '../http.ts';
-import { buildResources, namespaces } from './resources.ts';
+import type { Resources } from './resources.ts';
+import { isBundled, loadLanguage } from './load.ts';
 import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf } from './languages.ts';
+import type { BundledLanguage } from './languages.ts';
 import {
   builtInTranslationService,
   hostedTranslationService,
   loadHostedWidget,
+  rememberLanguage,
   rememberedLanguage,
 } from './service.ts';
 import type { TranslationService } from './service.ts';
 
 export type { TranslationService } from './service.ts';
 export type { LanguageOption } from './languages.ts';
+export { isBundled, loadLanguage };
 
 /** ?locale=xx on any page switches the language (§2). */
-export const LOCALE_PARAM = 'locale';
+export { LOCALE_PARAM };
 
 /** Sets <html lang dir> and the API's Accept-Language for a language code. */
 export function applyDocumentLanguage(code: string): void {
@@ -26,49 +31,68 @@ export function applyDocumentLanguage(code: string): void {
   setRequestLanguage(code);
 }
 
-/** An i18next instance holding every bundled catalog (all namespaces, all languages). */
-export function createI18n(language: string = SOURCE_LANGUAGE): I18n {
+/** An i18next instance in `language`, holding the given catalogs (more are added by loadLanguage). */
+export function createI18n(language: string, resources: Partial<Resources>): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: buildResources(),
+    resources,
     lng: language,
-    fallbackLng: SOURCE_LANGUAGE,
+    // every bundled catalog has every key (catalogs.test.ts), so no other language is ever needed
+    fallbackLng: false,
     supportedLngs: [...BUNDLED_LANGUAGES],
-    ns: Object.keys(namespaces),
+    ns: Object.keys(Object.values(resources)[0] ?? {}),
     defaultNS: 'common',
     // React escapes what it renders; escaping here too would show &amp; etc.
     interpolation: { escapeValue: false },
     returnNull: false,
     initAsync: false,
   });
+  // prerendering (build time) has no document: it writes the page's <html lang dir> itself
+  if (typeof document === 'undefined') return instance;
   instance.on('languageChanged', applyDocumentLanguage);
   applyDocumentLanguage(instance.language);
   return instance;
 }
 
-/** The first language: ?locale when bundled, else the one chosen before, else English. */
-export function initialLanguage(search: string): string {
-  const supported = new Set<string>(BUNDLED_LANGUAGES);
+/**
+ * The first language: ?locale when bundled, else the one chosen before, else the page's own (the
+ * server answered it in the browser's language), else English.
+ */
+export function initialLanguage(search: string): BundledLanguage {
   const fromQuery = new URLSearchParams(search).get(LOCALE_PARAM);
-  if (fromQuery && supported.has(fromQuery)) return fromQuery;
   const remembered = rememberedLanguage();
-  return remembered && supported.has(remembered) ? remembered : SOURCE_LANGUAGE;
+  const page = document.documentElement.lang;
+  return [fromQuery, remembered, page].find(isBundled) ?? SOURCE_LANGUAGE;
+}
+
+/** A built-in i18n in a bundled language, its catalogs loaded; a chosen language also goes in the cookie. */
+async function builtIn(language: BundledLanguage) {
+  const i18n = createI18n(language, {});
+  await loadLanguage(i18n, language);
+  // a choice from before the cookie existed reaches the server from the next page on
+  if (rememberedLanguage() === language) rememberLanguage(language);
+  return { i18n, service: builtInTranslationService(i18n) };
 }
 
 /**
  * Sets up translation for a loaded config: the hosted widget when cfg.translation has a key and a
  * script (its script is only fetched then), else the built-in catalogs. A widget that fails to load
- * falls back to the built-in service, so the page is never left untranslatable.
+ * falls back to the built-in service, so the page is never left untranslatable. `language` forces
+ * the first language (a prerendered page is hydrated in the language it was answered in).
  */
 export async function initTranslation(
   cfg: Pick<PortalConfig, 'translation'>,
   search: string = window.location.search,
+  language?: BundledLanguage,
 ): Promise<{ i18n: I18n; service: TranslationService }> {
   const { key, scriptUrl } = cfg.translation;
   if (key && scriptUrl) {
-    const i18n = createI18n(SOURCE_LANGUAGE);
+    const i18n = createI18n(SOURCE_LANGUAGE, {});
     try {
-      const widget = await loadHostedWidget(scriptUrl, key);
+      const [widget] = await Promise.all([
+        loadHostedWidget(scriptUrl, key),
+        loadLanguage(i18n, SOURCE_LANGUAGE),
+      ]);
       const service = hostedTranslationService(widget);
       service.subscribe(applyDocumentLanguage);
       applyDocumentLanguage(service.current());
@@ -77,6 +101,5 @@ export async function initTranslation(
       console.warn('Translation widget unavailable; using the bundled catalogs.', error);
     }
   }
-  const i18n = createI18n(initialLanguage(search));
-  return { i18n, service: builtInTranslationService(i18n) };
+  return builtIn(language ?? initialLanguage(search));
 }

@@ -8,7 +8,7 @@ import type { BundledLanguage } from './languages.ts';
 export type NamespaceCatalogs = Record<BundledLanguage, Record<string, string>>;
 
 /**
- * The catalog registry. 'common' (shell and UI kit) and 'errors' (contract messages by code) live
+ * The catalog registry (build-time and tests: the app loads one language's chunk, load.ts). 'common' (shell and UI kit) and 'errors' (contract messages by code) live
  * here; every feature namespace comes from src/features/locales.ts (`featureCatalogs`): a feature
  * adds its folder's locales.ts there and it is registered for every language.
  */
@@ -18,7 +18,9 @@ export const namespaces: Record<string, NamespaceCatalogs> = {
   ...(featureCatalogs as Record<string, NamespaceCatalogs>),
 };
 
-export type Resources = Record<BundledLanguage, Record<string, Record<string, string>>>;
+/** One language's catalogs: namespace → key → text. */
+export type LanguageCatalogs = Record<string, Record<string, string>>;
+export type Resources = Record<BundledLanguage, LanguageCatalogs>;
 
 export function buildResources(): Resources {
   const resources = {} as Resources;

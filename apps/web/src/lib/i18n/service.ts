@@ -1,7 +1,8 @@
 import type { i18n as I18n } from 'i18next';
-import { STORAGE_KEYS } from '@frontdoor/contract';
+import { LANGUAGE_COOKIE, STORAGE_KEYS } from '@frontdoor/contract';
 import type { ExcludedPath } from './excluded-paths.ts';
 import { BUNDLED_LANGUAGES, languageOptions } from './languages.ts';
+import { isBundled, loadLanguage } from './load.ts';
 import type { LanguageOption } from './languages.ts';
 
 /**
@@ -20,11 +21,17 @@ export interface TranslationService {
   subscribe(listener: (code: string) => void): () => void;
 }
 
+/** A year: the choice outlives the browser session, like localStorage. */
+const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** Keeps the choice in localStorage, and in a cookie so the server answers the next page in it. */
 export function rememberLanguage(code: string): void {
+  const secure = window.location.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${LANGUAGE_COOKIE_MAX_AGE_S}; samesite=lax${secure}`;
   try {
     localStorage.setItem(STORAGE_KEYS.language, code);
   } catch {
-    // storage unavailable: the choice lasts for this page only
+    // storage unavailable: the cookie keeps the choice
   }
 }
 
@@ -38,14 +45,14 @@ export function rememberedLanguage(): string | null {
 
 /** (a) Built-in: i18next with the bundled catalogs; no path is excluded. */
 export function builtInTranslationService(i18n: I18n): TranslationService {
-  const supported = new Set<string>(BUNDLED_LANGUAGES);
   return {
     kind: 'built-in',
     languages: () => languageOptions(BUNDLED_LANGUAGES),
     excludedPaths: () => [],
     current: () => i18n.language,
     async change(code) {
-      if (!supported.has(code) || code === i18n.language) return;
+      if (!isBundled(code) || code === i18n.language) return;
+      await loadLanguage(i18n, code);
       await i18n.changeLanguage(code);
       rememberLanguage(code);
     },

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { runnerImport } from 'vite';
+import type { Plugin } from 'vite';
+import type * as Resources from '../src/lib/i18n/resources.ts';
+
+const PREFIX = 'virtual:fd-catalogs/';
+const RESOURCES = path.resolve(import.meta.dirname, '../src/lib/i18n/resources.ts');
+
+type ResourcesModule = typeof Resources;
+
+/**
+ * `virtual:fd-catalogs/<language>`: one module per bundled language with its catalogs of every
+ * namespace, so a page downloads only its own language's strings. The catalogs stay written one file
+ * per namespace with every language in it (src/lib/i18n/resources.ts gathers them); this plugin runs
+ * that registry at build time and cuts it by language.
+ */
+export function languageCatalogs(): Plugin {
+  let registry: Promise<{ module: ResourcesModule; dependencies: string[] }> | null = null;
+  return {
+    name: 'fd-language-catalogs',
+    buildStart() {
+      registry = null;
+    },
+    watchChange() {
+      registry = null;
+    },
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    async load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return;
+      const language = id.slice(PREFIX.length + 1);
+      registry ??= runnerImport<ResourcesModule>(RESOURCES, { configFile: false, logLevel: 'error' });
+      const { module, dependencies } = await registry;
+      for (const file of dependencies) this.addWatchFile(file);
+      const catalogs = (module.buildResources() as Record<string, unknown>)[language];
+      if (!catalogs) this.error(`no catalogs for the language "${language}"`);
+      return `export default ${JSON.stringify(catalogs)};`;
+    },
+  };
+}

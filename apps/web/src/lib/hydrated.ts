@@ -1,0 +1,16 @@
+import { useSyncExternalStore } from 'react';
+
+const unchanging = () => () => undefined;
+
+/**
+ * False while React hydrates a prerendered page (and when prerendering), true in every other render,
+ * including the one right after hydration. What only a browser can render goes behind it: a portal,
+ * and inline styles, which the page's CSP refuses as markup (style-src-attr 'none') but allows when
+ * React sets them from script.
+ */
+export const useHydrated = (): boolean =>
+  useSyncExternalStore(
+    unchanging,
+    () => true,
+    () => false,
+  );

@@ -1,0 +1,79 @@
+import { prerender } from 'react-dom/static';
+import { createMemoryRouter } from 'react-router';
+import { DEFAULT_REQUEST_TIMEOUT_MS, configPlaceholder } from '@frontdoor/contract';
+import type { PortalConfig } from '@frontdoor/contract';
+import { App } from './App.tsx';
+import { createI18n } from './lib/i18n/index.ts';
+import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf } from './lib/i18n/languages.ts';
+import type { BundledLanguage } from './lib/i18n/languages.ts';
+import { buildResources } from './lib/i18n/resources.ts';
+import { builtInTranslationService } from './lib/i18n/service.ts';
+import { createQueryClient } from './lib/query.ts';
+import { appRoutes } from './shell/router.tsx';
+
+/**
+ * The build's server-side entry (build/prerender.ts runs it): renders a page of the app, as the
+ * browser's first render would, for the server to answer before any script has run.
+ */
+
+/**
+ * The pages prerendered: the paths the router renders each at, the file it is written to in each
+ * language's folder, and the page's module, whose chunks and CSS the file links.
+ */
+export const PRERENDERED_PAGES = [
+  { paths: ['/log-in', '/'], file: 'log-in.html', module: 'src/features/login/LoginPage.tsx' },
+  { paths: ['/email'], file: 'email.html', module: 'src/features/email/EmailPage.tsx' },
+  {
+    paths: ['/create-account'],
+    file: 'create-account.html',
+    module: 'src/features/signup/CreateAccountPage.tsx',
+  },
+  {
+    paths: ['/access-code'],
+    file: 'access-code.html',
+    module: 'src/features/access-code/AccessCodePage.tsx',
+  },
+];
+
+export { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf };
+
+/** config.json with a placeholder for each string the server fills in (it knows the deployment). */
+const templateConfig: PortalConfig = {
+  env: configPlaceholder('env'),
+  apiUrl: configPlaceholder('apiUrl'),
+  loginUrl: configPlaceholder('loginUrl'),
+  siteUrls: {
+    root: configPlaceholder('siteUrls.root'),
+    contactUs: configPlaceholder('siteUrls.contactUs'),
+    privacy: configPlaceholder('siteUrls.privacy'),
+    terms: configPlaceholder('siteUrls.terms'),
+    help: configPlaceholder('siteUrls.help'),
+  },
+  clientIds: { portal: configPlaceholder('clientIds.portal') },
+  redirectUri: configPlaceholder('redirectUri'),
+  // pages are not prerendered for a deployment with the hosted widget (the server checks)
+  translation: { key: null, scriptUrl: null },
+  sentryDsn: null,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+  providerName: configPlaceholder('providerName'),
+};
+
+/** The markup of #root for a page in a language, its lazy page loaded (react-dom/static waits). */
+export async function renderPage(path: string, language: BundledLanguage): Promise<string> {
+  const i18n = createI18n(language, { [language]: buildResources()[language] });
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const { prelude } = await prerender(
+    <App
+      cfg={templateConfig}
+      i18n={i18n}
+      translation={builtInTranslationService(i18n)}
+      queryClient={queryClient}
+      router={router}
+    />,
+  );
+  // the queries a page started would hold the build open with their garbage-collection timers
+  queryClient.clear();
+  router.dispose();
+  return new Response(prelude).text();
+}
