@@ -50,6 +50,23 @@ describe('serving', () => {
     expect(index.headers['cache-control']).toBe('no-cache');
   });
 
+  it("sends a hashed file a file's headers only: no CSP, no CSRF cookie or token; a missing one is never a page", async () => {
+    const asset = await t.app.inject({ url: '/static/index-abc123.js' });
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    for (const name of ['content-security-policy', 'x-frame-options', 'set-cookie', CSRF_HEADER]) {
+      expect(asset.headers[name]).toBeUndefined();
+    }
+    const page = await t.app.inject({ url: '/log-in', headers: { accept: 'text/html' } });
+    expect(page.headers['content-security-policy']).toBeDefined();
+    expect(page.headers['set-cookie']).toBeDefined();
+    for (const url of ['/static/missing-abc.js', '/%73tatic/missing', '/static/nested/missing.css']) {
+      const missing = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['content-type'], url).toContain('application/json');
+    }
+  });
+
   it("serves the build's .br and .gz files by Accept-Encoding and its q-values, varying on it", async () => {
     const asked = async (acceptEncoding?: string) => {
       const res = await t.app.inject({

@@ -28,12 +28,12 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
-import { securityHeaders, styleNonce } from './services/security-headers.ts';
+import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
 import { compressPage, loadWebPages, pickEncoding, pickLanguage } from './services/web-pages.ts';
 import { RequestLog } from './services/logger.ts';
 import { MINUTE_MS } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
-import { routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
+import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
 import { registerIdentity } from './identity/index.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
@@ -123,7 +123,7 @@ function errorHandler() {
  * Serves the built SPA: every file as built, compressed by the build (.br, .gz) and chosen by
  * Accept-Encoding; hashed files (Vite's static/) immutable, the rest revalidated. Pages are never
  * files: each page GET gets its prerendered page in the request's language (?locale, the menu's
- * cookie, Accept-Language) or the SPA shell, with config.json inlined and the answer's style nonce.
+ * cookie, Accept-Language) or the SPA shell, with config.json inlined and the answer's nonce.
  */
 async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const dist = ctx.config.webDist;
@@ -158,7 +158,8 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
       !routePolicy(request).api &&
       // the site root is a page for any client (curl, a load balancer's probe), deeper paths for browsers
       (wantsHtml(request) || routed === '/');
-    if (!pageGet) return reply.code(404).send(errorBody('notFound'));
+    // a missing hashed file is never a page: the page's CSP would be missing from it
+    if (!pageGet || isHashedFile(request)) return reply.code(404).send(errorBody('notFound'));
     if (!pages) {
       return reply
         .code(503)
@@ -176,7 +177,7 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
       },
       pages.manifest,
     );
-    const body = pages.page(routed, language, styleNonce(reply.raw));
+    const body = pages.page(routed, language, pageNonce(reply.raw));
     const encoding = pickEncoding(request.headers['accept-encoding']);
     reply
       .header('cache-control', 'no-cache')
@@ -213,8 +214,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // on the raw response, so that answers oidc-provider writes itself carry them too
   const headers = securityHeaders(config);
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  const fileHeaders = hashedFileHeaders(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
+      reply.raw.setHeader(name, value);
     done();
   });
   await app.register(cookie);
@@ -245,6 +248,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('csrfToken', '');
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.
   app.addHook('onRequest', async (request, reply) => {
+    // a hashed file is the same for everyone and cached for a year: no token, no cookie
+    if (isHashedFile(request)) return;
     const cookieToken = request.cookies[CSRF_COOKIE];
     const token = cookieToken ?? randomToken(24);
     if (!cookieToken) {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { API_PREFIX } from '@frontdoor/contract';
+import { API_PREFIX, HASHED_DIR } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 
 /**
@@ -42,6 +42,14 @@ export function routedPath(url: string): string {
     decoded = path;
   }
   return decoded.replace(/\/{2,}/g, '/');
+}
+
+/**
+ * A request for one of the build's hashed files (\`/static/…\`), as the router sees the path: it gets a
+ * file's headers, no CSRF cookie, and never a page in place of a missing file.
+ */
+export function isHashedFile(request: FastifyRequest): boolean {
+  return !routePolicy(request).api && routedPath(request.url).startsWith(`/${HASHED_DIR}/`);
 }
 
 export function routePolicy(request: FastifyRequest): RoutePolicy {

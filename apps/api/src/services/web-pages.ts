@@ -88,7 +88,7 @@ export interface WebPages {
   manifest: Pick<PrerenderManifest, 'languages' | 'defaultLanguage'>;
   /** Whether the answer for this path depends on the request's language. */
   prerendered: boolean;
-  /** The page for a routed path in a language, given the answer's style nonce. */
+  /** The page for a routed path in a language, given the answer's nonce. */
   page(routed: string, language: string, nonce: string): string;
 }
 
