@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chainSteps, medianFigures, pageTable, pageVerdicts, type PageFigures } from './web-figures.ts';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import {
+  chainSteps,
+  inlineStyleBytes,
+  medianFigures,
+  pageTable,
+  pageVerdicts,
+  type PageFigures,
+} from './web-figures.ts';
 
 type NetworkRecord = Parameters<typeof chainSteps>[0];
 
@@ -62,6 +70,16 @@ const figures = (over: Partial<PageFigures> = {}): PageFigures => ({
   initialJsCss: 85_000,
   chain: 2,
   ...over,
+});
+
+describe('inlineStyleBytes', () => {
+  it("counts the page's inline stylesheets as the page carries them, not the linked ones", () => {
+    const css = '.page{display:grid;gap:1rem}'.repeat(50);
+    const sheet = (isInline: boolean) => ({ header: { isInline }, content: css }) as never;
+    const one = brotliCompressSync(css, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }).length;
+    expect(inlineStyleBytes([sheet(true), sheet(false), sheet(true)])).toBe(2 * one);
+    expect(inlineStyleBytes([])).toBe(0);
+  });
 });
 
 describe('medianFigures', () => {

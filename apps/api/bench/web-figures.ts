@@ -2,6 +2,7 @@
  * The figures of web-speed.ts: what one Lighthouse run measured, the median of several, and each
  * figure against the reference page and issue 10's goals.
  */
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { NetworkRecords, type Artifacts, type Result } from 'lighthouse';
 
 /** The goals of issue 10 for each sign-in page. */
@@ -75,29 +76,33 @@ export function chainSteps(
 }
 
 /**
- * The figures of one run. Initial JS+CSS: the scripts and stylesheets whose request started before
- * the load event, or before the largest contentful paint when that is later (a SPA asks for its
- * route's chunks after the load event, and needs them to show the page). Chain: the longest chain
+ * The figures of one run. Initial JS+CSS: every script and stylesheet the page loads with no one
+ * touching it (Lighthouse waits for the network to go quiet), whenever it was asked for: a SPA's
+ * route chunks come after the load event, a prerendered page's hydration after its first paint, and
+ * both are what the page needs to work; plus the page's inline stylesheets as the page carries them
+ * (brotli, as the server compresses pages). Chain: the longest chain
  * of requests (chainSteps) among those that had come back before the first contentful paint, i.e.
  * what the student waits for before anything shows.
  */
-export async function figuresOf(lhr: Result, devtoolsLog: Artifacts['DevtoolsLog']): Promise<PageFigures> {
+export async function figuresOf(
+  lhr: Result,
+  devtoolsLog: Artifacts['DevtoolsLog'],
+  stylesheets: Artifacts['Stylesheets'] = [],
+): Promise<PageFigures> {
   if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
   const observed = (
     audit(lhr, 'metrics').details as { items?: Array<Record<string, number | undefined>> } | undefined
   )?.items?.[0];
-  const { observedLoadTs, observedLargestContentfulPaintTs, observedFirstContentfulPaintTs } = observed ?? {};
-  if (observedLoadTs === undefined || observedFirstContentfulPaintTs === undefined)
-    throw new Error('no observed load event or first contentful paint');
+  const { observedFirstContentfulPaintTs } = observed ?? {};
+  if (observedFirstContentfulPaintTs === undefined) throw new Error('no observed first contentful paint');
   // records are in ms, the observed metrics in µs, on the same clock
   const records = (await NetworkRecords.request(devtoolsLog, { computedCache: new Map() })).filter(
     (record) => !record.url.startsWith('data:'),
   );
-  const initialEnd = Math.max(observedLoadTs, observedLargestContentfulPaintTs ?? 0) / 1000;
-  const initialJsCss = records
-    .filter((record) => record.resourceType === 'Script' || record.resourceType === 'Stylesheet')
-    .filter((record) => record.rendererStartTime < initialEnd)
-    .reduce((sum, record) => sum + record.transferSize, 0);
+  const initialJsCss =
+    records
+      .filter((record) => record.resourceType === 'Script' || record.resourceType === 'Stylesheet')
+      .reduce((sum, record) => sum + record.transferSize, 0) + inlineStyleBytes(stylesheets);
   const memo = new Map<NetworkRecord, number>();
   const chain = Math.max(
     0,
@@ -116,6 +121,17 @@ export async function figuresOf(lhr: Result, devtoolsLog: Artifacts['DevtoolsLog
     initialJsCss,
     chain,
   };
+}
+
+/** What a page's inline <style> elements weigh in the page as sent (brotli quality 5, as the server's). */
+export function inlineStyleBytes(stylesheets: Artifacts['Stylesheets']): number {
+  return stylesheets
+    .filter((sheet) => sheet.header.isInline)
+    .reduce(
+      (sum, sheet) =>
+        sum + brotliCompressSync(sheet.content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }).length,
+      0,
+    );
 }
 
 const median = (values: number[]): number => {

@@ -74,7 +74,7 @@ async function lighthouseRun(url: string, chromePath: string): Promise<RunOutcom
       Browser?: string;
     };
     return {
-      figures: await figuresOf(result.lhr, result.artifacts.DevtoolsLog),
+      figures: await figuresOf(result.lhr, result.artifacts.DevtoolsLog, result.artifacts.Stylesheets),
       lighthouseVersion: result.lhr.lighthouseVersion,
       chromium: version.Browser?.replace(/^\D+\//, ''),
     };

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CSP_NONCE_PLACEHOLDER,
@@ -13,20 +13,19 @@ import type * as Entry from '../src/prerender.tsx';
 export type PrerenderEntry = typeof Entry;
 
 /** Vite's build manifest (build.manifest): source module → its chunk, static imports and CSS. */
-type ViteManifest = Record<string, { file: string; imports?: string[]; css?: string[] }>;
+type ViteManifest = Record<string, { file: string; imports?: string[] }>;
 
 const CATALOG_MODULE = 'virtual:fd-catalogs/';
 
-/** Every chunk and stylesheet a module needs, following its static imports, but those in `loaded`. */
+/** Every chunk a module needs, following its static imports, but those in `loaded`. */
 function needs(manifest: ViteManifest, key: string, loaded = new Set<string>()) {
-  const found = { keys: new Set<string>(), scripts: new Set<string>(), styles: new Set<string>() };
+  const found = { keys: new Set<string>(), scripts: new Set<string>() };
   const visit = (at: string) => {
     if (found.keys.has(at) || loaded.has(at)) return;
     const chunk = manifest[at];
     if (!chunk) throw new Error(`the build manifest has no ${at}`);
     found.keys.add(at);
     found.scripts.add(chunk.file);
-    chunk.css?.forEach((css) => found.styles.add(css));
     chunk.imports?.forEach(visit);
   };
   visit(key);
@@ -34,27 +33,63 @@ function needs(manifest: ViteManifest, key: string, loaded = new Set<string>()) 
 }
 
 /**
+ * index.html with its stylesheets inlined (`<style nonce>`, allowed by the page's CSP): the app's
+ * CSS is one small file (cssCodeSplit: false), cheaper in the page than as a render-blocking request.
+ */
+export function inlineStylesheets(html: string, dist: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (_link, href: string) => {
+    const css = readFileSync(path.join(dist, href), 'utf8').trim();
+    // no page links it any more
+    rmSync(path.join(dist, href));
+    return `<style nonce="${CSP_NONCE_PLACEHOLDER}">${css}</style>`;
+  });
+}
+
+/**
+ * A prerendered page paints from its markup; its scripts only hydrate it. They are asked for once the
+ * first frame is painted (or at once in a hidden tab, which paints nothing), by one inline module
+ * (allowed by the page's nonce), so that on a slow network they never compete with the page's first
+ * paint. All are asked for at once: no request waits for another.
+ */
+export function hydrateAfterFirstPaint(html: string): string {
+  const scripts: string[] = [];
+  const tag =
+    /\s*<(?:script type="module"[^>]*src="([^"]+)"[^>]*><\/script>|link rel="modulepreload"[^>]*href="([^"]+)"[^>]*>)/g;
+  const rest = html.replace(tag, (_tag, src?: string, href?: string) => {
+    scripts.push((src ?? href)!);
+    return '';
+  });
+  if (!scripts.length) return html;
+  const load = `const load=()=>{for(const s of ${JSON.stringify(scripts)})import(s)};document.visibilityState==='visible'?requestAnimationFrame(()=>setTimeout(load)):load()`;
+  return rest.replace(
+    '</head>',
+    `  <script type="module" nonce="${CSP_NONCE_PLACEHOLDER}">${load}</script>\n  </head>`,
+  );
+}
+
+/**
  * Writes each prerendered page in each bundled language beside the built index.html: the page's
- * markup in #root, <html lang dir>, a title from its heading, its stylesheets (so it paints before
- * any script) and modulepreloads of its chunks and of the language's catalogs (so no request waits
- * for another); and the language's shell for every other page. Then the manifest the server reads.
+ * markup in #root, <html lang dir>, a title from its heading, the app's styles inlined (so it paints
+ * before any script) and modulepreloads of the language's catalogs (so no request waits for
+ * another); and the language's shell for every other page. Then the manifest the server reads.
  */
 export async function prerenderPages(dist: string, entry: PrerenderEntry): Promise<PrerenderManifest> {
-  const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const index = inlineStylesheets(readFileSync(path.join(dist, 'index.html'), 'utf8'), dist);
+  writeFileSync(path.join(dist, 'index.html'), index);
   const vite = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
-  // what index.html loads already (Vite's own script, modulepreloads and stylesheets)
+  // what index.html loads already (Vite's own script and modulepreloads)
   const loaded = needs(vite, 'index.html').keys;
   const attributes = `crossorigin nonce="${CSP_NONCE_PLACEHOLDER}"`;
-  const links = (needed: { scripts: Set<string>; styles: Set<string> }) =>
-    [
-      ...[...needed.styles].map((href) => `<link rel="stylesheet" ${attributes} href="/${href}">`),
-      ...[...needed.scripts].map((href) => `<link rel="modulepreload" ${attributes} href="/${href}">`),
-    ].join('\n    ');
+  const links = (needed: { scripts: Set<string> }) =>
+    [...needed.scripts]
+      .map((href) => `<link rel="modulepreload" ${attributes} href="/${href}">`)
+      .join('\n    ');
   const page = (language: string, head: string, title: string | null, markup: string) => {
-    const html = index
+    let html = index
       .replace(/<html [^>]*>/, `<html lang="${language}" dir="${entry.directionOf(language)}">`)
       .replace('<div id="root"></div>', `<div id="root">${markup}</div>`)
       .replace('</head>', `  ${head}\n  </head>`);
+    if (markup) html = hydrateAfterFirstPaint(html);
     return title ? html.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`) : html;
   };
   const manifest: PrerenderManifest = {
@@ -68,15 +103,13 @@ export async function prerenderPages(dist: string, entry: PrerenderEntry): Promi
     mkdirSync(folder, { recursive: true });
     const catalogs = needs(vite, `${CATALOG_MODULE}${language}`, loaded);
     writeFileSync(path.join(folder, manifest.shell), page(language, links(catalogs), null, ''));
-    for (const { paths, file, module } of entry.PRERENDERED_PAGES) {
+    for (const { paths, file } of entry.PRERENDERED_PAGES) {
       // the CSP refuses style attributes in markup (style-src-attr 'none'): the app renders its own
       // only once hydrated (useHydrated), Radix's few have their rules in the stylesheets
       const markup = (await entry.renderPage(paths[0]!, language)).replace(/ style="[^"]*"/g, '');
       const heading = /<h1[^>]*>([^<]+)<\/h1>/.exec(markup)?.[1];
       const title = heading && `${heading} · ${configPlaceholder('providerName')}`;
-      const needed = needs(vite, module, loaded);
-      catalogs.scripts.forEach((script) => needed.scripts.add(script));
-      writeFileSync(path.join(folder, file), page(language, links(needed), title ?? null, markup));
+      writeFileSync(path.join(folder, file), page(language, links(catalogs), title ?? null, markup));
       for (const routed of paths) manifest.pages[routed] = file;
     }
   }

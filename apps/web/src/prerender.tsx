@@ -17,22 +17,15 @@ import { appRoutes } from './shell/router.tsx';
  */
 
 /**
- * The pages prerendered: the paths the router renders each at, the file it is written to in each
- * language's folder, and the page's module, whose chunks and CSS the file links.
+ * The pages prerendered: the paths the router renders each at and the file it is written to in each
+ * language's folder. Their modules are in the first bundle (features/routes.tsx), so a page needs
+ * what index.html loads and its language's catalogs.
  */
 export const PRERENDERED_PAGES = [
-  { paths: ['/log-in', '/'], file: 'log-in.html', module: 'src/features/login/LoginPage.tsx' },
-  { paths: ['/email'], file: 'email.html', module: 'src/features/email/EmailPage.tsx' },
-  {
-    paths: ['/create-account'],
-    file: 'create-account.html',
-    module: 'src/features/signup/CreateAccountPage.tsx',
-  },
-  {
-    paths: ['/access-code'],
-    file: 'access-code.html',
-    module: 'src/features/access-code/AccessCodePage.tsx',
-  },
+  { paths: ['/log-in', '/'], file: 'log-in.html' },
+  { paths: ['/email'], file: 'email.html' },
+  { paths: ['/create-account'], file: 'create-account.html' },
+  { paths: ['/access-code'], file: 'access-code.html' },
 ];
 
 export { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf };

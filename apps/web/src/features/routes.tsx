@@ -1,20 +1,21 @@
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
+import LoginPage from './login/LoginPage.tsx';
+import EmailPage from './email/EmailPage.tsx';
+import CreateAccountPage from './signup/CreateAccountPage.tsx';
+import AccessCodePage from './access-code/AccessCodePage.tsx';
 
 /**
- * Every route of spec §2, each {csrf} route with and without the segment. Pages are loaded
- * lazily so the login page's bundle stays small. The shell (src/shell) renders these inside
- * its layout; an unknown path shows the login page.
+ * Every route of spec §2, each {csrf} route with and without the segment. The four pages a sign-in
+ * starts on (prerendered by the build) are in the first bundle, so a page needs one script, not a
+ * dozen small ones over a slow network; the pages after them load when first visited. The shell
+ * (src/shell) renders these inside its layout; an unknown path shows the login page.
  */
-const LoginPage = lazy(() => import('./login/LoginPage.tsx'));
-const EmailPage = lazy(() => import('./email/EmailPage.tsx'));
 const SendVerificationCodePage = lazy(() => import('./verification/SendVerificationCodePage.tsx'));
 const CodePage = lazy(() => import('./verification/CodePage.tsx'));
-const CreateAccountPage = lazy(() => import('./signup/CreateAccountPage.tsx'));
 const PostLoginPage = lazy(() => import('./post-login/PostLoginPage.tsx'));
 const PasswordResetPage = lazy(() => import('./password-reset/PasswordResetPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('./password-reset/ForgotPasswordPage.tsx'));
-const AccessCodePage = lazy(() => import('./access-code/AccessCodePage.tsx'));
 const ValidatePage = lazy(() => import('./validate/ValidatePage.tsx'));
 const ErrorPage = lazy(() => import('./errors/ErrorPage.tsx'));
 const SignInPage = lazy(() => import('./sign-in/SignInPage.tsx'));

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
+import { hydrateAfterFirstPaint, inlineStylesheets } from './prerender.ts';
+
+const nonce = `nonce="${CSP_NONCE_PLACEHOLDER}"`;
+const built = `<!doctype html><html><head><title>Sign in</title>
+    <script type="module" crossorigin src="/static/index-abc.js" ${nonce}></script>
+    <link rel="modulepreload" crossorigin ${nonce} href="/static/en-def.js">
+    <link rel="stylesheet" crossorigin href="/static/style-123.css" ${nonce}>
+  </head><body><div id="root"><h1>Sign in</h1></div></body></html>`;
+
+describe('inlineStylesheets', () => {
+  it('puts the stylesheet into the page under the nonce and removes the file nothing links any more', () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'fd-inline-'));
+    mkdirSync(path.join(dist, 'static'));
+    writeFileSync(path.join(dist, 'static', 'style-123.css'), 'h1{color:#1f4e8c}\n');
+    const html = inlineStylesheets(built, dist);
+    expect(html).toContain(`<style ${nonce}>h1{color:#1f4e8c}</style>`);
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(existsSync(path.join(dist, 'static', 'style-123.css'))).toBe(false);
+  });
+});
+
+describe('hydrateAfterFirstPaint', () => {
+  const html = hydrateAfterFirstPaint(built);
+
+  it("replaces the page's script and preloads with one inline module under the nonce", () => {
+    expect(html).not.toMatch(/<script[^>]* src=/);
+    expect(html).not.toContain('modulepreload');
+    const inline = [...html.matchAll(/<script type="module" ([^>]*)>([^<]*)<\/script>/g)];
+    expect(inline).toHaveLength(1);
+    expect(inline[0]?.[1]).toBe(nonce);
+    // every script is asked for at once, the entry first
+    expect(inline[0]?.[2]).toContain('["/static/index-abc.js","/static/en-def.js"]');
+  });
+
+  it('asks for them after the first frame when the page is visible, at once in a hidden tab', () => {
+    const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    const run = (visibilityState: string) => {
+      const asked: string[] = [];
+      const frames: (() => void)[] = [];
+      const timers: (() => void)[] = [];
+      // the inline code with import() and the browser's scheduling replaced by recorders
+      new Function(
+        'document',
+        'requestAnimationFrame',
+        'setTimeout',
+        'load_',
+        code.replaceAll('import(s)', 'load_(s)'),
+      )(
+        { visibilityState },
+        (frame: () => void) => frames.push(frame),
+        (timer: () => void) => timers.push(timer),
+        (src: string) => asked.push(src),
+      );
+      return { asked, frames, timers };
+    };
+    const visible = run('visible');
+    expect(visible.asked).toEqual([]);
+    visible.frames.forEach((frame) => frame());
+    expect(visible.asked).toEqual([]);
+    visible.timers.forEach((timer) => timer());
+    expect(visible.asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
+    expect(run('hidden').asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
+  });
+
+  it('leaves a page without scripts as it is', () => {
+    const plain = '<html><head></head><body></body></html>';
+    expect(hydrateAfterFirstPaint(plain)).not.toContain('<script');
+  });
+});
