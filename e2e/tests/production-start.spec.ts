@@ -1,0 +1,101 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { REPO_ROOT } from '../fixtures/env.ts';
+import { en } from '../fixtures/text.ts';
+
+/** What a clean copy of the repository holds: no installed packages, no caches, the built SPA. */
+const NOT_COPIED = new Set(['node_modules', '.git', 'test-results', 'dist']);
+const BUILT_SPA = path.join(REPO_ROOT, 'apps/web/dist');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** npm with this Node first on PATH, so that the copy runs on the Node that runs the tests. */
+const npmEnv = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+  ...extra,
+});
+
+async function waitForReady(url: string, server: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}):\n${log()}`);
+    const ready = await fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not get ready within 60 s:\n${log()}`);
+}
+
+// issue 13: the production path is `npm run build` once, then `npm run serve` without dev dependencies
+test.describe('a production start from a clean copy installed with npm ci --omit=dev', () => {
+  test.describe.configure({ timeout: 240_000 });
+  let copy = '';
+  let server: ChildProcess | undefined;
+  test.afterAll(() => {
+    server?.kill('SIGTERM');
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  });
+
+  test('serves the prerendered sign-in page, which hydrates and moves on to /email', async ({ page }) => {
+    copy = mkdtempSync(path.join(tmpdir(), 'fd-production-'));
+    cpSync(REPO_ROOT, copy, {
+      recursive: true,
+      filter: (source) => source === BUILT_SPA || !NOT_COPIED.has(path.basename(source)),
+    });
+    execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+      cwd: copy,
+      env: npmEnv(),
+      stdio: 'pipe',
+      timeout: 180_000,
+    });
+    // the build tools and test tools are dev dependencies: they are not there to lean on
+    for (const devOnly of ['vite', 'vitest', '@playwright/test', 'eslint', 'prettier']) {
+      expect(existsSync(path.join(copy, 'node_modules', devOnly)), devOnly).toBe(false);
+    }
+
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    let output = '';
+    server = spawn('npm', ['run', 'serve'], {
+      cwd: copy,
+      env: npmEnv({
+        APP_ENV: 'production',
+        SECRET: randomBytes(32).toString('base64'),
+        // nothing is mailed in this test; production refuses to start without an SMTP server
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATA_DIR: path.join(copy, 'data'),
+        LOG_LEVEL: 'warn',
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitForReady(url, server, () => output);
+
+    await page.goto(`${url}/log-in`);
+    await expect(page.getByRole('heading', { level: 1, name: en.login.heading })).toBeVisible();
+    await page.getByRole('link', { name: en.login.continue_with_email }).click();
+    await expect(page).toHaveURL(`${url}/email`);
+    await expect(page.getByRole('textbox', { name: en.email.email_label })).toBeVisible();
+  });
+});
