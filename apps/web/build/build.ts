@@ -15,6 +15,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
 // inside the app, so that the SSR build's imports of packages resolve from its node_modules
 const ssrOut = path.join(root, 'node_modules', '.prerender');
+// Vite names virtual modules in its manifest relative to the working directory: build from the app's
+// own, whichever directory the command was started in
+process.chdir(root);
 
 await build({ root, build: { outDir: dist, emptyOutDir: true } });
 await build({

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CSP_NONCE_PLACEHOLDER, HELD_PRESSES_GLOBAL, type HeldPresses } from '@frontdoor/contract';
 import { hydrateAfterFirstPaint, inlineStylesheets } from './prerender.ts';
 
 const nonce = `nonce="${CSP_NONCE_PLACEHOLDER}"`;
@@ -26,6 +26,9 @@ describe('inlineStylesheets', () => {
 
 describe('hydrateAfterFirstPaint', () => {
   const html = hydrateAfterFirstPaint(built);
+  const globals = window as unknown as Record<string, HeldPresses | undefined>;
+  // each run of the page's script holds presses until stopped, as the app stops it
+  afterEach(() => globals[HELD_PRESSES_GLOBAL]?.stop());
 
   it("replaces the page's script and preloads with one inline module under the nonce", () => {
     expect(html).not.toMatch(/<script[^>]* src=/);
@@ -56,6 +59,7 @@ describe('hydrateAfterFirstPaint', () => {
         (timer: () => void) => timers.push(timer),
         (src: string) => asked.push(src),
       );
+      globals[HELD_PRESSES_GLOBAL]?.stop();
       return { asked, frames, timers };
     };
     const visible = run('visible');
@@ -65,6 +69,24 @@ describe('hydrateAfterFirstPaint', () => {
     visible.timers.forEach((timer) => timer());
     expect(visible.asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
     expect(run('hidden').asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
+  });
+
+  it('holds button presses and form submissions until the app takes over, so no form submits natively', () => {
+    const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    new Function('requestAnimationFrame', code)(() => undefined);
+    const held = globals[HELD_PRESSES_GLOBAL]!;
+    const form = document.body.appendChild(document.createElement('form'));
+    const button = form.appendChild(document.createElement('button'));
+    const label = button.appendChild(document.createElement('span'));
+    const press = () => label.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    const submit = () => form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+
+    expect(press()).toBe(false);
+    expect(submit()).toBe(false);
+    expect(held.targets).toEqual([button, form]);
+    held.stop();
+    expect(press()).toBe(true);
+    expect(held.targets).toHaveLength(2);
   });
 
   it('leaves a page without scripts as it is', () => {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CSP_NONCE_PLACEHOLDER,
+  HELD_PRESSES_GLOBAL,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
   configPlaceholder,
@@ -49,7 +50,9 @@ export function inlineStylesheets(html: string, dist: string): string {
  * A prerendered page paints from its markup; its scripts only hydrate it. They are asked for once the
  * first frame is painted (or at once in a hidden tab, which paints nothing), by one inline module
  * (allowed by the page's nonce), so that on a slow network they never compete with the page's first
- * paint. All are asked for at once: no request waits for another.
+ * paint. All are asked for at once: no request waits for another. Until the app has hydrated, the
+ * same script holds every button press and form submission (HELD_PRESSES_GLOBAL): a form must not
+ * submit natively, with its fields in the URL, and the app presses the last one again when it can.
  */
 export function hydrateAfterFirstPaint(html: string): string {
   const scripts: string[] = [];
@@ -60,10 +63,17 @@ export function hydrateAfterFirstPaint(html: string): string {
     return '';
   });
   if (!scripts.length) return html;
+  const hold = [
+    `const held={targets:[]},types=['click','submit']`,
+    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button');if(t){e.preventDefault();held.targets.push(t)}}`,
+    `for(const t of types)addEventListener(t,hold,true)`,
+    `held.stop=()=>{for(const t of types)removeEventListener(t,hold,true)}`,
+    `window.${HELD_PRESSES_GLOBAL}=held`,
+  ].join(';');
   const load = `const load=()=>{for(const s of ${JSON.stringify(scripts)})import(s)};document.visibilityState==='visible'?requestAnimationFrame(()=>setTimeout(load)):load()`;
   return rest.replace(
     '</head>',
-    `  <script type="module" nonce="${CSP_NONCE_PLACEHOLDER}">${load}</script>\n  </head>`,
+    `  <script type="module" nonce="${CSP_NONCE_PLACEHOLDER}">${hold};${load}</script>\n  </head>`,
   );
 }
 

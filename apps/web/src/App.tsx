@@ -7,6 +7,7 @@ import type { i18n as I18n } from 'i18next';
 import { RouterProvider } from 'react-router';
 import type { PortalConfig } from '@frontdoor/contract';
 import { ConfigProvider } from './lib/config.tsx';
+import { PressHeldAgain } from './lib/held-presses.ts';
 import { TranslationServiceProvider } from './lib/i18n/context.tsx';
 import { ReadingDirection } from './lib/i18n/direction.tsx';
 import type { TranslationService } from './lib/i18n/service.ts';
@@ -68,6 +69,7 @@ export function App({ router, ...services }: AppServices & { router: ReturnType<
     <StrictMode>
       <AppProviders {...services}>
         <RouterProvider router={router} />
+        <PressHeldAgain />
       </AppProviders>
     </StrictMode>
   );

@@ -192,5 +192,18 @@ export interface PrerenderManifest {
   /** Every other page: index.html with the language's <html lang dir>, for the SPA to render. */
   shell: string;
 }
+/**
+ * The global a prerendered page's inline script keeps the buttons pressed (and forms submitted)
+ * before the app has hydrated: it holds them, so that a form never submits natively (its fields
+ * would go into the URL) and a press is not lost; the app presses the last one again once hydrated.
+ */
+export const HELD_PRESSES_GLOBAL = '__frontdoorHeld';
+export interface HeldPresses {
+  /** What was pressed, in order: a button, or a form submitted without one. */
+  targets: Element[];
+  /** Stops holding (the app handles presses from now on). */
+  stop: () => void;
+}
+
 export const configPlaceholder = (path: string): string => `__FD_CONFIG_${path}__`;
 export const CONFIG_PLACEHOLDER_PATTERN = /__FD_CONFIG_([A-Za-z.]+)__/g;

@@ -1,0 +1,64 @@
+// @playwright/test's own page: the fixtures' goto waits for the app to take over, which is the point here
+import { expect, test, type Page } from '@playwright/test';
+import { uniqueEmail } from '../fixtures/emails.ts';
+import { en, providerButton } from '../fixtures/text.ts';
+
+/**
+ * A school Chromebook on a crowded network: the prerendered page shows (and takes input) long before
+ * its scripts arrive. Here the first chunk is held back for two seconds; what the student does meanwhile
+ * must neither be lost nor submit the form natively (its fields would go into the URL).
+ */
+async function slowScripts(page: Page): Promise<{ release: () => void }> {
+  const waiting: (() => void)[] = [];
+  let released = false;
+  // the handler returns at once and the request goes on later: a handler that awaited would hold
+  // back every other event of the page too
+  await page.route(/\/static\/index-[^/]+\.js$/, (route) => {
+    const go = () => void route.continue().catch(() => undefined);
+    if (released) go();
+    else waiting.push(go);
+  });
+  return {
+    release: () => {
+      released = true;
+      waiting.splice(0).forEach((go) => go());
+    },
+  };
+}
+
+test.describe('presses before the app has hydrated (issue 10, a prerendered page on a slow network)', () => {
+  test('Enter on /email before hydration never puts the address in the URL, and goes on once hydrated', async ({
+    page,
+  }) => {
+    const scripts = await slowScripts(page);
+    const email = uniqueEmail('early');
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    // the prerendered page is there to type into; its load events wait for the held script
+    await page.goto('/email', { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: en.email.title })).toBeVisible();
+    await page.getByLabel(en.email.email_label, { exact: true }).fill(email);
+    await page.getByLabel(en.email.email_label, { exact: true }).press('Enter');
+    // held: still /email, no native GET submission of the form
+    await page.waitForTimeout(300);
+    await expect(page).toHaveURL(/\/email$/);
+    scripts.release();
+
+    // the held press is pressed again once hydrated: a new address goes on to the sign-up form
+    await expect(page).toHaveURL(/\/create-account(\/|$)/);
+    expect(urls.filter((url) => url.includes(encodeURIComponent(email)) || url.includes(email))).toEqual([]);
+  });
+
+  test('a press of "Continue with Google" on /log-in before hydration starts the sign-in once hydrated', async ({
+    page,
+  }) => {
+    const scripts = await slowScripts(page);
+    // /log-in is prerendered (a /log-in/{csrf} path gets the shell, which shows nothing before the app)
+    await page.goto('/log-in', { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+    const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+    await page.getByRole('button', { name: providerButton('Google') }).click();
+    scripts.release();
+    expect(new URL((await authorize).url()).searchParams.get('identity_provider')).toBe('Google');
+  });
+});
