@@ -5,6 +5,7 @@ import {
   greaterThanZeroRule,
   isValidAccessCode,
   isValidEmail,
+  normalizeDigits,
   passwordFlags,
   passwordRule,
   personalWords,
@@ -116,5 +117,48 @@ describe('email and access code rules (§5)', () => {
     expect(isValidAccessCode('ABC123')).toBe(true);
     expect(isValidAccessCode('ABC12')).toBe(false);
     expect(isValidAccessCode('ABC1234')).toBe(false);
+  });
+});
+
+describe('normalizeDigits (codes typed in any script)', () => {
+  // ICU's numbering systems whose ten digits are Unicode decimal digits (arab, arabext, deva, fullwide,
+  // mathbold, …): an oracle independent of the function's own reasoning about code points
+  const DECIMAL_DIGIT = /^\p{Nd}$/u;
+  const digitsOf = (system: string) => [
+    ...new Intl.NumberFormat(`en-u-nu-${system}`, { useGrouping: false }).format(1234567890),
+  ];
+  const decimalSystems = Intl.supportedValuesOf('numberingSystem').filter((system) =>
+    digitsOf(system).every((digit) => DECIMAL_DIGIT.test(digit)),
+  );
+
+  it('knows the scripts of the finding', () => {
+    expect(decimalSystems).toEqual(
+      expect.arrayContaining(['arab', 'arabext', 'deva', 'fullwide', 'mathbold']),
+    );
+    expect(normalizeDigits('١٢٣٤٥٦')).toBe('123456');
+    expect(normalizeDigits('۰۱۲۳۴۵۶۷۸۹')).toBe('0123456789');
+    expect(normalizeDigits('𝟎𝟗𝟘𝟡𝟬𝟵')).toBe('090909');
+  });
+
+  it('turns every string of decimal digits into the ASCII digits of the same values', () => {
+    const digit = fc.record({
+      system: fc.constantFrom(...decimalSystems),
+      value: fc.integer({ min: 0, max: 9 }),
+    });
+    fc.assert(
+      fc.property(fc.array(digit, { maxLength: 12 }), (digits) => {
+        const typed = digits.map(({ system, value }) => digitsOf(system)[(value + 9) % 10]).join('');
+        expect(normalizeDigits(typed)).toBe(digits.map(({ value }) => value).join(''));
+      }),
+    );
+  });
+
+  it('leaves everything that is not a decimal digit as it was', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        const kept = [...text].filter((char) => !DECIMAL_DIGIT.test(char)).join('');
+        expect([...normalizeDigits(text)].filter((char) => !/^[0-9]$/.test(char)).join('')).toBe(kept);
+      }),
+    );
   });
 });

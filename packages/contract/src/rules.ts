@@ -77,5 +77,24 @@ export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value
 
 export const normalizeEmail = (value: string): string => value.trim().toLowerCase();
 
+const DECIMAL_DIGIT = /\p{Nd}/u;
+
+/**
+ * Every Unicode decimal digit (\p{Nd}: Arabic-Indic ١, Persian ۱, Devanagari १, full-width １, …) as
+ * its ASCII digit; anything else unchanged. Codes are ASCII, but a phone types them in its own script.
+ */
+export const normalizeDigits = (value: string): string =>
+  value.replace(/\p{Nd}/gu, (digit) => String(decimalDigitValue(digit.codePointAt(0) ?? 0)));
+
+/**
+ * Unicode encodes each script's digits 0–9 as consecutive code points, and where runs adjoin (the
+ * mathematical digits) each is still ten long: a digit's value is its distance from its run's start, mod 10.
+ */
+function decimalDigitValue(codePoint: number): number {
+  let start = codePoint;
+  while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+  return (codePoint - start) % 10;
+}
+
 /** Access code: exactly six characters (§5). */
 export const isValidAccessCode = (value: string): boolean => value.length === ACCESS_CODE_LENGTH;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_IDS } from './constants.ts';
-import { confirmBody, resetBody, signupBody, subscriptionBody, validateEmailBody } from './schemas.ts';
+import {
+  accessCodeParams,
+  confirmBody,
+  resetBody,
+  signupBody,
+  subscriptionBody,
+  validateEmailBody,
+} from './schemas.ts';
 
 const firstError = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.error?.issues[0]?.message;
@@ -39,6 +46,15 @@ describe('payload schemas', () => {
   it('confirm needs a six-digit code', () => {
     expect(confirmBody.safeParse({ un: 'a@b.co', code: '123456' }).success).toBe(true);
     expect(confirmBody.safeParse({ un: 'a@b.co', code: '12345' }).success).toBe(false);
+  });
+
+  it('codes in Arabic-Indic or Persian digits are read as their ASCII digits', () => {
+    expect(confirmBody.parse({ un: 'a@b.co', code: ' ١٢٣٤٥٦ ' }).code).toBe('123456');
+    expect(
+      resetBody.parse({ un: 'a@b.co', code: '۶۵۴۳۲۱', pw: 'Abcdefghij1!', confirmPw: 'Abcdefghij1!' }).code,
+    ).toBe('654321');
+    expect(accessCodeParams.parse({ code: 'AB١٢۳۴', sp_id: 'sp' }).code).toBe('AB1234');
+    expect(confirmBody.safeParse({ un: 'a@b.co', code: '١٢٣٤٥' }).success).toBe(false);
   });
 
   it("reset answers 'Passwords do not match' on the confirmation", () => {

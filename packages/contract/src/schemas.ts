@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
 import { messages } from './messages.ts';
-import { isStrongPassword, isValidEmail, normalizeEmail } from './rules.ts';
+import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
 import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
 /* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
@@ -34,14 +34,17 @@ export const passwordSchema = z
   .max(256, messages.passwordPolicy)
   .refine(isStrongPassword, messages.passwordPolicy);
 
+/** Codes arrive in any script's digits (a phone's keyboard, a pasted message) and are kept in ASCII. */
 export const emailCodeSchema = z
   .string({ error: messages.codeRequired })
   .trim()
+  .overwrite(normalizeDigits)
   .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), messages.codeRequired);
 
 export const accessCodeSchema = z
   .string({ error: messages.accessCodeLength })
   .trim()
+  .overwrite(normalizeDigits)
   .length(ACCESS_CODE_LENGTH, messages.accessCodeLength);
 
 /* ---------- §3 entities ---------- */

@@ -1,15 +1,19 @@
 import { useState } from 'react';
 import type { ClipboardEvent, ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_CODE_LENGTH, RESEND_COOLDOWN_SECONDS } from '@frontdoor/contract';
+import { EMAIL_CODE_LENGTH, RESEND_COOLDOWN_SECONDS, normalizeDigits } from '@frontdoor/contract';
 import { Button } from './Button.tsx';
 import { FieldFrame, useFieldIds } from './Field.tsx';
 import { useCountdown } from './use-countdown.ts';
 import styles from './Field.module.css';
 
-/** What a code field keeps of typed or pasted text: no spaces/dashes; digits only unless alphanumeric. */
+/**
+ * What a code field keeps of typed, pasted or autofilled text: digits of any script as ASCII (a phone
+ * set to Arabic or Persian types ١٢٣), no spaces/dashes; digits only unless alphanumeric.
+ */
 export function sanitizeCode(raw: string, length: number, alphanumeric: boolean): string {
-  const kept = alphanumeric ? raw.replace(/[^0-9a-z]/gi, '') : raw.replace(/\D/g, '');
+  const ascii = normalizeDigits(raw);
+  const kept = alphanumeric ? ascii.replace(/[^0-9a-z]/gi, '') : ascii.replace(/\D/g, '');
   return kept.slice(0, length);
 }
 
@@ -23,6 +27,8 @@ export interface CodeInputProps {
   alphanumeric?: boolean;
   hint?: ReactNode;
   error?: ReactNode;
+  /** Id of the server's refusal of the code shown elsewhere (a wrong code): FieldMessages.refusalId. */
+  refusalId?: string;
   name?: string;
   id?: string;
   autoFocus?: boolean;
@@ -49,6 +55,7 @@ export function CodeInput({
   alphanumeric = false,
   hint,
   error,
+  refusalId,
   name,
   id,
   autoFocus,
@@ -60,7 +67,7 @@ export function CodeInput({
   ref,
 }: CodeInputProps) {
   const { t } = useTranslation('common');
-  const ids = useFieldIds(id, { hint, error });
+  const ids = useFieldIds(id, { hint, error, refusalId });
   const { secondsLeft, start } = useCountdown(startInCooldown ? resendCooldownSeconds : 0);
   const [resending, setResending] = useState(false);
 

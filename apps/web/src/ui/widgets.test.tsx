@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { RESEND_COOLDOWN_SECONDS, SCROLL_REVEAL_DEFAULTS } from '@frontdoor/contract';
@@ -61,6 +61,34 @@ describe('CodeInput', () => {
   it('sanitizeCode', () => {
     expect(sanitizeCode(' 1 2 3 ', 6, false)).toBe('123');
     expect(sanitizeCode('A1-B2-C3-D4', 6, true)).toBe('A1B2C3');
+    expect(sanitizeCode('١٢٣ ۴۵۶ ۷', 6, false)).toBe('123456');
+    expect(sanitizeCode('ab-١٢-cd', 6, true)).toBe('ab12cd');
+  });
+
+  it('Arabic-Indic and Persian digits, typed, pasted or autofilled, fill the field with ASCII digits', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Code />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    await user.type(input, '١٢٣٤٥٦');
+    expect(input).toHaveValue('123456');
+    await user.clear(input);
+    await user.type(input, '۶۵۴۳۲۱');
+    expect(input).toHaveValue('654321');
+    await user.clear(input);
+    await user.paste('٩٨٧ ٦٥٤');
+    expect(input).toHaveValue('987654');
+    await user.clear(input);
+    // autofill (autocomplete="one-time-code") sets the whole value in one change
+    fireEvent.change(input, { target: { value: '۱۲۳-۴۵۶' } });
+    expect(input).toHaveValue('123456');
+  });
+
+  it('an alphanumeric access code keeps its letters and reads its digits as ASCII', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Code alphanumeric />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    await user.type(input, 'AB١٢۳۴');
+    expect(input).toHaveValue('AB1234');
   });
 
   it('resend runs once, then waits the cooldown with a visible countdown', async () => {

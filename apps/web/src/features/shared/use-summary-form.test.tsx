@@ -76,4 +76,36 @@ describe('useSummaryForm', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.formInvalid);
   });
+
+  it('an error of a field left by a pointer press waits until the press is over, so the click still lands', async () => {
+    const onValid = vi.fn();
+    const user = userEvent.setup();
+    renderForm({ long: true, onValid });
+    await user.type(await screen.findByLabelText('Last'), 'Byron');
+    await user.click(screen.getByLabelText('First'));
+    const send = screen.getByRole('button', { name: 'Send' });
+    await user.pointer({ keys: '[MouseLeft>]', target: send });
+    expect(screen.getByLabelText('First')).not.toHaveFocus();
+    // the field left has been checked by now; its error would move the button being pressed
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(messages.firstNameRequired)).toBeNull();
+
+    await user.pointer({ keys: '[/MouseLeft]', target: send });
+    // the click submitted: the failed submit's summary, and the field's own error
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.formInvalid);
+    expect(screen.getAllByText(messages.firstNameRequired)).toHaveLength(2);
+    expect(onValid).not.toHaveBeenCalled();
+  });
+
+  it('a press that clicks nothing shows the error of the field it left once released', async () => {
+    const user = userEvent.setup();
+    renderForm({ long: true, onValid: vi.fn() });
+    await user.click(await screen.findByLabelText('First'));
+    await user.pointer({ keys: '[MouseLeft>]', target: document.body });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(messages.firstNameRequired)).toBeNull();
+    await user.pointer({ keys: '[/MouseLeft]', target: document.body });
+    expect(await screen.findByText(messages.firstNameRequired)).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

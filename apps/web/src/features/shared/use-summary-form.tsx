@@ -1,5 +1,11 @@
-import { useMemo, useState } from 'react';
-import { useForm, type DefaultValues, type FieldValues, type SubmitHandler } from 'react-hook-form';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldErrors,
+  type FieldValues,
+  type SubmitHandler,
+} from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
@@ -10,7 +16,10 @@ interface SummaryFormOptions<Input extends FieldValues> {
   defaultValues: DefaultValues<Input>;
   /** Control ids in form order: the error summary links to them. */
   fieldIds: Partial<Record<keyof Input & string, string>>;
-  /** A long form checks each field as it is left and leads its summary with 'formInvalid'. */
+  /**
+   * A long form checks each field as it is left (shown once any pointer press under way has ended)
+   * and leads its summary with 'formInvalid'.
+   */
   long?: boolean;
 }
 
@@ -31,7 +40,7 @@ export function useSummaryForm<Input extends FieldValues, Output extends FieldVa
     mode: long ? 'onTouched' : 'onSubmit',
     defaultValues,
   });
-  const { errors } = form.formState;
+  const errors = useErrorsHeldDuringPress(form, long);
 
   const errorSummary = (
     <FormErrorSummary
@@ -50,6 +59,43 @@ export function useSummaryForm<Input extends FieldValues, Output extends FieldVa
     form.handleSubmit(onValid, () => setFailedSubmits((n) => n + 1));
 
   return { form, errorSummary, fieldError, onSubmit };
+}
+
+/**
+ * The errors a form shows. Leaving a field by pressing something else (the submit button, a radio, a
+ * link below) shows that field's error, which can run to several lines and push the pressed thing
+ * away before the button is released, so the click is lost. While a pointer is pressed, the form
+ * keeps showing the errors it showed when the press began; the new ones appear once its click is done.
+ */
+function useErrorsHeldDuringPress<Input extends FieldValues>(
+  form: { formState: { errors: FieldErrors<Input> } },
+  enabled: boolean,
+): FieldErrors<Input> {
+  const [held, setHeld] = useState<FieldErrors<Input> | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let release: ReturnType<typeof setTimeout> | undefined;
+    const hold = () => {
+      clearTimeout(release);
+      // a copy: react-hook-form updates its errors object in place
+      setHeld({ ...form.formState.errors });
+    };
+    // pointerup, mouseup and click are dispatched in one task: the timer runs after the click
+    const letGo = () => {
+      clearTimeout(release);
+      release = setTimeout(() => setHeld(null));
+    };
+    const listeners = { pointerdown: hold, pointerup: letGo, pointercancel: letGo };
+    for (const [type, listener] of Object.entries(listeners)) document.addEventListener(type, listener, true);
+    return () => {
+      for (const [type, listener] of Object.entries(listeners))
+        document.removeEventListener(type, listener, true);
+      clearTimeout(release);
+    };
+  }, [form, enabled]);
+  // read on every render, so the form re-renders as its errors change
+  const { errors } = form.formState;
+  return held ?? errors;
 }
 
 /** The one-field form of every code page (verify, reset and access codes), for the shared CodeField. */

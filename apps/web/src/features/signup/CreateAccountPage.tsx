@@ -24,6 +24,7 @@ import { signupForm } from './signup-form.ts';
 import type { SignupFormOutput } from './signup-form.ts';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { codeSentState } from '../verification/code-sent.ts';
 
 /** Control ids in form order: the error summary links to them. */
 const FIELD_IDS = {
@@ -78,7 +79,7 @@ export default function CreateAccountPage() {
       }),
     onSuccess: (_answer, values) => {
       rememberEmail(values.email);
-      navigate('/code');
+      navigate('/code', { state: codeSentState() });
     },
     onError: (error) => {
       if (error instanceof NetworkError) {

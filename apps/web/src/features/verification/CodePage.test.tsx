@@ -67,10 +67,13 @@ describe('CodePage (/code)', () => {
     expect(goToUrl).not.toHaveBeenCalled();
   });
 
-  it('a wrong code shows the server message', async () => {
+  it('a wrong code shows the server message, tied to the code field (issue 12)', async () => {
     server.use(http.post(api(apiPaths.confirm), () => fail(400, 'expiredCode')));
     await enter('654321');
     expect(await screen.findByText(messages.expiredCode)).toBeInTheDocument();
+    const field = screen.getByLabelText('Verification code');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(expect.stringContaining(messages.expiredCode));
     expect(goToUrl).not.toHaveBeenCalled();
   });
 

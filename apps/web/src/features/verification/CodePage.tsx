@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
@@ -17,29 +17,36 @@ import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { isResendCoolingDown } from './code-sent.ts';
 
 const CODE_FIELD_ID = 'verification-code';
+const CALL_ERROR_ID = 'verification-call-error';
 
 /** /code: 'Verify your email'. Confirm success goes to the identity-provider sign-in (§4). */
 export default function CodePage() {
   const { t } = useTranslation('verification');
   const cfg = useConfig();
+  const location = useLocation();
   const messageText = useMessageText();
   const onFatal = useFatalError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
+  // the page before mailed the code: a resend now would only be refused, so the countdown runs from arrival
+  const [arrivedInCooldown] = useState(() => isResendCoolingDown(location.state));
   const [notice, setNotice] = useState<{
     tone: 'error' | 'success';
     text: string;
     /** verified, but the sign-in could not start: the way on is the login page */
     offerSignIn?: boolean;
+    /** the code was refused: the message describes the code field */
+    codeRefused?: boolean;
   } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
 
-  const showError = (error: unknown) => {
+  const showError = (error: unknown, codeRefused = false) => {
     if (onFatal(error)) return;
     const message: ShownMessage = callErrorMessage(error, 'unknownError');
-    setNotice({ tone: 'error', text: messageText(message) });
+    setNotice({ tone: 'error', text: messageText(message), codeRefused });
   };
   const confirmCode = useMutation({
     mutationFn: (code: string) => confirm(cfg, { un: email ?? '', code }),
@@ -53,12 +60,12 @@ export default function CodePage() {
           },
         },
       ),
-    onError: showError,
+    onError: (error) => showError(error, true),
   });
   const resend = useMutation({
     mutationFn: () => resendVerification(cfg, email ?? ''),
     onSuccess: () => setNotice({ tone: 'success', text: t('resend_sent') }),
-    onError: showError,
+    onError: (error) => showError(error),
   });
 
   if (!email) return <Navigate to="/email" replace />;
@@ -67,7 +74,7 @@ export default function CodePage() {
     <PageCard title={t('code_title')} lead={t('code_body', { email })}>
       {errorSummary}
       {notice && (
-        <Alert tone={notice.tone}>
+        <Alert tone={notice.tone} id={CALL_ERROR_ID}>
           <p>{notice.text}</p>
           {notice.offerSignIn && <LoginLink>{t('verified_sign_in')}</LoginLink>}
         </Alert>
@@ -86,6 +93,8 @@ export default function CodePage() {
           label={t('code_label')}
           hint={t('resend_prompt')}
           length={EMAIL_CODE_LENGTH}
+          startInCooldown={arrivedInCooldown}
+          refusalId={notice?.codeRefused ? CALL_ERROR_ID : undefined}
           resend={resend.mutateAsync}
         />
         <Button type="submit" loading={pending} fullWidth>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 const email = 'ana@school.org';
@@ -30,9 +30,17 @@ describe('SendVerificationCodePage (/send-verification-code)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/email'));
   });
 
-  it('result verify_email goes to /code', async () => {
+  it('result verify_email goes to /code, where a new code can be asked for only after the cooldown', async () => {
     await send('verify_email');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
+    // the code was just sent: the server would refuse a resend, so the button waits from arrival
+    expect(await screen.findByRole('button', { name: 'Send a new code' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(
+      screen.getByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`),
+    ).toBeInTheDocument();
   });
 
   it("result password_reset shows the popup 'A password reset code has been sent to your email!  Please check your email inbox.'", async () => {

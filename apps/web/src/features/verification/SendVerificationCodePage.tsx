@@ -13,6 +13,7 @@ import pageStyles from '../../ui/Page.module.css';
 import { resendVerification } from '../shared/api.ts';
 import { callErrorMessage, useMessageText } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
+import { codeSentState } from './code-sent.ts';
 
 /** /send-verification-code: the email must be verified; the server says which code it sent (§4). */
 export default function SendVerificationCodePage() {
@@ -27,7 +28,7 @@ export default function SendVerificationCodePage() {
   const send = useMutation({
     mutationFn: (address: string) => resendVerification(cfg, address),
     onSuccess: ({ payload }) => {
-      if (payload === 'verify_email') navigate('/code');
+      if (payload === 'verify_email') navigate('/code', { state: codeSentState() });
       else setPopupOpen(true);
     },
     onError: (error) => {

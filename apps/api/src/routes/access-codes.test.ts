@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../testing/harness.ts';
+import { createAccessCode } from '../services/access-codes.ts';
+
+describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it.skipIf(skip)(
+    'takes the code in Arabic-Indic or Persian digits, as a phone set to Arabic or Persian types it',
+    async () => {
+      const spId = 'digits-sp';
+      await seedServiceProvider(t, spId, ['https://app.digits.test']);
+      const student = await seedUser(t, { email: 'digits@school.test' });
+      const { code } = await createAccessCode(t.ctx, { spId, userId: student.id });
+      for (const zero of [0x660, 0x6f0]) {
+        const typed = code.replace(/\d/g, (d) => String.fromCharCode(zero + Number(d)));
+        const res = await t.client().get(`/api/accessCodes/login/${encodeURIComponent(typed)}/${spId}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().payload.sp_id).toBe(spId);
+      }
+    },
+  );
+});
