@@ -55,6 +55,7 @@ afterEach(() => {
   document.getElementById(CONFIG_ELEMENT_ID)?.remove();
   window.history.replaceState(null, '', '/');
   applyDocumentLanguage('en');
+  vi.restoreAllMocks();
 });
 
 /** What the server answers: the prerendered markup with this deployment's config in it and inlined. */
@@ -68,6 +69,8 @@ function servedPage(path: string, language: (typeof LANGUAGES)[number]) {
   block.textContent = JSON.stringify(testConfig);
   document.head.append(block);
   document.documentElement.lang = language;
+  // the server answered in the browser's language, which the SPA negotiates again
+  vi.spyOn(navigator, 'languages', 'get').mockReturnValue([language]);
   window.history.replaceState(null, '', path);
   const container = document.createElement('div');
   container.innerHTML = markup;

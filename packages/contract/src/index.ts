@@ -8,3 +8,4 @@ export * from './api.ts';
 export * from './roles.ts';
 export * from './authorize.ts';
 export * from './scrub.ts';
+export * from './language.ts';

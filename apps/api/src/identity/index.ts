@@ -79,9 +79,9 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
   const exchange = new PortalCodeExchange(portal.loginUrl, portalClient, keys.secret, selfFetch);
   // the same service as cognito/sendreset, cooldown and hourly limits respected; these callers
   // move on to the reset page either way, where the newest code already sent still works
-  const sendReset = async (email: string, address: string) => {
+  const sendReset = async (email: string, address: string, languages: (string | undefined)[]) => {
     try {
-      await startPasswordReset(ctx, email, address);
+      await startPasswordReset(ctx, email, address, languages);
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 429)) throw error;
       ctx.logger.info({ reason: error.code }, 'reset code not sent: sending limit');

@@ -4,6 +4,7 @@ import {
   API_PREFIX,
   apiPaths,
   buildAuthorizeUrl,
+  LANGUAGE_COOKIE,
   isValidEmail,
   messages,
   normalizeEmail,
@@ -38,8 +39,11 @@ export interface InteractionDeps {
   provider: Provider;
   federation: Federation;
   secret: Buffer;
-  /** Sends the password-reset mail for an email (same service as cognito/sendreset). */
-  sendReset: (email: string, address: string) => Promise<void>;
+  /**
+   * Sends the password-reset mail for an email (same service as cognito/sendreset), in the request's
+   * languages (tag lists, best first) else the account's.
+   */
+  sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
 }
 
 export const refusePage = (reply: FastifyReply, status = 400, message: string = messages.stateInvalid) =>
@@ -188,7 +192,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       const hint = request.query.login_hint;
       if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);
       const email = normalizeEmail(hint);
-      await deps.sendReset(email, request.ip);
+      // a page the browser opened: the language menu's cookie, then the browser's languages
+      await deps.sendReset(email, request.ip, [
+        request.cookies[LANGUAGE_COOKIE],
+        request.headers['accept-language'],
+      ]);
       return reply.redirect(`/forgot-password?email=${encodeURIComponent(email)}`, 303);
     },
   );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import {
+  LANGUAGE_COOKIE,
   SESSION_COOKIE,
   UPSTREAM_PROVIDERS,
   apiPaths,
@@ -13,6 +14,7 @@ import {
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { hashPassword, newUserRow } from '../services/users.ts';
+import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
@@ -274,6 +276,20 @@ function suite(name: string, postgres: boolean) {
         .where('to_address', '=', user.email)
         .execute();
       expect(mails).toHaveLength(1);
+      // a page the browser opens: in the language menu's choice (its cookie) before the browser's
+      const other = await addPasswordUser(h, 'forgot-fr@school.example');
+      browser.cookies.set(`${LANGUAGE_COOKIE}|/`, { value: 'fr', path: '/' });
+      await browser.request('GET', `/oidc/forgotPassword?login_hint=${encodeURIComponent(other.email)}`, {
+        headers: { 'accept-language': 'es-ES' },
+      });
+      await h.ctx.outbox.drain();
+      const french = await h.db
+        .selectFrom('mailbox')
+        .selectAll()
+        .where('to_address', '=', other.email)
+        .executeTakeFirstOrThrow();
+      expect(french.subject).toBe(MAIL_LANGUAGES.fr.reset.subject);
+      expect(french.text).toContain('&locale=fr');
       const invalid = await browser.request('GET', '/oidc/forgotPassword?login_hint=not-an-email');
       expect(invalid.status).toBe(303);
       expect(invalid.headers.get('location')).toBe('/email');

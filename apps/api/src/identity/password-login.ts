@@ -13,8 +13,11 @@ export interface PasswordLoginDeps {
   ctx: AppContext;
   provider: Provider;
   secret: Buffer;
-  /** Mails a reset code from the client's address; a sending limit keeps the earlier code instead. */
-  sendReset: (email: string, address: string) => Promise<void>;
+  /**
+   * Mails a reset code from the client's address, in its languages (tag lists, best first) else the
+   * account's; a sending limit keeps the earlier code instead.
+   */
+  sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
 }
 
 let timingHash: Promise<string> | undefined;
@@ -51,7 +54,8 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
     }
     const user = await findUserByEmail(ctx.db, body.email);
     if (user?.must_reset) {
-      await deps.sendReset(user.email, request.ip);
+      // an API call: its Accept-Language is the SPA's current language
+      await deps.sendReset(user.email, request.ip, [request.headers['accept-language']]);
       return ok(
         { redirect: `/forgot-password?email=${encodeURIComponent(user.email)}` },
         messages.passwordResetRequired,

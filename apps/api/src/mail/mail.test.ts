@@ -7,18 +7,40 @@ import { DIALECTS, createTestApp, lastMail, type TestApp } from '../testing/harn
 
 const site = { publicUrl: 'https://portal.test', providerName: 'Frontdoor' };
 
+/** One mail of each kind the portal sends. */
+const EVERY_MAIL = [
+  { kind: 'verify', code: '424242', email: 'a@x.test' },
+  { kind: 'reset', code: '424242', email: 'a@x.test' },
+  { kind: 'invite', code: 'abc' },
+  { kind: 'locked' },
+] as const;
+
 describe('mail templates', () => {
-  it('builds the links the SPA routes read', () => {
-    expect(mailLink(site.publicUrl, { kind: 'verify', code: '012345', email: 'a+b@x.test' })).toBe(
-      'https://portal.test/validate?em=a%2Bb%40x.test&vc=012345',
+  it('builds the links the SPA routes read, in the language of the mail (?locale)', () => {
+    expect(mailLink(site.publicUrl, { kind: 'verify', code: '012345', email: 'a+b@x.test' }, 'es')).toBe(
+      'https://portal.test/validate?em=a%2Bb%40x.test&vc=012345&locale=es',
     );
-    expect(mailLink(site.publicUrl, { kind: 'reset', code: '999999', email: 'a@x.test' })).toBe(
-      'https://portal.test/password-reset?code=999999&email=a%40x.test',
+    expect(mailLink(site.publicUrl, { kind: 'reset', code: '999999', email: 'a@x.test' }, 'ar')).toBe(
+      'https://portal.test/password-reset?code=999999&email=a%40x.test&locale=ar',
     );
-    expect(mailLink(site.publicUrl, { kind: 'invite', code: 'inv/1' })).toBe(
-      'https://portal.test/invite/inv%2F1',
+    expect(mailLink(site.publicUrl, { kind: 'invite', code: 'inv/1' }, 'en')).toBe(
+      'https://portal.test/invite/inv%2F1?locale=en',
     );
+    expect(mailLink(site.publicUrl, { kind: 'locked' }, 'zh')).toBe('https://portal.test/email?locale=zh');
   });
+
+  it.each(Object.keys(MAIL_LANGUAGES))(
+    'every link of a mail in %s opens the portal in that language',
+    (lang) => {
+      for (const kind of EVERY_MAIL) {
+        const mail = renderMail({ to: 'a@x.test', first: 'Ana', language: `${lang}-XX` }, kind, site);
+        const links = [...mail.text.matchAll(/https:\/\/portal\.test\/\S*/g)].map((m) => new URL(m[0]));
+        expect(links.length).toBeGreaterThan(0);
+        for (const link of links) expect(link.searchParams.get('locale')).toBe(lang);
+        expect(mail.html).toContain(`locale=${lang}"`);
+      }
+    },
+  );
 
   it.each(Object.keys(MAIL_LANGUAGES))('renders text and HTML in %s with the code and link', (lang) => {
     for (const kind of ['verify', 'reset'] as const) {
@@ -43,11 +65,25 @@ describe('mail templates', () => {
     expect(invite.text).toContain('https://portal.test/invite/abc');
   });
 
+  it('Chinese mails address the reader formally (您), never 你 (issue 12)', () => {
+    for (const kind of EVERY_MAIL) {
+      for (const first of ['Ana', '']) {
+        const mail = renderMail({ to: 'a@x.test', first, language: 'zh' }, kind, site);
+        const all = `${mail.subject}\n${mail.text}\n${mail.html}`;
+        expect(all, kind.kind).not.toContain('你');
+        expect(all, kind.kind).toContain('您');
+      }
+    }
+  });
+
   it('picks the first supported language of a tag list, else English', () => {
     expect(pickLanguage('pt-BR,fr;q=0.8')).toBe('pt');
-    expect(pickLanguage('de-DE, ar;q=0.5')).toBe('ar');
-    expect(pickLanguage('de', undefined)).toBe('en');
+    expect(pickLanguage('ja-JP, ar;q=0.5')).toBe('ar');
+    expect(pickLanguage('ja', undefined)).toBe('en');
     expect(pickLanguage(undefined, 'zh-Hans')).toBe('zh');
+    // by q, as the pages negotiate it, then the next list (the account's language)
+    expect(pickLanguage('fr;q=0.5, es-MX')).toBe('es');
+    expect(pickLanguage('ja-JP', 'pt')).toBe('pt');
   });
 });
 

@@ -1,3 +1,4 @@
+import { LOCALE_PARAM, acceptedLanguages, negotiateLanguage } from '@frontdoor/contract';
 import { escapeHtml } from '../services/html.ts';
 import type { MailMessage } from './mailer.ts';
 import type { MailTexts } from './templates/types.ts';
@@ -7,21 +8,19 @@ import { fr } from './templates/fr.ts';
 import { pt } from './templates/pt.ts';
 import { zh } from './templates/zh.ts';
 import { ar } from './templates/ar.ts';
+import { de } from './templates/de.ts';
 
-export const MAIL_LANGUAGES = { en, es, fr, pt, zh, ar } satisfies Record<string, MailTexts>;
+export const MAIL_LANGUAGES = { en, es, fr, pt, zh, ar, de } satisfies Record<string, MailTexts>;
 export type MailLanguage = keyof typeof MAIL_LANGUAGES;
 
-const isMailLanguage = (value: string): value is MailLanguage => Object.hasOwn(MAIL_LANGUAGES, value);
+const MAIL_LANGUAGE_CODES = Object.keys(MAIL_LANGUAGES) as MailLanguage[];
 
-/** The first supported language of a tag list ("pt-BR, fr;q=0.8"), else English. */
+/**
+ * The first mail language of the tag lists given, in order, each best first by q ("pt-BR, fr;q=0.8"
+ * → pt, as the pages negotiate it), else English.
+ */
 export function pickLanguage(...candidates: (string | null | undefined)[]): MailLanguage {
-  for (const candidate of candidates) {
-    for (const part of (candidate ?? '').split(',')) {
-      const base = part.split(';')[0]?.trim().toLowerCase().split('-')[0] ?? '';
-      if (isMailLanguage(base)) return base;
-    }
-  }
-  return 'en';
+  return negotiateLanguage({ accepted: candidates.flatMap(acceptedLanguages) }, MAIL_LANGUAGE_CODES, 'en');
 }
 
 export type MailKind =
@@ -36,17 +35,22 @@ export interface MailRecipient {
   language: string;
 }
 
-/** The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>, locked → /email. */
-export function mailLink(publicUrl: string, mail: MailKind): string {
+/**
+ * The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>,
+ * locked → /email; ?locale names the mail's language, so the page opens (and stays) in it.
+ */
+export function mailLink(publicUrl: string, mail: MailKind, language: MailLanguage): string {
+  const query = (params: Record<string, string>) =>
+    `?${new URLSearchParams({ ...params, [LOCALE_PARAM]: language }).toString()}`;
   switch (mail.kind) {
     case 'verify':
-      return `${publicUrl}/validate?${new URLSearchParams({ em: mail.email, vc: mail.code }).toString()}`;
+      return `${publicUrl}/validate${query({ em: mail.email, vc: mail.code })}`;
     case 'reset':
-      return `${publicUrl}/password-reset?${new URLSearchParams({ code: mail.code, email: mail.email }).toString()}`;
+      return `${publicUrl}/password-reset${query({ code: mail.code, email: mail.email })}`;
     case 'invite':
-      return `${publicUrl}/invite/${encodeURIComponent(mail.code)}`;
+      return `${publicUrl}/invite/${encodeURIComponent(mail.code)}${query({})}`;
     case 'locked':
-      return `${publicUrl}/email`;
+      return `${publicUrl}/email${query({})}`;
   }
 }
 
@@ -58,7 +62,7 @@ export function renderMail(
 ): MailMessage {
   const lang = pickLanguage(recipient.language);
   const t = MAIL_LANGUAGES[lang];
-  const link = mailLink(site.publicUrl, mail);
+  const link = mailLink(site.publicUrl, mail, lang);
   const p = site.providerName;
   const words =
     mail.kind === 'invite'

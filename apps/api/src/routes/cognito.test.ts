@@ -21,6 +21,7 @@ import {
   type TestApp,
 } from '../testing/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
+import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { readSession } from '../services/sessions.ts';
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!';
@@ -32,6 +33,8 @@ const signup = (email: string, extra: Record<string, unknown> = {}) => ({
   description: 'teacher',
   ...extra,
 });
+/** The code as a phone set to Arabic types it: ٠١٢٣٤٥٦٧٨٩ (U+0660–U+0669). */
+const arabicIndic = (code: string) => code.replace(/\d/g, (d) => String.fromCharCode(0x660 + Number(d)));
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
@@ -52,7 +55,9 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       const { mail, code } = await lastMail(t, 'new.teacher@school.test');
       expect(mail?.subject).toBe('Vérifiez votre adresse e-mail');
-      expect(mail?.text).toContain(`http://localhost:8080/validate?em=new.teacher%40school.test&vc=${code}`);
+      expect(mail?.text).toContain(
+        `http://localhost:8080/validate?em=new.teacher%40school.test&vc=${code}&locale=fr`,
+      );
       expect(code).toMatch(/^\d{6}$/);
       // stored hashed, never in clear
       const stored = await t.db
@@ -173,6 +178,15 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       ).toBe(200);
     });
 
+    it('takes the code in Arabic-Indic digits, as a phone set to Arabic types it', async () => {
+      await t.client().post('/api/cognito/signup', signup('arabic@school.test'));
+      const { code = '' } = await lastMail(t, 'arabic@school.test');
+      const res = await t
+        .client()
+        .post('/api/cognito/confirm', { un: 'arabic@school.test', code: arabicIndic(code) });
+      expect(res.json()).toEqual({ status: 'success', payload: { email: 'arabic@school.test' } });
+    });
+
     it('answers an unknown address like a wrong code, and a malformed code with the rule message', async () => {
       const res = await t.client().post('/api/cognito/confirm', { un: 'ghost@school.test', code: '123456' });
       expect(res.json().code).toBe('invalidVerificationCode');
@@ -235,6 +249,36 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await t.client().post('/api/cognito/sendreset', { un: 'bad' })).statusCode).toBe(400);
     });
 
+    it("writes a code mail in the request's language (the SPA's), its link opening the portal in it", async () => {
+      await seedUser(t, { email: 'lingua@school.test', language: 'es' });
+      await t
+        .client()
+        .post('/api/cognito/sendreset', { un: 'lingua@school.test' }, { 'accept-language': 'pt-BR' });
+      const reset = await lastMail(t, 'lingua@school.test');
+      expect(reset.mail?.subject).toBe(MAIL_LANGUAGES.pt.reset.subject);
+      expect(reset.mail?.text).toContain(
+        `/password-reset?code=${reset.code}&email=lingua%40school.test&locale=pt`,
+      );
+      // a language without mails: the account's
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      await t
+        .client()
+        .post('/api/cognito/sendreset', { un: 'lingua@school.test' }, { 'accept-language': 'ja' });
+      const fallback = await lastMail(t, 'lingua@school.test');
+      expect(fallback.mail?.subject).toBe(MAIL_LANGUAGES.es.reset.subject);
+      expect(fallback.mail?.text).toContain('&locale=es');
+
+      await seedUser(t, { email: 'lingua-new@school.test', confirmed: false });
+      await t
+        .client()
+        .get('/api/cognito/resend_verification/lingua-new%40school.test', { 'accept-language': 'ar-EG' });
+      const verify = await lastMail(t, 'lingua-new@school.test');
+      expect(verify.mail?.subject).toBe(MAIL_LANGUAGES.ar.verify.subject);
+      expect(verify.mail?.text).toContain(
+        `/validate?em=lingua-new%40school.test&vc=${verify.code}&locale=ar`,
+      );
+    });
+
     it('resets the password with the code: confirms, clears must-reset, ends other sessions', async () => {
       const user = await seedUser(t, { email: 'resetter@school.test', confirmed: false, mustReset: true });
       const other = await signedInClient(t, user.id);
@@ -259,6 +303,20 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         confirmPw: NEW_PASSWORD,
       });
       expect(extractEmbeddedMessage(reuse.json().msg)).toBe(messages.expiredCode);
+    });
+
+    it('takes the reset code in Persian digits (U+06F0–U+06F9)', async () => {
+      await seedUser(t, { email: 'persian@school.test' });
+      await t.client().post('/api/cognito/sendreset', { un: 'persian@school.test' });
+      const { code = '' } = await lastMail(t, 'persian@school.test');
+      const persian = code.replace(/\d/g, (d) => String.fromCharCode(0x6f0 + Number(d)));
+      const res = await t.client().post('/api/cognito/reset', {
+        un: 'persian@school.test',
+        code: persian,
+        pw: NEW_PASSWORD,
+        confirmPw: NEW_PASSWORD,
+      });
+      expect(res.json()).toEqual({ status: 'success', payload: null });
     });
 
     it('embeds the failure as JSON the SPA extracts (wrong code, expired, policy, mismatch, attempts)', async () => {

@@ -72,6 +72,7 @@ export const cognitoRoutes =
       await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', {
         address: request.ip,
         onCooldown: 'reject',
+        languages: [request.headers['accept-language']],
       });
       return ok(result);
     });
@@ -79,7 +80,7 @@ export const cognitoRoutes =
     app.post('/cognito/sendreset', async (request) => {
       const { un } = parseWith(sendResetBody, request.body);
       // same answer whether or not the address has an account (docs/api.md, enumeration policy)
-      await startPasswordReset(ctx, un, request.ip);
+      await startPasswordReset(ctx, un, request.ip, [request.headers['accept-language']]);
       return ok(null);
     });
 

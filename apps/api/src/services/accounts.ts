@@ -2,7 +2,7 @@ import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } fro
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
-import { renderMail, type MailKind } from '../mail/render.ts';
+import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
 import { ApiError } from './http.ts';
 import {
   checkCode,
@@ -53,15 +53,17 @@ const withinCooldown = (issuedAt: number | null, now: number) =>
   issuedAt !== null && now - issuedAt < RESEND_COOLDOWN_SECONDS * 1000;
 
 /**
- * Issues a code of `purpose` and mails it, from `address`. Inside the resend cooldown it answers
- * 429 (or silently skips: the code sent moments ago is still good); past the hourly sends of the
- * account or the address it answers 429 codeSendLimit (docs/SECURITY.md).
+ * Issues a code of `purpose` and mails it, from `address`, in the request's `languages` (tag lists
+ * best first: an API call's Accept-Language is the SPA's current language), else the account's
+ * language. Inside the resend cooldown it answers 429 (or silently skips: the code sent moments ago
+ * is still good); past the hourly sends of the account or the address it answers 429 codeSendLimit
+ * (docs/SECURITY.md).
  */
 export async function mailCode(
   ctx: AppContext,
   user: User,
   purpose: CodePurpose,
-  request: { address: string; onCooldown: 'reject' | 'skip' },
+  request: { address: string; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
 ): Promise<void> {
   const now = ctx.now();
   if (withinCooldown(await lastIssuedAt(ctx.db, user.id, purpose), now)) {
@@ -71,7 +73,8 @@ export async function mailCode(
   await assertMaySendCode(ctx, request.address, user);
   await ctx.db.transaction().execute(async (trx) => {
     const code = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
-    await queueAccountMail(trx, ctx, user, { kind: purpose, code, email: user.email });
+    const language = pickLanguage(...(request.languages ?? []), user.language);
+    await queueAccountMail(trx, ctx, { ...user, language }, { kind: purpose, code, email: user.email });
   });
   ctx.outbox.notify();
   await recordCodeSent(ctx, request.address);
@@ -81,12 +84,18 @@ export async function mailCode(
 }
 
 /**
- * Starts a password reset: mails a reset code when the account exists; says nothing either way,
- * except that a spent hourly sending limit answers 429 (its message says to use the newest code).
+ * Starts a password reset: mails a reset code when the account exists (in the request's `languages`,
+ * else the account's); says nothing either way, except that a spent hourly sending limit answers 429
+ * (its message says to use the newest code).
  */
-export async function startPasswordReset(ctx: AppContext, email: string, address: string): Promise<void> {
+export async function startPasswordReset(
+  ctx: AppContext,
+  email: string,
+  address: string,
+  languages: (string | undefined)[] = [],
+): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
-  if (user) await mailCode(ctx, user, 'reset', { address, onCooldown: 'skip' });
+  if (user) await mailCode(ctx, user, 'reset', { address, onCooldown: 'skip', languages });
 }
 
 export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirmed'> {

@@ -6,6 +6,8 @@ import {
   CONFIG_PLACEHOLDER_PATTERN,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
+  acceptedLanguages,
+  negotiateLanguage,
   type PortalConfig,
   type PrerenderManifest,
 } from '@frontdoor/contract';
@@ -26,20 +28,18 @@ function weighted(header: string | undefined): { token: string; weight: number }
     .sort((a, b) => b.weight - a.weight);
 }
 
-/** The page language: ?locale, then the menu's cookie, then Accept-Language (fr-CA → fr), else the default. */
+/**
+ * The page language, negotiated as the SPA does (the contract's negotiateLanguage): ?locale, then the
+ * menu's cookie, then Accept-Language (fr-CA → fr), else the default.
+ */
 export function pickLanguage(
   asked: { locale?: string; cookie?: string; acceptLanguage?: string },
   manifest: Pick<PrerenderManifest, 'languages' | 'defaultLanguage'>,
 ): string {
-  const bundled = (code: string | undefined) => (code && manifest.languages.includes(code) ? code : null);
-  const accepted = weighted(asked.acceptLanguage)
-    .filter((entry) => entry.weight > 0)
-    .map((entry) => (entry.token === '*' ? manifest.defaultLanguage : entry.token.split('-')[0]));
-  return (
-    bundled(asked.locale) ??
-    bundled(asked.cookie) ??
-    accepted.map(bundled).find(Boolean) ??
-    manifest.defaultLanguage
+  return negotiateLanguage(
+    { asked: asked.locale, stored: asked.cookie, accepted: acceptedLanguages(asked.acceptLanguage) },
+    manifest.languages,
+    manifest.defaultLanguage,
   );
 }
 

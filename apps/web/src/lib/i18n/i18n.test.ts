@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '@frontdoor/contract';
+import { LANGUAGE_COOKIE, STORAGE_KEYS } from '@frontdoor/contract';
 import { applyDocumentLanguage, initTranslation, initialLanguage } from './index.ts';
 import { testI18n } from '../../test/i18n.ts';
 import { languageOptions } from './languages.ts';
@@ -65,7 +65,7 @@ describe('built-in translation service', () => {
   it('switches i18next, <html lang dir> (ar is right to left) and remembers the choice', async () => {
     const i18n = testI18n('en');
     const service = builtInTranslationService(i18n);
-    expect(service.languages().map((l) => l.param)).toEqual(['en', 'es', 'fr', 'pt', 'zh', 'ar']);
+    expect(service.languages().map((l) => l.param)).toEqual(['en', 'es', 'fr', 'pt', 'zh', 'ar', 'de']);
     const seen: string[] = [];
     const unsubscribe = service.subscribe((code) => seen.push(code));
     await service.change('ar');
@@ -83,12 +83,32 @@ describe('built-in translation service', () => {
     applyDocumentLanguage('en');
   });
 
-  it('the first language is ?locale when bundled, else the remembered one, else English', () => {
+  it("the first language is ?locale, else the kept choice, else the browser's languages, else English", () => {
+    const browser = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
     expect(initialLanguage('?locale=fr')).toBe('fr');
+    expect(initialLanguage('?locale=pt-BR')).toBe('pt');
     expect(initialLanguage('?locale=xx')).toBe('en');
+    for (const [languages, expected] of [
+      [['es-ES', 'es'], 'es'],
+      [['ar-EG'], 'ar'],
+      [['fr-FR', 'en-US'], 'fr'],
+      [['zh-CN', 'zh'], 'zh'],
+      [['pt-BR'], 'pt'],
+      [['ja-JP', 'es-MX'], 'es'],
+      [['ja-JP'], 'en'],
+      [[], 'en'],
+    ] as const) {
+      browser.mockReturnValue(languages);
+      expect(initialLanguage(''), languages.join()).toBe(expected);
+    }
+    browser.mockReturnValue(['es-ES']);
+    // the menu's cookie, when localStorage holds nothing (the server reads the same cookie)
+    document.cookie = `${LANGUAGE_COOKIE}=ar; path=/`;
+    expect(initialLanguage('')).toBe('ar');
     localStorage.setItem(STORAGE_KEYS.language, 'zh');
     expect(initialLanguage('')).toBe('zh');
     expect(initialLanguage('?locale=pt')).toBe('pt');
+    browser.mockRestore();
   });
 
   it('initTranslation without a key loads no script and uses the bundled catalogs', async () => {

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import type { i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LOCALE_PARAM } from '@frontdoor/contract';
+import { LOCALE_PARAM, negotiateLanguage } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 import { setRequestLanguage } from '../http.ts';
 import type { Resources } from './resources.ts';
@@ -55,14 +55,19 @@ export function createI18n(language: string, resources: Partial<Resources>): I18
 }
 
 /**
- * The first language: ?locale when bundled, else the one chosen before, else the page's own (the
- * server answered it in the browser's language), else English.
+ * The first language, negotiated as the server picks the page's (the contract's negotiateLanguage):
+ * ?locale, else the one chosen before, else the browser's languages (es-ES → es), else English.
  */
 export function initialLanguage(search: string): BundledLanguage {
-  const fromQuery = new URLSearchParams(search).get(LOCALE_PARAM);
-  const remembered = rememberedLanguage();
-  const page = document.documentElement.lang;
-  return [fromQuery, remembered, page].find(isBundled) ?? SOURCE_LANGUAGE;
+  return negotiateLanguage(
+    {
+      asked: new URLSearchParams(search).get(LOCALE_PARAM),
+      stored: rememberedLanguage(),
+      accepted: navigator.languages,
+    },
+    BUNDLED_LANGUAGES,
+    SOURCE_LANGUAGE,
+  );
 }
 
 /** A built-in i18n in a bundled language, its catalogs loaded; a chosen language also goes in the cookie. */

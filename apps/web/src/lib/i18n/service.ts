@@ -15,7 +15,7 @@ export interface TranslationService {
   languages(): LanguageOption[];
   excludedPaths(): ExcludedPath[];
   current(): string;
-  /** Switches the page language; unknown codes are ignored. */
+  /** Switches the page language and keeps the choice, also when current; unknown codes are ignored. */
   change(code: string): Promise<void>;
   /** Called after every language change; returns the unsubscribe function. */
   subscribe(listener: (code: string) => void): () => void;
@@ -35,12 +35,21 @@ export function rememberLanguage(code: string): void {
   }
 }
 
+/** The choice kept in this browser: localStorage's, else the cookie's (what the server reads). */
 export function rememberedLanguage(): string | null {
+  let stored: string | null = null;
   try {
-    return localStorage.getItem(STORAGE_KEYS.language);
+    stored = localStorage.getItem(STORAGE_KEYS.language);
   } catch {
-    return null;
+    // storage unavailable: the cookie keeps the choice
   }
+  return stored ?? cookieLanguage();
+}
+
+function cookieLanguage(): string | null {
+  const prefix = `${LANGUAGE_COOKIE}=`;
+  const pair = document.cookie.split('; ').find((c) => c.startsWith(prefix));
+  return pair ? decodeURIComponent(pair.slice(prefix.length)) : null;
 }
 
 /** (a) Built-in: i18next with the bundled catalogs; no path is excluded. */
@@ -51,9 +60,12 @@ export function builtInTranslationService(i18n: I18n): TranslationService {
     excludedPaths: () => [],
     current: () => i18n.language,
     async change(code) {
-      if (!isBundled(code) || code === i18n.language) return;
-      await loadLanguage(i18n, code);
-      await i18n.changeLanguage(code);
+      if (!isBundled(code)) return;
+      if (code !== i18n.language) {
+        await loadLanguage(i18n, code);
+        await i18n.changeLanguage(code);
+      }
+      // kept also when it is the current one: a ?locale the page was answered in outlives the page
       rememberLanguage(code);
     },
     subscribe(listener) {
@@ -105,8 +117,7 @@ export function hostedTranslationService(widget: HostedWidget): TranslationServi
     current: () => widget.getCurrentLang(),
     async change(code) {
       if (code !== 'en' && !configured().includes(code)) return;
-      if (code === widget.getCurrentLang()) return;
-      widget.switchTo(code);
+      if (code !== widget.getCurrentLang()) widget.switchTo(code);
       rememberLanguage(code);
     },
     subscribe(listener) {
