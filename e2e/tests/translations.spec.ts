@@ -1,7 +1,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import { catalogs } from '../fixtures/text.ts';
 
-const LANGUAGES = ['es', 'fr', 'pt', 'zh', 'ar'] as const;
+const LANGUAGES = ['es', 'fr', 'pt', 'zh', 'ar', 'de'] as const;
 type Namespace = keyof typeof catalogs;
 
 /** The pages checked, with the namespaces whose strings they show. */

@@ -11,7 +11,7 @@ import * as validate from './validate/locales.ts';
 import * as verification from './verification/locales.ts';
 
 /**
- * Every feature namespace with its catalogs ({ en, es, fr, pt, zh, ar }), keyed by the namespace name
+ * Every feature namespace with its catalogs ({ en, es, fr, pt, zh, ar, de }), keyed by the namespace name
  * the pages pass to useTranslation. src/lib/i18n registers them all from this one import.
  */
 export const featureCatalogs = {

@@ -48,3 +48,11 @@ export const ar: EmailCatalog = {
   submit: 'متابعة',
   sso_link: 'المتابعة عبر SSO',
 };
+
+export const de: EmailCatalog = {
+  title: 'Mit E-Mail fortfahren',
+  intro: 'Geben Sie Ihre E-Mail-Adresse ein. Wir finden den passenden nächsten Schritt für Sie.',
+  email_label: 'E-Mail',
+  submit: 'Weiter',
+  sso_link: 'Mit SSO fortfahren',
+};

@@ -54,3 +54,12 @@ export const ar: ErrorPagesCatalog = {
   continue: 'متابعة',
   go_back: 'رجوع',
 };
+
+export const de: ErrorPagesCatalog = {
+  generic_title: 'Etwas ist schiefgelaufen',
+  generic_body: 'Leider konnte Ihre Anfrage an {{provider}} derzeit nicht abgeschlossen werden.',
+  timeout_title: 'Zeitüberschreitung der Anfrage',
+  timeout_body: 'Leider ist bei Ihrer Anfrage an {{provider}} eine Zeitüberschreitung aufgetreten.',
+  continue: 'Weiter',
+  go_back: 'Zurück',
+};

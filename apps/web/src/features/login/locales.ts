@@ -134,3 +134,26 @@ export const ar: LoginCatalog = {
   acting_as: 'تتصرف بصفة {{first}} {{last}} ({{email}})',
   sign_out: 'تسجيل الخروج',
 };
+
+export const de: LoginCatalog = {
+  heading: 'Gestalten Sie Ihre Schule mit uns neu',
+  subheading: 'Melden Sie sich an und bringen Sie das Lernen in jedem Klassenzimmer zum Leben.',
+  contact_prompt: 'Möchten Sie das auch für Ihre Schule?',
+  contact_us: 'Kontaktieren Sie uns',
+  providers_label: 'Anmeldeoptionen',
+  continue_with: 'Mit {{provider}} fortfahren',
+  or: 'oder',
+  continue_with_email: 'Mit E-Mail fortfahren',
+  access_code_link: 'Mit einem Klassencode anmelden',
+  last_used: 'Zuletzt verwendet',
+  loading_params: 'Ihre Anmeldung wird geladen…',
+  work_email_title: 'Mit einem Arbeits- oder Schulkonto anmelden',
+  work_email_description:
+    'Geben Sie Ihre dienstliche oder schulische E-Mail-Adresse ein, damit wir Sie zur richtigen Anmeldeseite weiterleiten können.',
+  work_email_label: 'Dienstliche oder schulische E-Mail-Adresse',
+  work_email_submit: 'Weiter',
+  work_email_cancel: 'Abbrechen',
+  signed_in_as: 'Angemeldet als {{first}} {{last}} ({{email}})',
+  acting_as: 'Sie handeln im Namen von {{first}} {{last}} ({{email}})',
+  sign_out: 'Abmelden',
+};

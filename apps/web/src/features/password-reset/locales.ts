@@ -84,3 +84,18 @@ export const ar: PasswordResetCatalog = {
   resend_prompt: 'لم تصلك الرسالة؟',
   reset_done_sign_in: 'تم تغيير كلمة المرور. سجّل الدخول بها',
 };
+
+export const de: PasswordResetCatalog = {
+  title: 'Setzen Sie Ihr Passwort zurück',
+  intro: 'Wählen Sie ein neues Passwort für {{email}}.',
+  password_label: 'Neues Passwort',
+  confirm_label: 'Neues Passwort bestätigen',
+  submit: 'Passwort zurücksetzen',
+  forgot_title: 'Prüfen Sie Ihr E-Mail-Postfach',
+  forgot_body:
+    'Wir haben einen Code an {{email}} gesendet. Geben Sie den Code ein, um ein neues Passwort zu wählen.',
+  code_label: 'Code zum Zurücksetzen',
+  forgot_submit: 'Weiter',
+  resend_prompt: 'Keine E-Mail erhalten?',
+  reset_done_sign_in: 'Ihr Passwort wurde geändert. Melden Sie sich damit an',
+};

@@ -102,3 +102,20 @@ export const ar: PostLoginCatalog = {
   pref_technicalUpdates: 'التحديثات التقنية',
   done: 'تم',
 };
+
+export const de: PostLoginCatalog = {
+  loading: 'Wird geladen',
+  student_question: 'Sind Sie Schülerin oder Schüler?',
+  yes: 'Ja',
+  no: 'Nein',
+  next: 'Weiter',
+  choose_answer: 'Bitte wählen Sie „Ja“ oder „Nein“.',
+  sign_in_again: 'Erneut anmelden',
+  preferences_title: 'E-Mail-Einstellungen',
+  preferences_intro: 'Über welche Themen möchten Sie von uns informiert werden?',
+  pref_k12: 'Allgemeinbildende Schulen (K12)',
+  pref_careerTechnicalEducation: 'Berufliche Bildung',
+  pref_collegeUniversity: 'Hochschule und Universität',
+  pref_technicalUpdates: 'Technische Neuigkeiten',
+  done: 'Fertig',
+};

@@ -8,6 +8,7 @@ export const en = {
   rule_specialCharacterMissing: 'A special character',
   rule_met: 'done',
   rule_unmet: 'still needed',
+  rules_status: '{{met}} of {{total}} password rules met.',
 };
 
 export type FlowSharedCatalog = Record<keyof typeof en, string>;
@@ -21,6 +22,7 @@ export const es: FlowSharedCatalog = {
   rule_specialCharacterMissing: 'Un carácter especial',
   rule_met: 'cumplido',
   rule_unmet: 'pendiente',
+  rules_status: 'Se cumplen {{met}} de {{total}} requisitos de la contraseña.',
 };
 
 export const fr: FlowSharedCatalog = {
@@ -32,6 +34,7 @@ export const fr: FlowSharedCatalog = {
   rule_specialCharacterMissing: 'Un caractère spécial',
   rule_met: 'fait',
   rule_unmet: 'manquant',
+  rules_status: '{{met}} règles du mot de passe respectées sur {{total}}.',
 };
 
 export const pt: FlowSharedCatalog = {
@@ -43,6 +46,7 @@ export const pt: FlowSharedCatalog = {
   rule_specialCharacterMissing: 'Um caractere especial',
   rule_met: 'concluído',
   rule_unmet: 'pendente',
+  rules_status: '{{met}} de {{total}} regras da senha atendidas.',
 };
 
 export const zh: FlowSharedCatalog = {
@@ -54,6 +58,7 @@ export const zh: FlowSharedCatalog = {
   rule_specialCharacterMissing: '一个特殊字符',
   rule_met: '已满足',
   rule_unmet: '尚未满足',
+  rules_status: '已满足 {{met}}/{{total}} 项密码要求。',
 };
 
 export const ar: FlowSharedCatalog = {
@@ -65,4 +70,17 @@ export const ar: FlowSharedCatalog = {
   rule_specialCharacterMissing: 'رمز خاص',
   rule_met: 'مكتمل',
   rule_unmet: 'غير مكتمل',
+  rules_status: 'تم استيفاء {{met}} من {{total}} من قواعد كلمة المرور.',
+};
+
+export const de: FlowSharedCatalog = {
+  password_rules_title: 'Ihr Passwort benötigt:',
+  rule_minLength: 'Mindestens {{count}} Zeichen',
+  rule_uppercaseMissing: 'Einen Großbuchstaben',
+  rule_lowercaseMissing: 'Einen Kleinbuchstaben',
+  rule_digitMissing: 'Eine Ziffer',
+  rule_specialCharacterMissing: 'Ein Sonderzeichen',
+  rule_met: 'erfüllt',
+  rule_unmet: 'noch offen',
+  rules_status: '{{met}} von {{total}} Passwortregeln erfüllt.',
 };

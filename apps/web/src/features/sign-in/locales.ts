@@ -60,3 +60,13 @@ export const ar: SignInCatalog = {
   verify_link: 'تحقق من بريدك الإلكتروني',
   other_methods: 'استخدام طريقة أخرى لتسجيل الدخول',
 };
+
+export const de: SignInCatalog = {
+  title: 'Mit E-Mail anmelden',
+  email_label: 'E-Mail',
+  password_label: 'Passwort',
+  forgot: 'Passwort vergessen?',
+  submit: 'Anmelden',
+  verify_link: 'Bestätigen Sie Ihre E-Mail-Adresse',
+  other_methods: 'Andere Anmeldemöglichkeit verwenden',
+};

@@ -120,3 +120,23 @@ export const ar: SignupCatalog = {
   have_account: 'لديك حساب بالفعل؟',
   sign_in: 'تسجيل الدخول',
 };
+
+export const de: SignupCatalog = {
+  title: 'Konto mit E-Mail erstellen',
+  invite_intro: 'Sie wurden eingeladen. Füllen Sie das Formular aus, um Ihr Konto zu erstellen.',
+  loading_invite: 'Ihre Einladung wird geladen…',
+  first_label: 'Vorname',
+  last_label: 'Nachname',
+  email_label: 'E-Mail',
+  password_label: 'Passwort',
+  confirm_label: 'Passwort bestätigen',
+  description_label: 'Was beschreibt Sie am besten?',
+  description_teacher: 'Lehrkraft',
+  description_student: 'Schülerin oder Schüler',
+  description_administrator: 'Schulleitung oder Schulverwaltung',
+  description_parent: 'Elternteil oder erziehungsberechtigte Person',
+  description_other: 'Sonstiges',
+  submit: 'Konto erstellen',
+  have_account: 'Sie haben bereits ein Konto?',
+  sign_in: 'Anmelden',
+};

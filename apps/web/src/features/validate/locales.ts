@@ -36,3 +36,9 @@ export const ar: ValidateCatalog = {
   verifying: 'جارٍ التحقق من رمز التحقق…',
   continue: 'المتابعة لتسجيل الدخول',
 };
+
+export const de: ValidateCatalog = {
+  title: 'Konto bestätigen',
+  verifying: 'Ihr Bestätigungscode wird geprüft…',
+  continue: 'Weiter zur Anmeldung',
+};

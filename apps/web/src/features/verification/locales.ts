@@ -1,6 +1,6 @@
 /** Namespace 'verification': send-verification-code and code pages. */
 export const en = {
-  send_title: 'Verify your email',
+  send_title: 'Your email is not verified yet',
   send_body: 'The email address {{email}} must be verified before you can sign in.',
   send_submit: 'Send verification code',
   cancel: 'Cancel',
@@ -18,7 +18,7 @@ export const en = {
 export type VerificationCatalog = Record<keyof typeof en, string>;
 
 export const es: VerificationCatalog = {
-  send_title: 'Verifica tu correo electrónico',
+  send_title: 'Tu correo aún no está verificado',
   send_body: 'Debes verificar la dirección {{email}} antes de iniciar sesión.',
   send_submit: 'Enviar código de verificación',
   cancel: 'Cancelar',
@@ -34,7 +34,7 @@ export const es: VerificationCatalog = {
 };
 
 export const fr: VerificationCatalog = {
-  send_title: 'Vérifiez votre adresse e-mail',
+  send_title: 'Votre adresse e-mail n’est pas encore vérifiée',
   send_body: 'L’adresse {{email}} doit être vérifiée avant que vous puissiez vous connecter.',
   send_submit: 'Envoyer le code de vérification',
   cancel: 'Annuler',
@@ -50,7 +50,7 @@ export const fr: VerificationCatalog = {
 };
 
 export const pt: VerificationCatalog = {
-  send_title: 'Verifique seu e-mail',
+  send_title: 'Seu e-mail ainda não foi verificado',
   send_body: 'O endereço {{email}} precisa ser verificado antes de você entrar.',
   send_submit: 'Enviar código de verificação',
   cancel: 'Cancelar',
@@ -66,7 +66,7 @@ export const pt: VerificationCatalog = {
 };
 
 export const zh: VerificationCatalog = {
-  send_title: '验证您的电子邮箱',
+  send_title: '您的电子邮箱尚未验证',
   send_body: '登录前必须先验证电子邮箱 {{email}}。',
   send_submit: '发送验证码',
   cancel: '取消',
@@ -82,7 +82,7 @@ export const zh: VerificationCatalog = {
 };
 
 export const ar: VerificationCatalog = {
-  send_title: 'تحقق من بريدك الإلكتروني',
+  send_title: 'لم يتم التحقق من بريدك الإلكتروني بعد',
   send_body: 'يجب التحقق من البريد الإلكتروني {{email}} قبل تسجيل الدخول.',
   send_submit: 'إرسال رمز التحقق',
   cancel: 'إلغاء',
@@ -95,4 +95,20 @@ export const ar: VerificationCatalog = {
   resend_prompt: 'لم تصلك الرسالة؟',
   resend_sent: 'رمز جديد في الطريق إليك. تحقق من صندوق الوارد.',
   verified_sign_in: 'تم التحقق من بريدك الإلكتروني. سجّل الدخول',
+};
+
+export const de: VerificationCatalog = {
+  send_title: 'Ihre E-Mail-Adresse ist noch nicht bestätigt',
+  send_body: 'Die E-Mail-Adresse {{email}} muss bestätigt werden, bevor Sie sich anmelden können.',
+  send_submit: 'Bestätigungscode senden',
+  cancel: 'Abbrechen',
+  popup_title: 'Prüfen Sie Ihr E-Mail-Postfach',
+  popup_ok: 'OK',
+  code_title: 'Bestätigen Sie Ihre E-Mail-Adresse',
+  code_body: 'Wir haben einen 6-stelligen Code an {{email}} gesendet. Geben Sie ihn unten ein.',
+  code_label: 'Bestätigungscode',
+  code_submit: 'Bestätigen',
+  resend_prompt: 'Keine E-Mail erhalten?',
+  resend_sent: 'Ein neuer Code ist unterwegs. Bitte prüfen Sie Ihren Posteingang.',
+  verified_sign_in: 'Ihre E-Mail-Adresse ist bestätigt. Jetzt anmelden',
 };

@@ -18,15 +18,48 @@ describe('translation catalogs', () => {
 
   for (const [ns, catalogs] of Object.entries(namespaces)) {
     for (const lang of BUNDLED_LANGUAGES.filter((l) => l !== 'en')) {
-      it(`${ns}/${lang} has every key English has, non-empty, with the same placeholders`, () => {
-        const catalog = catalogs[lang] ?? {};
+      it(`${ns}/${lang} has exactly English's keys, non-empty, with the same placeholders`, () => {
+        const catalog = catalogs[lang];
+        expect(catalog, `${ns} has no ${lang} catalog`).toBeDefined();
+        // a key English lacks is never shown: a leftover of a renamed key, or a typo of the real one
+        const extra = Object.keys(catalog ?? {}).filter((key) => !Object.hasOwn(catalogs.en, key));
+        expect(extra, `${ns} keys in ${lang} that English does not have`).toEqual([]);
         for (const [key, english] of Object.entries(catalogs.en)) {
           expect(catalog, `${ns}:${key} missing in ${lang}`).toHaveProperty(key);
-          const text = catalog[key] ?? '';
+          const text = catalog?.[key] ?? '';
           expect(text.trim(), `${ns}:${key} empty in ${lang}`).not.toBe('');
           expect(placeholders(text), `${ns}:${key} placeholders in ${lang}`).toEqual(placeholders(english));
         }
       });
     }
   }
+});
+
+describe('wording (issue 12)', () => {
+  it('Chinese addresses the reader formally (您) in every string, never 你', () => {
+    for (const [ns, catalogs] of Object.entries(namespaces)) {
+      for (const [key, text] of Object.entries(catalogs.zh ?? {})) {
+        expect(text, `${ns}:${key}`).not.toContain('你');
+      }
+    }
+  });
+
+  it('/send-verification-code and /code have titles of their own in every language', () => {
+    const verification = namespaces.verification;
+    for (const lang of BUNDLED_LANGUAGES) {
+      const catalog = verification?.[lang];
+      expect(catalog?.send_title, lang).toBeTruthy();
+      expect(catalog?.send_title, lang).not.toBe(catalog?.code_title);
+    }
+  });
+
+  it("the access-code page names the code as the spec's message does ('exactly 6 digits')", () => {
+    expect(messages.accessCodeLength).toBe('Access Code must be exactly 6 digits!');
+    expect(namespaces.accessCode?.en?.intro).toContain('6-digit');
+    for (const lang of BUNDLED_LANGUAGES) {
+      const intro = namespaces.accessCode?.[lang]?.intro ?? '';
+      // the message says 6 (a numeral); the page said six characters
+      expect(intro, lang).toContain('6');
+    }
+  });
 });

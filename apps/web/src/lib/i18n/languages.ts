@@ -4,6 +4,7 @@ import frFlag from '../../assets/flags/fr.svg';
 import ptFlag from '../../assets/flags/pt.svg';
 import zhFlag from '../../assets/flags/zh.svg';
 import arFlag from '../../assets/flags/ar.svg';
+import deFlag from '../../assets/flags/de.svg';
 import globeFlag from '../../assets/flags/globe.svg';
 
 /** §3 language option: display name, CSS selector name, language code (param), flag image address. */
@@ -15,7 +16,7 @@ export interface LanguageOption {
 }
 
 /** The bundled languages; each has a catalog in every namespace. English is the source. */
-export const BUNDLED_LANGUAGES = ['en', 'es', 'fr', 'pt', 'zh', 'ar'] as const;
+export const BUNDLED_LANGUAGES = ['en', 'es', 'fr', 'pt', 'zh', 'ar', 'de'] as const;
 export type BundledLanguage = (typeof BUNDLED_LANGUAGES)[number];
 export const SOURCE_LANGUAGE: BundledLanguage = 'en';
 
@@ -27,6 +28,7 @@ const DISPLAY_NAMES: Record<string, string> = {
   pt: 'Português',
   zh: '中文',
   ar: 'العربية',
+  de: 'Deutsch',
 };
 const FLAGS: Record<string, string> = {
   en: enFlag,
@@ -35,6 +37,7 @@ const FLAGS: Record<string, string> = {
   pt: ptFlag,
   zh: zhFlag,
   ar: arFlag,
+  de: deFlag,
 };
 
 const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);

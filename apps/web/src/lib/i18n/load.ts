@@ -14,6 +14,7 @@ const catalogChunks: Record<BundledLanguage, () => Promise<{ default: LanguageCa
   pt: () => import('virtual:fd-catalogs/pt'),
   zh: () => import('virtual:fd-catalogs/zh'),
   ar: () => import('virtual:fd-catalogs/ar'),
+  de: () => import('virtual:fd-catalogs/de'),
 };
 
 export const isBundled = (code: string | null | undefined): code is BundledLanguage =>
