@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../ui/Spinner.tsx';
@@ -6,6 +6,7 @@ import { EnvStamp } from './EnvStamp.tsx';
 import { Footer } from './Footer.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useLocaleParam } from './locale-param.ts';
+import { PageAnnouncer, StepArrivalProvider, usePageArrival } from './page-arrival.tsx';
 import { usePageKey, useReloadPageData } from './page-key.ts';
 import { useNavigationScroll } from './scroll.ts';
 import styles from './Shell.module.css';
@@ -18,6 +19,8 @@ export function ShellLayout() {
   const pageKey = usePageKey();
   useReloadPageData(pageKey);
   useNavigationScroll();
+  const mainRef = useRef<HTMLElement>(null);
+  const { announcement, arriveAtStep } = usePageArrival(pageKey, mainRef);
   useLocaleParam();
   return (
     <div className={styles.shell}>
@@ -25,7 +28,7 @@ export function ShellLayout() {
         {t('skip_to_content')}
       </a>
       <TopBar />
-      <main id={MAIN_ID} className={styles.main} tabIndex={-1}>
+      <main ref={mainRef} id={MAIN_ID} className={styles.main} tabIndex={-1}>
         <Suspense
           fallback={
             <div className={styles.loading}>
@@ -33,9 +36,12 @@ export function ShellLayout() {
             </div>
           }
         >
-          <Outlet key={pageKey} />
+          <StepArrivalProvider value={arriveAtStep}>
+            <Outlet key={pageKey} />
+          </StepArrivalProvider>
         </Suspense>
       </main>
+      <PageAnnouncer announcement={announcement} />
       <Footer />
       <EnvStamp />
     </div>

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect, useRef } from 'react';
+import { lazy, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { MOBILE_MAX_WIDTH, STORAGE_KEYS } from '@frontdoor/contract';
+import { LANGUAGE_COOKIE, MOBILE_MAX_WIDTH, STORAGE_KEYS } from '@frontdoor/contract';
 import { renderRoutes } from '../test/render.tsx';
 import { setWindowWidth } from '../test/match-media.ts';
 import { applyDocumentLanguage } from '../lib/i18n/index.ts';
@@ -17,6 +17,8 @@ import { ShellLayout } from './ShellLayout.tsx';
 import { RequireEmail } from './require-email.tsx';
 import { nextTopBarHidden } from './top-bar-visibility.ts';
 import { nextPageKey } from './page-key.ts';
+import { useStepArrival } from './page-arrival.tsx';
+import { PageCard } from '../ui/PageCard.tsx';
 
 let mounts = 0;
 let dataLoads = 0;
@@ -210,6 +212,20 @@ describe('shell', () => {
     expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('zh');
   });
 
+  it('?locale of the language already shown is kept like a choice in the menu; a regional one is its language', async () => {
+    const { router } = renderRoutes(shellRoutes, { path: '/one?locale=es', language: 'es' });
+    expect(await screen.findByRole('button', { name: 'Idioma: Español' })).toBeInTheDocument();
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('es'));
+    // the cookie the server answers the next page in
+    expect(document.cookie).toContain(`${LANGUAGE_COOKIE}=es`);
+    await act(() => router.navigate('/two?locale=pt-BR'));
+    await waitFor(() => expect(document.documentElement.lang).toBe('pt'));
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('pt');
+    await act(() => router.navigate('/one?locale=xx'));
+    expect(document.documentElement.lang).toBe('pt');
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('pt');
+  });
+
   it('navigating to the URL you are on remounts the page and reloads its data; another page scrolls to the top', async () => {
     const user = userEvent.setup();
     dataLoads = 0;
@@ -250,6 +266,85 @@ describe('shell', () => {
     sessionStorage.setItem(STORAGE_KEYS.email, 'ada@school.example');
     renderRoutes(shellRoutes, { path: '/code' });
     expect(await screen.findByRole('heading', { name: 'Code page' })).toBeInTheDocument();
+  });
+});
+
+function TitledPage({ title, next }: { title: string; next: string }) {
+  return (
+    <PageCard title={title}>
+      <Link to={next}>Next page</Link>
+    </PageCard>
+  );
+}
+const LaterPage = lazy(async () => ({ default: () => <TitledPage title="Later page" next="/first" /> }));
+function StepsPage() {
+  const [step, setStep] = useState(1);
+  const arriveAtStep = useStepArrival();
+  useEffect(() => {
+    if (step === 2) arriveAtStep();
+  }, [step, arriveAtStep]);
+  return (
+    <PageCard title={`Step ${step}`}>
+      <button onClick={() => setStep(2)}>Next step</button>
+    </PageCard>
+  );
+}
+const arrivalRoutes: RouteObject[] = [
+  {
+    element: <ShellLayout />,
+    children: [
+      { path: 'first', element: <TitledPage title="First page" next="/second" /> },
+      { path: 'second', element: <TitledPage title="Second page" next="/later" /> },
+      { path: 'later', element: <LaterPage /> },
+      {
+        path: 'known',
+        element: (
+          <PageCard title="Password page">
+            <input aria-label="Password" autoFocus />
+          </PageCard>
+        ),
+      },
+      { path: 'steps', element: <StepsPage /> },
+    ],
+  },
+];
+/** What the live regions of the page say (the shell's and the snack bar's). */
+const announced = () => screen.getAllByRole('status').map((region) => region.textContent);
+
+describe('arriving on a page (WCAG 2.4.3, 4.1.3)', () => {
+  it('a navigation focuses the new h1 and announces the title; the first load does neither', async () => {
+    const user = userEvent.setup();
+    renderRoutes(arrivalRoutes, { path: '/first' });
+    const first = await screen.findByRole('heading', { name: 'First page', level: 1 });
+    expect(first).not.toHaveFocus();
+    expect(announced()).not.toContain('First page · Frontdoor');
+
+    await user.click(screen.getByRole('link', { name: 'Next page' }));
+    const second = await screen.findByRole('heading', { name: 'Second page', level: 1 });
+    await waitFor(() => expect(second).toHaveFocus());
+    expect(announced()).toContain('Second page · Frontdoor');
+
+    // a lazily loaded page: its heading is waited for
+    await user.click(screen.getByRole('link', { name: 'Next page' }));
+    const later = await screen.findByRole('heading', { name: 'Later page', level: 1 });
+    await waitFor(() => expect(later).toHaveFocus());
+    expect(announced()).toContain('Later page · Frontdoor');
+  });
+
+  it('a page that focuses its own control keeps it; the title is still announced', async () => {
+    const { router } = renderRoutes(arrivalRoutes, { path: '/first' });
+    await screen.findByRole('heading', { name: 'First page', level: 1 });
+    await act(() => router.navigate('/known'));
+    await waitFor(() => expect(announced()).toContain('Password page · Frontdoor'));
+    expect(screen.getByRole('textbox', { name: 'Password' })).toHaveFocus();
+  });
+
+  it("a page's next step focuses its heading and is announced", async () => {
+    const user = userEvent.setup();
+    renderRoutes(arrivalRoutes, { path: '/steps' });
+    await user.click(await screen.findByRole('button', { name: 'Next step' }));
+    expect(screen.getByRole('heading', { name: 'Step 2', level: 1 })).toHaveFocus();
+    expect(announced()).toContain('Step 2 · Frontdoor');
   });
 });
 

@@ -15,7 +15,7 @@ export interface FormErrorSummaryProps {
   message?: ReactNode;
   title?: ReactNode;
   /**
-   * The number of failed submits: the summary shows from the first and takes focus on each. Forms
+   * The number of failed submits: the summary shows from the first and takes focus once on each. Forms
    * using it turn off react-hook-form's own focusing (shouldFocusError: false), which would compete.
    */
   focusKey: number;
@@ -30,8 +30,13 @@ export function FormErrorSummary({ errors, message, title, focusKey }: FormError
   const ref = useRef<HTMLDivElement>(null);
   // only after a failed submit: errors of fields being typed into speak for themselves inline
   const visible = errors.length > 0 && focusKey > 0;
+  // the failed submit whose summary has had the focus: errors that come back while the person
+  // types show the summary again but must not pull the focus out of the field (WCAG 3.2.2)
+  const focusedKey = useRef(0);
   useEffect(() => {
-    if (visible) ref.current?.focus();
+    if (!visible || focusedKey.current === focusKey) return;
+    focusedKey.current = focusKey;
+    ref.current?.focus();
   }, [focusKey, visible]);
   if (!visible) return null;
   const goTo = (event: MouseEvent<HTMLAnchorElement>, fieldId: string) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useId, useLayoutEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useConfig } from '../lib/config.tsx';
 import styles from './Page.module.css';
@@ -19,13 +19,15 @@ export function PageCard({ title, lead, children, footer, wide = false }: PageCa
   const headingId = useId();
   const { providerName } = useConfig();
   // The tab title follows the page heading, so it is translated and tells pages apart in history.
-  useEffect(() => {
+  // Set as the page is put in, before the shell announces it (shell/page-arrival.tsx).
+  useLayoutEffect(() => {
     if (typeof title === 'string') document.title = `${title} · ${providerName}`;
   }, [title, providerName]);
   return (
     <div className={styles.page}>
       <section className={[styles.card, wide ? styles.wide : ''].join(' ')} aria-labelledby={headingId}>
-        <h1 className={styles.title} id={headingId}>
+        {/* focusable by script only: the shell moves the focus here after a navigation */}
+        <h1 className={styles.title} id={headingId} tabIndex={-1}>
           {title}
         </h1>
         {lead && <p className={styles.lead}>{lead}</p>}

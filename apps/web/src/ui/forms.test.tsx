@@ -197,6 +197,46 @@ describe('FormErrorSummary', () => {
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(screen.getByRole('alert')).toHaveFocus();
   });
+
+  it('takes focus once per failed submit, never when errors come back while typing (WCAG 3.2.2)', async () => {
+    const user = userEvent.setup();
+    function Form() {
+      const [attempts, setAttempts] = useState(0);
+      const [code, setCode] = useState('');
+      // re-validated on every change after the first submit, as react-hook-form does
+      const error = attempts && code.length !== 6 ? 'Enter the 6-digit code.' : undefined;
+      return (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (code.length !== 6) setAttempts((n) => n + 1);
+          }}
+        >
+          <FormErrorSummary focusKey={attempts} errors={error ? [{ fieldId: 'code', message: error }] : []} />
+          <TextField id="code" label="Code" value={code} onChange={(e) => setCode(e.target.value)} />
+          <Button type="submit">Continue</Button>
+        </form>
+      );
+    }
+    renderWithProviders(<Form />);
+    const field = screen.getByRole('textbox', { name: 'Code' });
+    await user.type(field, '12{Enter}');
+    expect(screen.getByRole('alert')).toHaveFocus();
+    await user.click(field);
+    await user.keyboard('3456');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.keyboard('{Backspace}');
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    expect(field).toHaveFocus();
+    await user.keyboard('9');
+    await user.keyboard('{Backspace}7');
+    expect(field).toHaveFocus();
+    expect(field).toHaveValue('123457');
+    await user.clear(field);
+    await user.keyboard('1{Enter}');
+    expect(screen.getByRole('alert')).toHaveFocus();
+  });
 });
 
 describe('FormErrorSummary before any submit', () => {

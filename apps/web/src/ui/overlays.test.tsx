@@ -46,6 +46,38 @@ describe('Dialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(trigger).toHaveFocus();
   });
+
+  it("returns focus to the page's own opener on Escape and on Cancel (WCAG 2.4.3)", async () => {
+    const user = userEvent.setup();
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <Button onClick={() => setOpen(true)}>Continue with Microsoft</Button>
+          <Dialog open={open} onOpenChange={setOpen} title="Work or school email">
+            <input aria-label="Email" />
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </Dialog>
+        </>
+      );
+    }
+    renderWithProviders(<Page />);
+    const opener = screen.getByRole('button', { name: 'Continue with Microsoft' });
+
+    await user.click(opener);
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+  });
 });
 
 function SnackDemo({ durationMs }: { durationMs?: number }) {
@@ -101,9 +133,9 @@ describe('Alert', () => {
       </Alert>,
     );
     act(() => vi.advanceTimersByTime(2999));
-    expect(screen.getByRole('alert')).toBeInTheDocument();
+    expect(screen.getByText('Your account has been verified, thank you!')).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1));
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Your account has been verified, thank you!')).not.toBeInTheDocument();
     expect(onClose).toHaveBeenCalledOnce();
   });
 });

@@ -75,6 +75,18 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     expect(goToUrl).not.toHaveBeenCalled();
   });
 
+  it('No: the email preferences take the focus to their heading, not to Done (WCAG 2.4.3)', async () => {
+    roleCalls();
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+    const user = userEvent.setup();
+    renderRoute('/post-login');
+    await user.click(await screen.findByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const heading = await screen.findByRole('heading', { name: 'Email preferences', level: 1 });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByRole('button', { name: 'Done' })).not.toHaveFocus();
+  });
+
   it('a teacher (isTeacher) goes straight to the email preferences', async () => {
     localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     renderRoute('/post-login', { shell: false });

@@ -21,6 +21,7 @@ import { confirmSignIn } from '../../lib/storage.ts';
 import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
 import type { EmailPreferences } from './subscription-changes.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { useStepArrival } from '../../shell/page-arrival.tsx';
 
 /**
  * /post-login and /post-login/{csrf}: 'Loading' first, then 'Are you a Student?' (teachers skip it),
@@ -40,6 +41,12 @@ export default function PostLoginPage() {
   const returnUrl = chooseReturnUrl(loginParams, cfg);
   // the server sends a browser here only once it is signed in: the tab's sign-in method succeeded
   useEffect(() => confirmSignIn(), []);
+  // the preferences replace the question in place: without this the focus stays on the submit
+  // button, now 'Done', below the checkboxes (WCAG 2.4.3)
+  const arriveAtStep = useStepArrival();
+  useEffect(() => {
+    if (step === 'preferences') arriveAtStep();
+  }, [step, arriveAtStep]);
 
   const setRole = useMutation({
     mutationFn: (isStudent: boolean) => setBasicUserRole(cfg, isStudent),

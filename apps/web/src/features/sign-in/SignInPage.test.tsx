@@ -23,6 +23,15 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
   });
 
+  it('with the email known the password field has the focus; without it nothing is focused', async () => {
+    const { unmount } = renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    expect(await screen.findByLabelText('Password')).toHaveFocus();
+    unmount();
+    renderRoute('/sign-in/uid-1', { shell: false });
+    expect(await screen.findByLabelText('Password')).not.toHaveFocus();
+    expect(screen.getByLabelText('Email')).not.toHaveFocus();
+  });
+
   it("'Forgot password?' links to the forgotPassword url with the email", async () => {
     renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
     const link = await screen.findByRole('link', { name: 'Forgot password?' });
@@ -49,6 +58,24 @@ describe('SignInPage (/sign-in/:uid)', () => {
     await signIn();
     expect(await screen.findByText(messages.incorrectCredentials)).toBeInTheDocument();
     expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('a wrong password marks both fields invalid and describes them by the message (issue 12)', async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(401, 'incorrectCredentials')));
+    await signIn();
+    await screen.findByText(messages.incorrectCredentials);
+    for (const label of ['Email', 'Password']) {
+      const field = screen.getByLabelText(label);
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(messages.incorrectCredentials);
+    }
+  });
+
+  it('a refusal that is not about what was typed leaves the fields valid', async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(503, 'serverBusy')));
+    await signIn();
+    await screen.findByText(messages.serverBusy);
+    expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
   });
 
   it.each([

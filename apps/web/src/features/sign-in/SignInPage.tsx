@@ -23,6 +23,7 @@ import { LoginLink } from '../shared/LoginLink.tsx';
 
 const signInForm = cognitoLoginBody.omit({ uid: true });
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
+const CALL_ERROR_ID = 'sign-in-call-error';
 
 /**
  * /sign-in/:uid: the built-in user pool's password page, reached from the authorization server's
@@ -36,8 +37,9 @@ export default function SignInPage() {
   const messageText = useMessageText();
   const onFatal = useFatalError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const knownEmail = params.get('login_hint') ?? '';
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
-    defaultValues: { email: params.get('login_hint') ?? '', password: '' },
+    defaultValues: { email: knownEmail, password: '' },
     fieldIds: FIELD_IDS,
   });
   const login = useMutation({
@@ -51,11 +53,14 @@ export default function SignInPage() {
   });
   const email = form.watch('email');
   const pending = login.isPending || login.isSuccess;
+  // 'Incorrect username or password.' refuses what was typed: both fields point to it (aria-invalid)
+  const refusalId =
+    callError && 'code' in callError && callError.code === 'incorrectCredentials' ? CALL_ERROR_ID : undefined;
   return (
     <PageCard title={t('title')} footer={<LoginLink>{t('other_methods')}</LoginLink>}>
       {errorSummary}
       {callError && (
-        <Alert tone="error">
+        <Alert tone="error" id={CALL_ERROR_ID}>
           <p>{messageText(callError)}</p>
           {'code' in callError && callError.code === 'userNotConfirmed' && (
             <Link to="/send-verification-code">{t('verify_link')}</Link>
@@ -76,13 +81,17 @@ export default function SignInPage() {
           type="email"
           autoComplete="username"
           error={fieldError('email')}
+          refusalId={refusalId}
           {...form.register('email')}
         />
         <PasswordField
           id={FIELD_IDS.password}
           label={t('password_label')}
           autoComplete="current-password"
+          // the email came with the page (/email's hint): the password is the first thing to type
+          autoFocus={knownEmail.trim() !== ''}
           error={fieldError('password')}
+          refusalId={refusalId}
           {...form.register('password')}
         />
         <p>
