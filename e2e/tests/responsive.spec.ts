@@ -41,6 +41,16 @@ test.describe('works at 390 px width (issue 3 quality)', () => {
   }
 });
 
+test.describe('reflows at 320 px, WCAG 1.4.10 (issue 12)', () => {
+  test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+  for (const { name, visit } of visits) {
+    test(`320 px: ${name} has no horizontal scroll`, async ({ page, visitContext }) => {
+      await visit(page, visitContext);
+      await expectNoHorizontalScroll(page, name);
+    });
+  }
+});
+
 test.describe('works at 200% zoom (issue 3 quality)', () => {
   // 200% zoom of a 1280 px window: a 640 CSS px layout viewport at device scale factor 2
   test.use({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });

@@ -5,6 +5,7 @@ import { useConfig } from '../lib/config.tsx';
 import { pageNonce } from '../lib/csp-nonce.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useIsMobile } from './use-is-mobile.ts';
+import shellStyles from './Shell.module.css';
 
 /**
  * Inline !important styles: no page or theme rule can hide or restyle the stamp. React's style prop
@@ -40,6 +41,17 @@ const COMPACT_STYLE: Record<string, string> = {
 const PRINT_RULE = '@media print { [data-env-stamp] { display: none !important; } }';
 
 /**
+ * Height of the bottom band the ribbon's corner covers (px, either size). While the stamp shows, the
+ * footer's links end above it, so at the end of the page nothing is under the stamp (it hid the first
+ * footer link in Arabic at 390 px and the last one at 320 px), and the browser scrolls a focused
+ * control clear of it (scroll-padding: focus never hides under the stamp, WCAG 2.4.11).
+ */
+export const STAMP_CLEARANCE_PX = 120;
+const CLEARANCE_RULE =
+  `@media screen { html { scroll-padding-block-end: ${STAMP_CLEARANCE_PX}px; } ` +
+  `.${shellStyles.footer} { padding-block-end: ${STAMP_CLEARANCE_PX}px; } }`;
+
+/**
  * §2: in every environment but production a red rotated stamp overlays the page. It is rendered
  * through a portal into <body>, outside the app root, is invisible to assistive technology and
  * never catches the pointer, and it is hidden when printing.
@@ -61,7 +73,7 @@ export function EnvStamp() {
   if (production || !hydrated) return null;
   return createPortal(
     <>
-      <style nonce={pageNonce()}>{PRINT_RULE}</style>
+      <style nonce={pageNonce()}>{`${PRINT_RULE} ${CLEARANCE_RULE}`}</style>
       <div ref={ref} data-env-stamp="" data-testid="env-stamp" aria-hidden="true" dir="ltr">
         {cfg.env}
       </div>

@@ -18,8 +18,9 @@ export interface LanguageMenuProps {
   onChoose: (code: string) => void;
 }
 
+/** One catalog string per language ('Langue : Français'): word order and punctuation are the translator's. */
 export const desktopTriggerLabel = (t: TFunction, selected: LanguageOption | undefined): string =>
-  `${t('language_menu')}: ${selected?.displayName ?? ''}`;
+  t('language_menu_current', { language: selected?.displayName ?? '' });
 
 export function DesktopTriggerContent({ selected }: { selected: LanguageOption | undefined }) {
   return (

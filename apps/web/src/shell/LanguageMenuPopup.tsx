@@ -32,31 +32,31 @@ function DesktopLanguageMenu({ options, current, onChoose, defaultOpen }: MenuPr
       <DropdownMenu.Trigger className={styles.menuTrigger} aria-label={desktopTriggerLabel(t, selected)}>
         <DesktopTriggerContent selected={selected} />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          className={styles.menuContent}
-          align="end"
-          sideOffset={8}
-          aria-label={t('language_menu')}
-        >
-          <DropdownMenu.RadioGroup value={current} onValueChange={onChoose}>
-            {options.map((option) => (
-              <DropdownMenu.RadioItem
-                key={option.param}
-                value={option.param}
-                lang={option.param}
-                className={`${styles.menuItem} ${option.cssName}`}
-              >
-                <Flag option={option} />
-                <span>{option.displayName}</span>
-                <DropdownMenu.ItemIndicator className={styles.check}>
-                  <CheckIcon />
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+      {/* no portal: the menu stays inside the top bar's navigation landmark, where a screen reader's
+          landmark list finds it, and its focus keeps the top bar shown (TopBar's focus-within) */}
+      <DropdownMenu.Content
+        className={styles.menuContent}
+        align="end"
+        sideOffset={8}
+        aria-label={t('language_menu')}
+      >
+        <DropdownMenu.RadioGroup value={current} onValueChange={onChoose}>
+          {options.map((option) => (
+            <DropdownMenu.RadioItem
+              key={option.param}
+              value={option.param}
+              lang={option.param}
+              className={`${styles.menuItem} ${option.cssName}`}
+            >
+              <Flag option={option} />
+              <span>{option.displayName}</span>
+              <DropdownMenu.ItemIndicator className={styles.check}>
+                <CheckIcon />
+              </DropdownMenu.ItemIndicator>
+            </DropdownMenu.RadioItem>
+          ))}
+        </DropdownMenu.RadioGroup>
+      </DropdownMenu.Content>
     </DropdownMenu.Root>
   );
 }

@@ -14,10 +14,23 @@ export interface AlertProps {
   /** When set, a dismiss button is shown. */
   onClose?: () => void;
   className?: string;
+  /** Lets a field name this message as the refusal of its value (FieldMessages.refusalId). */
+  id?: string;
 }
 
-/** An inline message announced at once (role=alert), optionally self-closing after durationMs. */
-export function Alert({ tone = 'error', children, durationMs, onClose, className }: AlertProps) {
+/**
+ * What a screen reader is told of each tone: an error interrupts (alert), success and warning are
+ * announced politely (status), and an info notice is plain text read with the page.
+ */
+const ROLES: Record<AlertTone, 'alert' | 'status' | undefined> = {
+  error: 'alert',
+  success: 'status',
+  warning: 'status',
+  info: undefined,
+};
+
+/** An inline message (announced as its tone says: ROLES), optionally self-closing after durationMs. */
+export function Alert({ tone = 'error', children, durationMs, onClose, className, id }: AlertProps) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(true);
   // the latest onClose, so a parent re-render does not restart the timer
@@ -35,7 +48,11 @@ export function Alert({ tone = 'error', children, durationMs, onClose, className
   }, [durationMs]);
   if (!open) return null;
   return (
-    <div role="alert" className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}>
+    <div
+      id={id}
+      role={ROLES[tone]}
+      className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}
+    >
       <div className={styles.body}>{children}</div>
       {onClose && (
         <button type="button" className={styles.dismiss} aria-label={t('dismiss')} onClick={onClose}>

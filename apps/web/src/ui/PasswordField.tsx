@@ -10,10 +10,20 @@ export type PasswordFieldProps = Omit<TextFieldProps, 'type'> & {
 };
 
 /** A password input with a show/hide toggle (a real button whose name says what it will do). */
-export function PasswordField({ label, hint, error, id, className, ref, ...input }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  hint,
+  error,
+  refusalId,
+  describedBy,
+  id,
+  className,
+  ref,
+  ...input
+}: PasswordFieldProps) {
   const { t } = useTranslation('common');
   const [visible, setVisible] = useState(false);
-  const ids = useFieldIds(id, { hint, error });
+  const ids = useFieldIds(id, { hint, error, refusalId, describedBy });
   return (
     <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className={`${styles.control} ${styles.withToggle}`}>

@@ -12,8 +12,18 @@ export interface TextFieldProps
  * A labelled text input. Every input attribute passes through (name, type, autoComplete, inputMode,
  * and react-hook-form's register() result), so password managers and autofill work.
  */
-export function TextField({ label, hint, error, id, className, ref, ...input }: TextFieldProps) {
-  const ids = useFieldIds(id, { hint, error });
+export function TextField({
+  label,
+  hint,
+  error,
+  refusalId,
+  describedBy,
+  id,
+  className,
+  ref,
+  ...input
+}: TextFieldProps) {
+  const ids = useFieldIds(id, { hint, error, refusalId, describedBy });
   return (
     <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className={styles.control}>

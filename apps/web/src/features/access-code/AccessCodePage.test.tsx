@@ -71,8 +71,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
         fail(404, 'accessCodeNotFound', 'nope'),
       ),
     );
-    await enter('K7Q2ZX');
+    const input = await enter('K7Q2ZX');
     expect(await screen.findByText(messages.accessCodeFailed)).toBeInTheDocument();
+    // the refusal is tied to the field (issue 12)
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(messages.accessCodeFailed);
   });
 
   it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
@@ -82,9 +85,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
         ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
       ),
     );
-    await enter('K7Q2ZX');
+    const input = await enter('K7Q2ZX');
     expect(await screen.findByText(messages.loginRequestNotFound)).toBeInTheDocument();
     expect(goToUrl).not.toHaveBeenCalled();
+    // the code was accepted: the lost sign-in request is not the field's fault
+    expect(input).not.toHaveAttribute('aria-invalid');
   });
 
   it('with a {csrf}: loads and saves the login params first', async () => {
@@ -107,9 +112,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it('without login params it asks for the teacher link and sends nothing', async () => {
     localStorage.clear();
     await enter('ABCDEF');
-    expect(
-      screen.getByText('Open the sign-in link your teacher gave you, then enter the code here.'),
-    ).toBeInTheDocument();
+    const instruction = screen.getByText(
+      'Open the sign-in link your teacher gave you, then enter the code here.',
+    );
+    // an instruction, not an error: read with the page, never interrupting (issue 12)
+    expect(instruction.closest('[role="alert"], [role="status"]')).toBeNull();
     expect(goToUrl).not.toHaveBeenCalled();
   });
 });

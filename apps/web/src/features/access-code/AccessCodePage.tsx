@@ -22,8 +22,9 @@ import { buildCookieUrl } from './cookie-url.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
 const CODE_FIELD_ID = 'access-code';
+const CALL_ERROR_ID = 'access-code-call-error';
 
-/** /access-code and /access-code/{csrf}: six-character classroom code for the login params' sp_id. */
+/** /access-code and /access-code/{csrf}: the 6-character classroom code for the login params' sp_id. */
 export default function AccessCodePage() {
   const { t } = useTranslation('accessCode');
   const cfg = useConfig();
@@ -51,12 +52,19 @@ export default function AccessCodePage() {
   });
 
   const pending = login.isPending || login.isSuccess;
+  // every refusal of the login call is about the code typed; a lost sign-in request is not
+  const codeRefused =
+    callError !== null && !('code' in callError && callError.code === 'loginRequestNotFound');
   return (
     <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('other_options')}</LoginLink>}>
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
       {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
       {errorSummary}
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" id={CALL_ERROR_ID}>
+          {messageText(callError)}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}
@@ -72,6 +80,7 @@ export default function AccessCodePage() {
           label={t('code_label')}
           length={ACCESS_CODE_LENGTH}
           alphanumeric
+          refusalId={codeRefused ? CALL_ERROR_ID : undefined}
         />
         <Button type="submit" loading={pending || loading} fullWidth>
           {t('submit')}

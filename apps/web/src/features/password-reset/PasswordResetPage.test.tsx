@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { apiPaths, embedMessage, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { passwordDescription } from '../../test/password-description.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
@@ -41,14 +42,18 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
   it('a weak password is refused with the policy message', async () => {
     await submit('weakpass', 'weakpass');
     await waitFor(() =>
-      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordPolicy),
+      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
+        expect.stringMatching(passwordDescription(messages.passwordPolicy)),
+      ),
     );
   });
 
   it('applies the same password rules: required, policy, confirmation', async () => {
     await submit('', '');
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.formInvalid);
-    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordRequired);
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
+      expect.stringMatching(passwordDescription(messages.passwordRequired)),
+    );
     expect(screen.getByLabelText('Confirm new password')).toHaveAccessibleDescription(
       messages.confirmPasswordRequired,
     );
@@ -106,7 +111,11 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
       );
       await submit();
       const password = screen.getByLabelText('New password');
-      await waitFor(() => expect(password).toHaveAccessibleDescription(messages[code]));
+      await waitFor(() =>
+        expect(password).toHaveAccessibleDescription(
+          expect.stringMatching(passwordDescription(messages[code])),
+        ),
+      );
       expect(password).toHaveFocus();
       expect(goToUrl).not.toHaveBeenCalled();
     },
@@ -115,7 +124,9 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
   it('refuses a password holding a part of the email before calling the server', async () => {
     await submit('School-Sunrise-42');
     await waitFor(() =>
-      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(messages.passwordPersonal),
+      expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
+        expect.stringMatching(passwordDescription(messages.passwordPersonal)),
+      ),
     );
   });
 

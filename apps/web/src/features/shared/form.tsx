@@ -5,26 +5,36 @@ import type { SummaryError } from '../../ui/FormErrorSummary.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import styles from './flow.module.css';
 
-/** The five password flags of §5 shown live as a checklist while the user types. */
-function PasswordChecklist({ password, id }: { password: string; id?: string }) {
+/**
+ * The five password flags of §5 shown live as a checklist while the user types. The list describes
+ * the password field (`id`); a polite status repeats how many rules are met, so a screen reader hears
+ * progress as it changes (not at each keystroke: the text changes only when a rule flips).
+ */
+function PasswordChecklist({ password, id }: { password: string; id: string }) {
   const { t } = useTranslation('flowShared');
   const missing = new Set(passwordFlags(password));
   return (
-    <div id={id}>
-      <p>{t('password_rules_title')}</p>
-      <ul className={styles.checklist}>
-        {PASSWORD_FLAGS.map((flag) => {
-          const met = !missing.has(flag);
-          return (
-            <li key={flag} data-flag={flag} data-met={met} className={met ? styles.met : styles.unmet}>
-              <span aria-hidden="true">{met ? '✓ ' : '○ '}</span>
-              {t(`rule_${flag}`, { count: MIN_PASSWORD_LENGTH })}
-              <span className={styles.visuallyHidden}> ({t(met ? 'rule_met' : 'rule_unmet')})</span>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+    <>
+      <p role="status" className={styles.visuallyHidden}>
+        {password &&
+          t('rules_status', { met: PASSWORD_FLAGS.length - missing.size, total: PASSWORD_FLAGS.length })}
+      </p>
+      <div id={id}>
+        <p>{t('password_rules_title')}</p>
+        <ul className={styles.checklist}>
+          {PASSWORD_FLAGS.map((flag) => {
+            const met = !missing.has(flag);
+            return (
+              <li key={flag} data-flag={flag} data-met={met} className={met ? styles.met : styles.unmet}>
+                <span aria-hidden="true">{met ? '✓ ' : '○ '}</span>
+                {t(`rule_${flag}`, { count: MIN_PASSWORD_LENGTH })}
+                <span className={styles.visuallyHidden}> ({t(met ? 'rule_met' : 'rule_unmet')})</span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </>
   );
 }
 
@@ -51,6 +61,7 @@ export function NewPasswordFields({
   };
 }) {
   const { t } = useTranslation(namespace);
+  const rulesId = `${ids.pw}-rules`;
   return (
     <>
       <PasswordField
@@ -58,9 +69,10 @@ export function NewPasswordFields({
         label={t('password_label')}
         autoComplete="new-password"
         error={fieldError('pw')}
+        describedBy={rulesId}
         {...form.register('pw')}
       />
-      <PasswordChecklist password={form.watch('pw') ?? ''} />
+      <PasswordChecklist password={form.watch('pw') ?? ''} id={rulesId} />
       <PasswordField
         id={ids.confirmPw}
         label={t('confirm_label')}

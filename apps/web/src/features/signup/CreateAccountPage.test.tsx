@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { passwordDescription } from '../../test/password-description.ts';
 
 const strong = 'Str0ng!Password';
 
@@ -39,7 +40,9 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(screen.getByLabelText('First name')).toHaveAccessibleDescription(messages.firstNameRequired);
     expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription(messages.lastNameRequired);
     expect(screen.getByLabelText('Email')).toHaveAccessibleDescription(messages.emailInvalidSignup);
-    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(messages.passwordRequired);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      expect.stringMatching(passwordDescription(messages.passwordRequired)),
+    );
     expect(screen.getByLabelText('Confirm password')).toHaveAccessibleDescription(
       messages.confirmPasswordRequired,
     );
@@ -145,7 +148,11 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
       await fill(user);
       await submit(user);
       const password = screen.getByLabelText('Password');
-      await waitFor(() => expect(password).toHaveAccessibleDescription(messages[code]));
+      await waitFor(() =>
+        expect(password).toHaveAccessibleDescription(
+          expect.stringMatching(passwordDescription(messages[code])),
+        ),
+      );
       expect(password).toHaveFocus();
       expect(screen.getByTestId('location')).toHaveTextContent('/create-account');
     },
@@ -163,7 +170,9 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     await fill(user, { pw: 'Lima-Sunrise-42', confirm: 'Lima-Sunrise-42' });
     await submit(user);
     await waitFor(() =>
-      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(messages.passwordPersonal),
+      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+        expect.stringMatching(passwordDescription(messages.passwordPersonal)),
+      ),
     );
     expect(called).toBe(false);
   });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useForm } from 'react-hook-form';
+import { renderWithProviders } from '../../test/render.tsx';
+import { NewPasswordFields } from './form.tsx';
+
+function Fields() {
+  const form = useForm<{ pw: string; confirmPw: string }>({ defaultValues: { pw: '', confirmPw: '' } });
+  return (
+    <NewPasswordFields
+      ids={{ pw: 'pw', confirmPw: 'confirm-pw' }}
+      namespace="signup"
+      fields={{ form, fieldError: () => undefined }}
+    />
+  );
+}
+
+describe('the new-password checklist (issue 12)', () => {
+  it('describes the password field', () => {
+    renderWithProviders(<Fields />);
+    const password = screen.getByLabelText('Password');
+    expect(password.getAttribute('aria-describedby')?.split(' ')).toContain('pw-rules');
+    expect(password).toHaveAccessibleDescription(/^Your password needs: .*At least 12 characters/);
+  });
+
+  it('a polite status says how many rules are met, once typing has begun', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Fields />);
+    const status = document.querySelector('#pw-rules')?.previousElementSibling;
+    expect(status).toHaveAttribute('role', 'status');
+    expect(status).toHaveTextContent(/^$/);
+    await user.type(screen.getByLabelText('Password'), 'Ab');
+    expect(status).toHaveTextContent('2 of 5 password rules met.');
+    await user.type(screen.getByLabelText('Password'), 'cdefghij1#k');
+    expect(status).toHaveTextContent('5 of 5 password rules met.');
+  });
+});

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { renderRoutes } from '../test/render.tsx';
+import { setWindowWidth } from '../test/match-media.ts';
+import { applyDocumentLanguage } from '../lib/i18n/index.ts';
+import { ShellLayout } from './ShellLayout.tsx';
+import { STAMP_CLEARANCE_PX } from './EnvStamp.tsx';
+import styles from './Shell.module.css';
+
+const routes: RouteObject[] = [
+  { element: <ShellLayout />, children: [{ path: 'one', element: <h1>One</h1> }] },
+];
+
+beforeEach(() => {
+  setWindowWidth(1440);
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+});
+afterEach(() => applyDocumentLanguage('en'));
+
+describe('language menu (issue 12)', () => {
+  it.each([
+    ['fr', 'Langue : Français'],
+    ['zh', '语言：中文'],
+    ['ar', 'اللغة: العربية'],
+  ])('the trigger in %s is named by one catalog string, not by concatenation: %s', async (language, name) => {
+    renderRoutes(routes, { path: '/one', language });
+    expect(await screen.findByRole('button', { name })).toBeInTheDocument();
+  });
+
+  it('the language name is the text of the trigger and of every choice; flags are decoration', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { path: '/one' });
+    const trigger = await screen.findByRole('button', { name: 'Language: English' });
+    expect(trigger).toHaveTextContent('English');
+    await user.click(trigger);
+    const choices = await screen.findAllByRole('menuitemradio');
+    for (const choice of choices) {
+      expect(choice.textContent?.trim()).not.toBe('');
+      for (const flag of choice.querySelectorAll('img')) expect(flag).toHaveAttribute('alt', '');
+    }
+    expect(screen.getByRole('menuitemradio', { name: 'Français' })).toBeInTheDocument();
+  });
+
+  it('the open menu stays inside the top bar’s navigation landmark (no portal to <body>)', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { path: '/one' });
+    await user.click(await screen.findByRole('button', { name: 'Language: English' }));
+    const menu = await screen.findByRole('menu');
+    const landmark = screen.getByRole('navigation', { name: 'Language' });
+    expect(landmark).toContainElement(menu);
+    expect(screen.getByRole('banner')).toContainElement(menu);
+  });
+});
+
+describe('environment stamp clearance (issue 12)', () => {
+  it('outside production the footer ends above the stamp and focus scrolls clear of it', async () => {
+    renderRoutes(routes, { path: '/one', config: { env: 'staging' } });
+    await screen.findByTestId('env-stamp');
+    expect(styles.footer).toBeTruthy();
+    const rules = [...document.querySelectorAll('style')].map((s) => s.textContent).join('\n');
+    expect(rules).toContain(`scroll-padding-block-end: ${STAMP_CLEARANCE_PX}px`);
+    expect(rules).toContain(`.${styles.footer} { padding-block-end: ${STAMP_CLEARANCE_PX}px; }`);
+    expect(screen.getByRole('navigation', { name: 'Site links' })).toHaveClass(styles.footer!);
+  });
+});

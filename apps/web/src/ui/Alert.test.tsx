@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { renderWithProviders } from '../test/render.tsx';
+import { Alert } from './Alert.tsx';
+
+describe('Alert roles follow the tone (issue 12: alert only for errors)', () => {
+  it('an error interrupts (role=alert)', () => {
+    renderWithProviders(<Alert tone="error">Incorrect username or password.</Alert>);
+    expect(screen.getByRole('alert')).toHaveTextContent('Incorrect username or password.');
+  });
+
+  // the providers hold other status regions (the snack bar's): the notice is found by its text
+  const noticeOf = (text: string) => screen.getByText(text).closest('[class]');
+
+  it.each(['success', 'warning'] as const)('a %s notice is announced politely (role=status)', (tone) => {
+    renderWithProviders(<Alert tone={tone}>Your account has been verified, thank you!</Alert>);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(noticeOf('Your account has been verified, thank you!')?.parentElement).toHaveAttribute(
+      'role',
+      'status',
+    );
+  });
+
+  it('an info notice is plain text, read with the page (no live role)', () => {
+    renderWithProviders(<Alert tone="info">Open the sign-in link your teacher gave you.</Alert>);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const notice = noticeOf('Open the sign-in link your teacher gave you.')?.parentElement;
+    expect(notice).toBeInstanceOf(HTMLDivElement);
+    expect(notice).not.toHaveAttribute('role');
+    expect(notice).not.toHaveAttribute('aria-live');
+  });
+
+  it('carries the id a field names as the refusal of its value', () => {
+    renderWithProviders(
+      <Alert tone="error" id="call-error">
+        Incorrect username or password.
+      </Alert>,
+    );
+    expect(screen.getByRole('alert')).toHaveAttribute('id', 'call-error');
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { renderWithProviders } from '../test/render.tsx';
+import { Alert } from './Alert.tsx';
+import { PasswordField } from './PasswordField.tsx';
+import { TextField } from './TextField.tsx';
+
+describe('fields tied to messages shown elsewhere (issue 12)', () => {
+  it("a server's refusal marks the field invalid and describes it", () => {
+    const { rerender } = renderWithProviders(
+      <PasswordField label="Password" autoComplete="current-password" />,
+    );
+    const input = screen.getByLabelText('Password');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    rerender(
+      <>
+        <Alert tone="error" id="call-error">
+          Incorrect username or password.
+        </Alert>
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          id={input.id}
+          refusalId="call-error"
+        />
+      </>,
+    );
+    const refused = screen.getByLabelText('Password');
+    expect(refused).toHaveAttribute('aria-invalid', 'true');
+    expect(refused).toHaveAccessibleDescription('Incorrect username or password.');
+    expect(refused).not.toHaveAttribute('refusalid');
+  });
+
+  it('other describing text joins the hint and the error, in that order', () => {
+    renderWithProviders(
+      <>
+        <p id="rules">At least 12 characters</p>
+        <TextField label="Name" hint="As on your badge" error="Required" describedBy="rules" />
+      </>,
+    );
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription(
+      'As on your badge Required At least 12 characters',
+    );
+  });
+});
