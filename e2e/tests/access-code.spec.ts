@@ -35,6 +35,27 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     expect(await savedLoginData(page)).toEqual({ csrf: null, params: null });
   });
 
+  test('a student whose keyboard types Arabic-Indic digits signs in with the code (issue 12, finding 6)', async ({
+    page,
+    sp,
+    loginRequest,
+  }) => {
+    const student = uniqueEmail('arabic-digits');
+    await createUser({ email: student, password: STRONG_PASSWORD, first: 'Sami', last: 'Student' });
+    const { code } = await createAccessCode(sp.sp_id, student);
+    const { csrf, returnUrl } = await loginRequest();
+    const arabicIndic = code.replace(/\d/g, (digit) => String.fromCodePoint(0x0660 + Number(digit)));
+
+    await page.goto(`/access-code/${csrf}`);
+    const field = page.getByLabel(en.accessCode.code_label);
+    // typed key by key, as a phone keyboard set to Arabic sends them
+    await field.pressSequentially(arabicIndic);
+    await expect(field).toHaveValue(code);
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInAs(page, student);
+  });
+
   test("a wrong code → 'The code you entered did not work. Try again or contact your teacher.'", async ({
     page,
     loginRequest,
