@@ -21,4 +21,15 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // the test kit (apps/api/test) is for tests and the bench, never for what ships
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)test/', message: 'Production code must not import the test kit.' }] },
+      ],
+    },
+  },
 );

@@ -5,11 +5,8 @@ import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Env } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
 import { createDb, migrateToLatest } from '../src/db/index.ts';
-import { mailboxMailer } from '../src/mail/mailer.ts';
-import { createLimitState } from '../src/services/limits.ts';
-import { createOutbox } from '../src/services/outbox.ts';
+import { createTestContext } from '../test/context.ts';
 
 /**
  * The portal as the bench and the load test run it: the whole app on SQLite in a temporary
@@ -20,15 +17,7 @@ export async function benchApp(env: Env, logger: Logger = pino({ level: 'silent'
   const config = loadConfig({ APP_ENV: 'development', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
   const db = createDb({ dataDir, databaseUrl: undefined });
   await migrateToLatest(db, { secret: config.secret });
-  const now = () => Date.now();
-  const ctx: AppContext = {
-    config,
-    db,
-    now,
-    logger,
-    outbox: createOutbox({ config, db, logger, now }, mailboxMailer(db, now)),
-    limits: await createLimitState(config, logger),
-  };
+  const ctx = await createTestContext({ config, db, now: () => Date.now(), logger });
   const app = await buildApp(ctx);
   // mail is sent as in production: by the worker, beside the requests
   ctx.outbox.start();

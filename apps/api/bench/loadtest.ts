@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { RESULTS_FILE, benchApp, writeResultsSection } from './app.ts';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
-import { freePort } from '../src/identity/test-support.ts';
+import { freePort } from '../test/fake-http.ts';
 import { accessCodeBudgetOf, createAccessCode } from '../src/services/access-codes.ts';
 import { createServiceProvider } from '../src/services/service-providers.ts';
 import { hashPassword, newUserRow } from '../src/services/users.ts';

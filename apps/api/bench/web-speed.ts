@@ -26,7 +26,7 @@ import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build } from 'vite';
 import { HASHED_DIR } from '@frontdoor/contract';
-import { freePort } from '../src/identity/test-support.ts';
+import { freePort } from '../test/fake-http.ts';
 import { benchApp } from './app.ts';
 import { figuresOf, medianFigures, pageTable, pageVerdicts, type PageFigures } from './web-figures.ts';
 

@@ -18,7 +18,7 @@ import {
   messages,
   type PrerenderManifest,
 } from '@frontdoor/contract';
-import { createTestApp, type TestApp } from './testing/harness.ts';
+import { createTestApp, type TestApp } from '../test/harness.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
 mkdirSync(path.join(dist, 'static'));

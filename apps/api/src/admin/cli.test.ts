@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASQUERADE_TTL_MS, PRODUCT_JWKS_PATH, messages, sessionSchema } from '@frontdoor/contract';
-import { DIALECTS, basicAuth, createTestApp, signedInClient, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, basicAuth, createTestApp, signedInClient, type TestApp } from '../../test/harness.ts';
 import {
   COMMANDS,
   HELP,

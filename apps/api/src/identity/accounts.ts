@@ -73,6 +73,7 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
 export async function resolveUpstreamAccount(
   db: Db,
   identity: UpstreamIdentity,
+  now: number,
 ): Promise<{ user: User; resolution: AccountResolution }> {
   const known = await findByIdentity(db, identity);
   if (known) {
@@ -86,7 +87,6 @@ export async function resolveUpstreamAccount(
       .execute();
     return { user: known, resolution: 'existing' };
   }
-  const now = Date.now();
   try {
     return await db.transaction().execute(async (trx) => {
       const sameEmail =

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrateToLatest, type Db } from '../db/index.ts';
-import { TEST_SECRET } from '../testing/test-db.ts';
+import { TEST_START, testClock } from '../../test/harness.ts';
+import { TEST_SECRET } from '../../test/test-db.ts';
 import { kyselyAdapter } from './adapter.ts';
 import { loadIdentityKeys } from './keys.ts';
 
 describe('oidc-provider Kysely adapter (SQLite)', () => {
   let db: Db;
+  const clock = testClock(TEST_START);
   beforeAll(async () => {
     db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
     await migrateToLatest(db, { secret: TEST_SECRET });
@@ -13,8 +15,8 @@ describe('oidc-provider Kysely adapter (SQLite)', () => {
   afterAll(() => db.destroy());
 
   it('stores, finds by id and uid, consumes once-used codes and keeps models apart', async () => {
-    const codes = kyselyAdapter(db)('AuthorizationCode');
-    const sessions = kyselyAdapter(db)('Session');
+    const codes = kyselyAdapter(db, clock.now)('AuthorizationCode');
+    const sessions = kyselyAdapter(db, clock.now)('Session');
     await codes.upsert('c1', { grantId: 'g1', accountId: 'a' }, 60);
     await sessions.upsert('s1', { uid: 'u1', accountId: 'a' }, 60);
     expect(await codes.find('c1')).toEqual({ grantId: 'g1', accountId: 'a' });
@@ -27,7 +29,7 @@ describe('oidc-provider Kysely adapter (SQLite)', () => {
   });
 
   it('hides expired rows (services/pruning.ts deletes them) and revokes every row of a grant', async () => {
-    const tokens = kyselyAdapter(db)('AccessToken');
+    const tokens = kyselyAdapter(db, clock.now)('AccessToken');
     await db
       .insertInto('oidc_payloads')
       .values({
@@ -37,35 +39,47 @@ describe('oidc-provider Kysely adapter (SQLite)', () => {
         grant_id: null,
         user_code: null,
         uid: null,
-        expires_at: Date.now() - 1,
+        expires_at: clock.now() - 1,
         consumed_at: null,
       })
       .execute();
     expect(await tokens.find('old')).toBeUndefined();
     await tokens.upsert('t1', { grantId: 'g2' }, 60);
-    await kyselyAdapter(db)('AuthorizationCode').upsert('c2', { grantId: 'g2' }, 60);
+    await kyselyAdapter(db, clock.now)('AuthorizationCode').upsert('c2', { grantId: 'g2' }, 60);
     await tokens.revokeByGrantId('g2');
     expect(await tokens.find('t1')).toBeUndefined();
-    expect(await kyselyAdapter(db)('AuthorizationCode').find('c2')).toBeUndefined();
+    expect(await kyselyAdapter(db, clock.now)('AuthorizationCode').find('c2')).toBeUndefined();
     await tokens.upsert('t2', { grantId: 'g3' });
     await tokens.destroy('t2');
     expect(await tokens.find('t2')).toBeUndefined();
   });
 
+  it("expires rows by the context's clock, not the machine's", async () => {
+    const interactions = kyselyAdapter(db, clock.now)('Interaction');
+    await interactions.upsert('i1', { uid: 'i1-uid' }, 60);
+    clock.advance(59_999);
+    expect(await interactions.find('i1')).toEqual({ uid: 'i1-uid' });
+    clock.advance(1);
+    expect(await interactions.find('i1')).toBeUndefined();
+    expect(await interactions.findByUid('i1-uid')).toBeUndefined();
+  });
+
   it('namespaces keep the dev identity providers apart from the authorization server', async () => {
-    await kyselyAdapter(db, 'devidp:Google:')('Session').upsert('same', { accountId: 'dev' }, 60);
-    await kyselyAdapter(db)('Session').upsert('same', { accountId: 'portal' }, 60);
-    expect((await kyselyAdapter(db, 'devidp:Google:')('Session').find('same'))?.accountId).toBe('dev');
-    expect((await kyselyAdapter(db)('Session').find('same'))?.accountId).toBe('portal');
+    await kyselyAdapter(db, clock.now, 'devidp:Google:')('Session').upsert('same', { accountId: 'dev' }, 60);
+    await kyselyAdapter(db, clock.now)('Session').upsert('same', { accountId: 'portal' }, 60);
+    expect((await kyselyAdapter(db, clock.now, 'devidp:Google:')('Session').find('same'))?.accountId).toBe(
+      'dev',
+    );
+    expect((await kyselyAdapter(db, clock.now)('Session').find('same'))?.accountId).toBe('portal');
   });
 
   it('creates the signing key, cookie keys and secret once; configured cookie keys win', async () => {
-    const first = await loadIdentityKeys(db);
-    const second = await loadIdentityKeys(db);
+    const first = await loadIdentityKeys(db, clock.now());
+    const second = await loadIdentityKeys(db, clock.now());
     expect(second.jwks).toEqual(first.jwks);
     expect(second.secret.equals(first.secret)).toBe(true);
     expect(first.jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
     expect(first.jwks.keys[0]?.d).toBeDefined();
-    expect((await loadIdentityKeys(db, ['k2', 'k1'])).cookieKeys).toEqual(['k2', 'k1']);
+    expect((await loadIdentityKeys(db, clock.now(), ['k2', 'k1'])).cookieKeys).toEqual(['k2', 'k1']);
   });
 });

@@ -5,12 +5,11 @@ import type { Db } from '../db/index.ts';
  * oidc-provider storage over the `oidc_payloads` table (one row per model instance, keyed by
  * id and model type), so sessions, codes and interactions survive restarts and are shared by
  * every instance on PostgreSQL. `namespace` keeps the dev identity providers' rows apart from
- * the portal's authorization server.
+ * the portal's authorization server. `now` (ctx.now) dates expiry and consumption.
  */
-export function kyselyAdapter(db: Db, namespace = ''): AdapterFactory {
+export function kyselyAdapter(db: Db, now: () => number, namespace = ''): AdapterFactory {
   return (name: string): Adapter => {
     const type = `${namespace}${name}`;
-    const now = () => Date.now();
 
     const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string) => {
       const row = await db

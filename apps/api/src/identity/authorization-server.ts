@@ -15,6 +15,8 @@ export interface PortalClient {
 export interface AuthorizationServerOptions {
   issuer: string;
   db: Db;
+  /** ctx.now: the clock the stored codes, sessions and interactions expire by. */
+  now: () => number;
   keys: IdentityKeys;
   portalClient: PortalClient;
   /** Whether an identity_provider value can be used (configured or served by the dev IdP). */
@@ -64,12 +66,12 @@ async function findAccount(db: Db, sub: string): Promise<Account | undefined> {
  * tokens, and identity_provider / idp_identifier as extra authorization parameters.
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
-  const { db, keys, portalClient, available, idpIdentifiers } = options;
+  const { db, now, keys, portalClient, available, idpIdentifiers } = options;
   // Secure is added by oidc-provider itself on https requests (behind a proxy: TRUST_PROXY)
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, signed: true };
   const provider = new Provider(options.issuer, {
     ...commonSettings,
-    adapter: kyselyAdapter(db),
+    adapter: kyselyAdapter(db, now),
     clients: [
       {
         client_id: portalClient.clientId,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@frontdoor/contract';
 import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
 import { devAccountId, devClaims } from './dev-idp.ts';
-import { Browser, startHarness, type Harness } from './test-support.ts';
+import type { Browser } from '../../test/browser.ts';
+import { createTestApp, type ListeningTestApp } from '../../test/harness.ts';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const who = { email: 'ada@school.example', first: 'Ada', last: 'Byron' };
@@ -72,14 +73,14 @@ describe('dev identity provider claims', () => {
 });
 
 describe('dev identity provider page', () => {
-  let h: Harness;
+  let h: ListeningTestApp;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await createTestApp('sqlite', { listen: true });
   });
   afterAll(() => h?.close());
 
   it('is a labelled, escaped, mobile-ready form with a "Sign in" button, prefilled from login_hint', async () => {
-    const page = await authorize(new Browser(h.baseUrl), 'Google', '"><script>alert(1)</script>@x.example');
+    const page = await authorize(h.browser(), 'Google', '"><script>alert(1)</script>@x.example');
     expect(page.status).toBe(200);
     expect(page.url.pathname).toMatch(/^\/dev\/idp\/Google\/interaction\//);
     expect(page.body).not.toContain('<script>alert(1)</script>');
@@ -99,17 +100,17 @@ describe('dev identity provider page', () => {
 
   it('asks the roster providers for a Role (Student or Teacher), the others not', async () => {
     for (const provider of ['Clever', 'ClassLink']) {
-      const page = await authorize(new Browser(h.baseUrl), provider, '');
+      const page = await authorize(h.browser(), provider, '');
       expect(page.body).toContain('<label for="role">Role</label>');
       expect(page.body).toMatch(/<select id="role" name="role">/);
       expect(page.body).toMatch(/<option value="student"\s*>\s*Student\s*<\/option>/);
       expect(page.body).toMatch(/<option value="teacher" selected>\s*Teacher\s*<\/option>/);
     }
-    expect((await authorize(new Browser(h.baseUrl), 'Google', '')).body).not.toContain('name="role"');
+    expect((await authorize(h.browser(), 'Google', '')).body).not.toContain('name="role"');
   });
 
   it('ClassLink LaunchPad: a page whose app tile opens the portal with a code and no state', async () => {
-    const page = await new Browser(h.baseUrl).request('GET', '/dev/idp/ClassLink/launchpad');
+    const page = await h.browser().request('GET', '/dev/idp/ClassLink/launchpad');
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toContain('<h1>ClassLink LaunchPad (development)</h1>');
@@ -117,12 +118,12 @@ describe('dev identity provider page', () => {
     const tile = new URL(href.replaceAll('&amp;', '&'), h.baseUrl);
     expect(tile.pathname).toBe('/oidc/interaction/callback/ClassLink');
     expect([...tile.searchParams.keys()]).toEqual(['code', 'response_type']);
-    const again = await new Browser(h.baseUrl).request('GET', '/dev/idp/ClassLink/launchpad');
+    const again = await h.browser().request('GET', '/dev/idp/ClassLink/launchpad');
     expect(again.body).not.toContain(tile.searchParams.get('code'));
   });
 
   it('re-asks with an accessible error for an invalid email', async () => {
-    const browser = new Browser(h.baseUrl);
+    const browser = h.browser();
     const page = await authorize(browser, 'Clever', '');
     const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
     const again = await browser.request('POST', action, {
@@ -136,17 +137,18 @@ describe('dev identity provider page', () => {
 });
 
 describe('without the dev identity provider (as in production)', () => {
-  let h: Harness;
+  let h: ListeningTestApp;
   beforeAll(async () => {
     // Microsoft is configured but its issuer cannot be reached
-    h = await startHarness({
+    h = await createTestApp('sqlite', {
+      listen: true,
       env: { DEV_IDP: '0', MICROSOFT_CLIENT_ID: 'm', MICROSOFT_ISSUER: 'http://127.0.0.1:9/v2.0' },
     });
   });
   afterAll(() => h?.close());
 
   it('serves no /dev/idp and refuses an unconfigured identity_provider at the callback', async () => {
-    const browser = new Browser(h.baseUrl);
+    const browser = h.browser();
     const discovery = await browser.request('GET', '/dev/idp/Google/.well-known/openid-configuration', {
       headers: { accept: 'application/json' },
     });
@@ -163,7 +165,7 @@ describe('without the dev identity provider (as in production)', () => {
   });
 
   it('an unreachable upstream ends at the callback page instead of an error', async () => {
-    const end = await authorize(new Browser(h.baseUrl), 'Microsoft', who.email);
+    const end = await authorize(h.browser(), 'Microsoft', who.email);
     expect(end.url.pathname).toBe('/api/auth/callback');
     expect(end.status).toBe(400);
     expect(end.body).toContain(messages.upstreamFailed);

@@ -174,6 +174,8 @@ const devSigningKey = () =>
 
 export interface DevIdpOptions {
   db: Db;
+  /** ctx.now: the clock the dev provider's stored rows expire by. */
+  now: () => number;
   publicUrl: string;
   settings: UpstreamSettings;
   cookieKeys: string[];
@@ -184,6 +186,7 @@ const isRosterApi = (s: UpstreamSettings) => s.protocol === 'oauth2';
 
 export async function createDevIdentityProvider({
   db,
+  now,
   publicUrl,
   settings,
   cookieKeys,
@@ -193,7 +196,7 @@ export async function createDevIdentityProvider({
   const apiResource = `${issuer}/api`;
   const idp = new Provider(issuer, {
     ...commonSettings,
-    adapter: kyselyAdapter(db, `devidp:${provider}:`),
+    adapter: kyselyAdapter(db, now, `devidp:${provider}:`),
     clients: [
       {
         client_id: settings.clientId,

@@ -12,6 +12,7 @@ describe('federation', () => {
       { teamId: 'TEAM123', keyId: 'KEY456', privateKey: await exportPKCS8(privateKey) },
       'com.example.web',
       'https://appleid.apple.com',
+      Date.now(),
     );
     expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'ES256', kid: 'KEY456' });
     const { payload } = await jwtVerify(jwt, publicKey, {
@@ -35,11 +36,11 @@ describe('federation', () => {
       { CLEVER_CLIENT_ID: 'clever-client', CLEVER_CLIENT_SECRET: 's' },
       'https://portal.example',
       false,
-      () => '',
     );
     const federation = new Federation(upstreams, {
       publicUrl: 'https://portal.example',
       secret,
+      now: () => Date.now(),
       fetch: () => Promise.reject(new Error('no network in this test')),
     });
     const url = await federation.authorizationUrl('Clever', 'uid-1234567890', 'kid@school.example');

@@ -28,7 +28,7 @@ export async function appleClientSecret(
   key: AppleSigningKey,
   clientId: string,
   audience: string,
-  now = Date.now(),
+  now: number,
 ): Promise<string> {
   const privateKey = await importPKCS8(key.privateKey, 'ES256');
   const iat = Math.floor(now / 1000);
@@ -49,6 +49,8 @@ export const upstreamCallbackPath = (provider: UpstreamProvider): string =>
 export interface FederationOptions {
   publicUrl: string;
   secret: Buffer;
+  /** ctx.now: the issue time of Apple's client secret. */
+  now: () => number;
   /** Requests to the portal's own origin are served in process (the dev identity provider). */
   fetch: client.CustomFetch;
 }
@@ -126,7 +128,7 @@ export class Federation {
   async #exchangeConfig(s: UpstreamSettings): Promise<client.Configuration> {
     const base = await this.#baseConfig(s);
     if (!s.apple) return base;
-    const secret = await appleClientSecret(s.apple, s.clientId, s.issuer);
+    const secret = await appleClientSecret(s.apple, s.clientId, s.issuer, this.options.now());
     const config = new client.Configuration(
       base.serverMetadata(),
       s.clientId,

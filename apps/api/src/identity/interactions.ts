@@ -165,7 +165,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     let accountId: string;
     try {
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
-      const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity);
+      const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity, ctx.now());
       log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
       await audit(ctx, {
         event: 'sign-in',

@@ -12,7 +12,7 @@ export interface IdentityKeys {
   secret: Buffer;
 }
 
-async function getOrCreate<T>(db: Db, name: string, create: () => Promise<T>): Promise<T> {
+async function getOrCreate<T>(db: Db, now: number, name: string, create: () => Promise<T>): Promise<T> {
   const existing = await db
     .selectFrom('identity_keys')
     .select('material')
@@ -23,7 +23,7 @@ async function getOrCreate<T>(db: Db, name: string, create: () => Promise<T>): P
   // two instances starting together: the first insert wins and both read it back
   await db
     .insertInto('identity_keys')
-    .values({ name, material, created_at: Date.now() })
+    .values({ name, material, created_at: now })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const row = await db
@@ -43,12 +43,18 @@ async function newSigningKey(): Promise<JWK> {
  * Loads (or creates once) the keys. `cookieKeys` from configuration (OIDC_COOKIE_KEYS) take
  * precedence over the stored ones so operators can rotate them by prepending a new key.
  */
-export async function loadIdentityKeys(db: Db, configuredCookieKeys: string[] = []): Promise<IdentityKeys> {
-  const signingKey = await getOrCreate(db, 'as-signing-key', newSigningKey);
-  const storedCookieKeys = await getOrCreate(db, 'as-cookie-keys', async () => [
+export async function loadIdentityKeys(
+  db: Db,
+  now: number,
+  configuredCookieKeys: string[] = [],
+): Promise<IdentityKeys> {
+  const signingKey = await getOrCreate(db, now, 'as-signing-key', newSigningKey);
+  const storedCookieKeys = await getOrCreate(db, now, 'as-cookie-keys', async () => [
     randomBytes(32).toString('base64url'),
   ]);
-  const secret = await getOrCreate(db, 'identity-secret', async () => randomBytes(32).toString('base64url'));
+  const secret = await getOrCreate(db, now, 'identity-secret', async () =>
+    randomBytes(32).toString('base64url'),
+  );
   return {
     jwks: { keys: [signingKey] },
     cookieKeys: configuredCookieKeys.length ? configuredCookieKeys : storedCookieKeys,

@@ -19,14 +19,15 @@ import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
-import { Browser, postgresReachable, startHarness, type Harness } from './test-support.ts';
+import type { Browser } from '../../test/browser.ts';
+import { DIALECTS, createTestApp, type Dialect, type ListeningTestApp } from '../../test/harness.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const isSpaPage = (url: URL) =>
   /^\/(sign-in|post-login|forgot-password|email|log-in)(\/|$)/.test(url.pathname);
 
 async function addPasswordUser(
-  h: Harness,
+  h: ListeningTestApp,
   email: string,
   extra: { confirmed?: boolean; mustReset?: boolean } = {},
 ) {
@@ -39,7 +40,7 @@ async function addPasswordUser(
       confirmed: extra.confirmed ?? true,
       mustReset: extra.mustReset ?? false,
     },
-    Date.now(),
+    h.clock.now(),
   );
   await h.db.insertInto('users').values(row).execute();
   return row;
@@ -47,7 +48,7 @@ async function addPasswordUser(
 
 /** SPA button → get_csrf → authorize url, exactly as the SPA builds it (with PKCE). */
 async function startSignIn(
-  h: Harness,
+  h: ListeningTestApp,
   browser: Browser,
   provider: IdentityProvider,
   loginHint?: string,
@@ -74,21 +75,21 @@ async function startSignIn(
 }
 
 /** A COGNITO sign-in up to its password page, then POST cognito/login as the page would. */
-async function postPassword(h: Harness, email: string, password = PASSWORD) {
-  const browser = new Browser(h.baseUrl);
+async function postPassword(h: ListeningTestApp, email: string, password = PASSWORD) {
+  const browser = h.browser();
   const { authorizeUrl, state } = await startSignIn(h, browser, 'COGNITO', email);
   const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
   const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, { email, password, uid });
   return { browser, state, login };
 }
 
-async function sessionUser(h: Harness, browser: Browser): Promise<string | undefined> {
-  const session = await readSession(h.db, browser.cookie(SESSION_COOKIE), Date.now());
+async function sessionUser(h: ListeningTestApp, browser: Browser): Promise<string | undefined> {
+  const session = await readSession(h.db, browser.cookie(SESSION_COOKIE), h.clock.now());
   return session?.userId;
 }
 
 /** The audit log's entries about a user, oldest first, as [event, detail]. */
-async function auditOf(h: Harness, userId: string) {
+async function auditOf(h: ListeningTestApp, userId: string) {
   const rows = await h.db
     .selectFrom('audit_log')
     .select(['event', 'detail'])
@@ -113,11 +114,11 @@ async function signInAtDevIdp(
 }
 
 async function upstreamLoop(
-  h: Harness,
+  h: ListeningTestApp,
   provider: UpstreamProvider,
   who: { email: string; first: string; last: string } & Record<string, string>,
 ) {
-  const browser = new Browser(h.baseUrl);
+  const browser = h.browser();
   const { authorizeUrl } = await startSignIn(h, browser, provider, who.email);
   const end = await signInAtDevIdp(browser, authorizeUrl, provider, who);
   return { browser, end };
@@ -165,12 +166,12 @@ function expectedIdentity(provider: UpstreamProvider, who: DevIdentity): LinkedI
   }
 }
 
-function suite(name: string, postgres: boolean) {
-  describe(`sign-in loop (${name})`, () => {
-    let h: Harness;
+function suite(dialect: Dialect, skip: boolean) {
+  describe.skipIf(skip)(`sign-in loop (${dialect})`, () => {
+    let h: ListeningTestApp;
     beforeAll(async () => {
-      h = await startHarness({
-        postgres,
+      h = await createTestApp(dialect, {
+        listen: true,
         env: { IDP_IDENTIFIERS: 'district.example=Clever, school.example=Google' },
       });
     });
@@ -180,7 +181,7 @@ function suite(name: string, postgres: boolean) {
 
     it('COGNITO: authorize → /sign-in/<uid> → cognito/login → callback → session → /post-login/<csrf>', async () => {
       const user = await addPasswordUser(h, 'teacher@school.example');
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
       const signInPage = await browser.navigate(authorizeUrl, isSpaPage);
       expect(signInPage.url.pathname).toMatch(/^\/sign-in\/[\w-]+$/);
@@ -246,10 +247,10 @@ function suite(name: string, postgres: boolean) {
 
     it('COGNITO: cognito/login refuses an interaction uid this browser did not start', async () => {
       const user = await addPasswordUser(h, 'foreign-uid@school.example');
-      const owner = new Browser(h.baseUrl);
+      const owner = h.browser();
       const { authorizeUrl } = await startSignIn(h, owner, 'COGNITO', user.email);
       const uid = (await owner.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
-      const attacker = new Browser(h.baseUrl);
+      const attacker = h.browser();
       await attacker.request('GET', '/healthz');
       const login = await attacker.postJson(`/api/${apiPaths.cognitoLogin}`, {
         email: user.email,
@@ -262,7 +263,7 @@ function suite(name: string, postgres: boolean) {
 
     it('forgotPassword: mails the reset code and 303s to /forgot-password?email=..; without a valid email to /email', async () => {
       const user = await addPasswordUser(h, 'forgot@school.example');
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const sent = await browser.request(
         'GET',
         `/oidc/forgotPassword?client_id=frontdoor-portal&response_type=code&login_hint=${encodeURIComponent(user.email)}`,
@@ -314,7 +315,7 @@ function suite(name: string, postgres: boolean) {
       expect(again.body).toContain(messages.stateInvalid);
 
       // the code itself, replayed at the token endpoint with the right client and verifier
-      const keys = await loadIdentityKeys(h.db);
+      const keys = await loadIdentityKeys(h.db, h.clock.now());
       const token = await fetch(`${h.baseUrl}/oidc/oauth2/token`, {
         method: 'POST',
         headers: {
@@ -333,7 +334,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('refuses a wrong redirect_uri and an unknown client with a page, never a redirect', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
       const wrongRedirect = await browser.request(
         'GET',
@@ -354,7 +355,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('refuses an authorization request without PKCE, and an unknown identity_provider, back at the callback', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
       const noPkce = await browser.navigate(authorizeUrl.replace(/&code_challenge=[^&]+/, ''), isSpaPage);
       expect(noPkce.status).toBe(400);
@@ -370,7 +371,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('idp_identifier without identity_provider picks the provider IDP_IDENTIFIERS names for it', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO');
       const byIdentifier = authorizeUrl.replace(
         'identity_provider=COGNITO',
@@ -391,7 +392,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('identity_provider wins over idp_identifier; an identifier matching no provider is refused', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const both = await startSignIn(h, browser, 'COGNITO');
       const page = await browser.navigate(`${both.authorizeUrl}&idp_identifier=district.example`, isSpaPage);
       expect(page.url.pathname).toMatch(/^\/sign-in\//);
@@ -408,17 +409,14 @@ function suite(name: string, postgres: boolean) {
 
     it('refuses a forged state and a state issued to another browser', async () => {
       const user = await addPasswordUser(h, 'foreign-state@school.example');
-      const forged = await new Browser(h.baseUrl).request(
-        'GET',
-        '/api/auth/callback?code=abc&state=forged-state',
-      );
+      const forged = await h.browser().request('GET', '/api/auth/callback?code=abc&state=forged-state');
       expect(forged.status).toBe(400);
       expect(forged.body).toContain(messages.stateInvalid);
 
       // the victim's browser got the state; the attacker's browser completes a sign-in with it
-      const victim = new Browser(h.baseUrl);
+      const victim = h.browser();
       const { state } = await startSignIn(h, victim, 'COGNITO');
-      const attacker = new Browser(h.baseUrl);
+      const attacker = h.browser();
       const own = await startSignIn(h, attacker, 'COGNITO', user.email);
       const uid = (
         await attacker.navigate(own.authorizeUrl.replace(own.state, state), isSpaPage)
@@ -446,7 +444,7 @@ function suite(name: string, postgres: boolean) {
           )?.[1] ?? 0,
         );
       const failuresBefore = await federatedFailures();
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const { authorizeUrl } = await startSignIn(h, browser, 'Google', 'cancel@school.example');
       const page = await browser.navigate(authorizeUrl, isSpaPage);
       const uid =
@@ -506,7 +504,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('Clever Instant Login: a code without our state starts a sign-in of our own and ends signed in', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const launch = await browser.request(
         'GET',
         '/oidc/interaction/callback/Clever?code=instant-login-code',
@@ -521,7 +519,7 @@ function suite(name: string, postgres: boolean) {
         .selectAll()
         .where('state', '=', authorize.searchParams.get('state') ?? '')
         .executeTakeFirstOrThrow();
-      expect(issued).toMatchObject({ provider: 'Clever', return_url: null, used_at: null });
+      expect(issued).toMatchObject({ provider: 'Clever', login_csrf: null, used_at: null });
 
       const end = await signInAtDevIdp(browser, authorize, 'Clever', {
         email: 'instant@school.example',
@@ -533,7 +531,7 @@ function suite(name: string, postgres: boolean) {
     });
 
     it('ClassLink LaunchPad: the dev LaunchPad tile (a code, no state) starts a sign-in of our own and ends signed in', async () => {
-      const browser = new Browser(h.baseUrl);
+      const browser = h.browser();
       const launchpad = await browser.request('GET', '/dev/idp/ClassLink/launchpad');
       expect(launchpad.status).toBe(200);
       const tile = /<a class="button" href="([^"]+)">Frontdoor<\/a>/.exec(launchpad.body)?.[1] ?? '';
@@ -553,7 +551,7 @@ function suite(name: string, postgres: boolean) {
         .selectAll()
         .where('state', '=', authorize.searchParams.get('state') ?? '')
         .executeTakeFirstOrThrow();
-      expect(issued).toMatchObject({ provider: 'ClassLink', return_url: null, used_at: null });
+      expect(issued).toMatchObject({ provider: 'ClassLink', login_csrf: null, used_at: null });
 
       const who = { email: 'launchpad@school.example', first: 'Lana', last: 'Pad', role: 'student' as const };
       const end = await signInAtDevIdp(browser, authorize, 'ClassLink', who);
@@ -569,7 +567,7 @@ function suite(name: string, postgres: boolean) {
         '/oidc/interaction/callback/Clever?error=access_denied',
         '/oidc/interaction/callback/ClassLink?error=access_denied',
       ]) {
-        const browser = new Browser(h.baseUrl);
+        const browser = h.browser();
         const visit = await browser.request('GET', target);
         expect(visit.status).toBe(400);
         expect(visit.body).toContain(messages.stateInvalid);
@@ -598,7 +596,7 @@ function suite(name: string, postgres: boolean) {
       const secondUser = await sessionUser(h, browser);
       expect(secondUser).toBeDefined();
       expect(secondUser).not.toBe(first.id);
-      expect(await readSession(h.db, firstToken, Date.now())).toBeNull();
+      expect(await readSession(h.db, firstToken, h.clock.now())).toBeNull();
       // the authorization server kept no login of the first person to sign out first
       expect(browser.history.map((u) => u.pathname)).not.toContain('/oidc/logout/confirm');
     });
@@ -669,13 +667,4 @@ function suite(name: string, postgres: boolean) {
   });
 }
 
-suite('SQLite', false);
-const pgProblem = await postgresReachable();
-if (pgProblem) {
-  console.info(`PostgreSQL not reachable, its identity loop is skipped: ${pgProblem}`);
-  describe.skip('sign-in loop (PostgreSQL)', () => {
-    it('needs PostgreSQL', () => undefined);
-  });
-} else {
-  suite('PostgreSQL', true);
-}
+for (const { dialect, skip } of DIALECTS) suite(dialect, skip);

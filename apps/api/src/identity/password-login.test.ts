@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hash } from '@node-rs/argon2';
-import { DIALECTS, TEST_PASSWORD, createTestApp, seedUser, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, TEST_PASSWORD, createTestApp, seedUser, type TestApp } from '../../test/harness.ts';
 import { ARGON2, findUserByEmail, isCurrentHash, verifyPassword } from '../services/users.ts';
 
 /** What an older deployment stored: argon2id with a fifth of the memory and one pass. */

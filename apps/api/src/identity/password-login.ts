@@ -83,7 +83,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
 
     if (interaction) {
       interaction.result = { login: { accountId: user.id, amr: ['pwd'] } };
-      await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+      await interaction.save(Math.max(1, interaction.exp - Math.floor(ctx.now() / 1000)));
       return ok({ redirect: interaction.returnTo });
     }
     const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, ctx.now(), {

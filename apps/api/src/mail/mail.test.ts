@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import { smtpMailer, type Mailer } from './mailer.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
-import { DIALECTS, createTestApp, lastMail, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, lastMail, type TestApp } from '../../test/harness.ts';
 
 const site = { publicUrl: 'https://portal.test', providerName: 'Frontdoor' };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 
 describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => {

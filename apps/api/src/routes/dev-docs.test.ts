@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '@frontdoor/contract';
-import { createTestApp, type TestApp } from '../testing/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { mailboxMailer } from '../mail/mailer.ts';
 
 describe('dev mailbox outside production', () => {
@@ -38,16 +38,15 @@ describe('dev mailbox outside production', () => {
 });
 
 describe('production', () => {
+  const production = {
+    APP_ENV: 'production',
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    SECRET: 'a-production-secret-of-32-bytes-at-least-0123456789',
+    PUBLIC_URL: 'https://portal.frontdoor.test',
+  };
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
-      env: {
-        APP_ENV: 'production',
-        SMTP_URL: 'smtp://127.0.0.1:1',
-        SECRET: 'a-production-secret-of-32-bytes-at-least-0123456789',
-        PUBLIC_URL: 'https://portal.frontdoor.test',
-      },
-    });
+    t = await createTestApp('sqlite', { env: production });
   });
   afterAll(async () => t.close());
 
@@ -67,7 +66,7 @@ describe('production', () => {
   });
 
   it('serves the API docs with API_DOCS=on', async () => {
-    const withDocs = await createTestApp('sqlite', { env: { ...t.ctx.config.rawEnv, API_DOCS: 'on' } });
+    const withDocs = await createTestApp('sqlite', { env: { ...production, API_DOCS: 'on' } });
     expect((await withDocs.app.inject({ url: '/api/docs' })).statusCode).toBe(200);
     expect((await withDocs.app.inject({ url: '/api/docs.json' })).json().openapi).toBe('3.1.0');
     await withDocs.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_SP_PATH, PRODUCT_TOKEN_TTL_MS, SESSION_COOKIE } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
 import { sessionView } from '../services/current-user.ts';
 import { seedDemo } from '../services/demo.ts';
 import { checkProductToken } from '../services/dev-sp.ts';

@@ -10,7 +10,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 
 const TOKEN = 'scraper-token-for-the-tests';
 const csrf = { cookie: `${CSRF_COOKIE}=t`, [CSRF_HEADER]: 't' };

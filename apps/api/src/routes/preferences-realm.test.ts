@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_IDS, messages, realmPayload } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../testing/harness.ts';
-import { startFakeServer, type FakeServer } from '../testing/fake-http.ts';
+import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
+import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';

@@ -7,7 +7,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { sha256 } from '../services/crypto.ts';
 

@@ -7,7 +7,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { createAccessCode } from './access-codes.ts';
 import { listAudit } from './audit.ts';
 import { createLoginRequest } from './login-requests.ts';

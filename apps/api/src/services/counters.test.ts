@@ -3,7 +3,7 @@ import { createServer, Socket, type Server } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
-import { createTestApp, type TestApp } from '../testing/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { memoryCounters, redisCounters, type CounterStore } from './counters.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordFlags } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, type TestApp } from '../../test/harness.ts';
 import { countLiveCodes } from './access-codes.ts';
 import { DEMO_ACCOUNTS, DEMO_SP, DemoRefused, demoInstructions, seedDemo } from './demo.ts';
 import { passwordRefusal } from './password-policy.ts';

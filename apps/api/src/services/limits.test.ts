@@ -9,7 +9,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import type { Env } from '../config.ts';
 import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
 import { listAudit } from './audit.ts';

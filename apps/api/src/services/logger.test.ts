@@ -9,7 +9,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { createAccessCode } from './access-codes.ts';
 import { createInvite } from './invites.ts';
 import { createLoginRequest } from './login-requests.ts';

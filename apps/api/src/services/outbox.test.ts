@@ -10,8 +10,8 @@ import {
   lastMail,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
-import { TEST_SECRET } from '../testing/test-db.ts';
+} from '../../test/harness.ts';
+import { TEST_SECRET } from '../../test/test-db.ts';
 import { createInvite } from './invites.ts';
 import { createLogger } from './logger.ts';
 import { OUTBOX_RETRY, createOutbox, enqueue, retryDelayMs } from './outbox.ts';

@@ -7,7 +7,7 @@ import {
   lastMail,
   seedUser,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { isCommonPassword, passwordRefusal } from './password-policy.ts';
 import { findUserByEmail, verifyPassword } from './users.ts';
 

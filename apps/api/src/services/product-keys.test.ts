@@ -30,7 +30,7 @@ import {
   signedInClient,
   type ApiClient,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { listAudit } from './audit.ts';
 import { PRODUCT_KEY_GRACE_MS, SIGNING_KEY_CACHE_MS, derToJose } from './product-keys.ts';

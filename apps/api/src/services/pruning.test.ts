@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
 import { createAccessCode, utcDay } from './access-codes.ts';
 import { audit } from './audit.ts';
 import { issueCode } from './codes.ts';
@@ -117,7 +117,6 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
           state: id,
           provider: 'Google',
           browser_binding: 'b',
-          return_url: null,
           login_csrf: null,
           created_at: createdAt,
           expires_at: createdAt + 10 * 60 * 1000,

@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
 import { realmPayload } from '@frontdoor/contract';
-import { startFakeServer, type FakeServer } from '../testing/fake-http.ts';
-import { DIALECTS, createTestApp, type TestApp } from '../testing/harness.ts';
+import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
+import { DIALECTS, createTestApp, type TestApp } from '../../test/harness.ts';
 import { createLogger } from './logger.ts';
 
 const ask = (t: TestApp, email: string) => t.client().post('/api/v2/auth/microsoft-user-realm', { email });

@@ -8,7 +8,7 @@ import {
   seedUser,
   signedInClient,
   type TestApp,
-} from '../testing/harness.ts';
+} from '../../test/harness.ts';
 import { readSession } from './sessions.ts';
 import { routedPath, sentBySameSite } from './route-policy.ts';
 

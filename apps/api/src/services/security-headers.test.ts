@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
-import { createTestApp, type TestApp } from '../testing/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ConfigError, loadConfig, type Env } from '../config.ts';
 import { messagePage } from '../identity/html.ts';
 import { htmlPage } from './html.ts';

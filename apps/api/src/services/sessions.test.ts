@@ -6,8 +6,8 @@ import {
   SESSION_TTL_MS,
   sessionSchema,
 } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../testing/harness.ts';
-import type { ApiClient } from '../testing/harness.ts';
+import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
+import type { ApiClient } from '../../test/harness.ts';
 import { sha256 } from './crypto.ts';
 import { isSessionActive } from './sessions.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { accessCodeDigest } from '../../services/crypto.ts';
-import { TEST_SECRET } from '../../testing/test-db.ts';
+import { TEST_SECRET } from '../../../test/test-db.ts';
 import { createDb, migrateTo } from '../index.ts';
 
 describe('migration 005 on a database that has plain-text access codes', () => {

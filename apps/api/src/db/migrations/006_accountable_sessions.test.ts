@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS } from '@frontdoor/contract';
 import { sha256 } from '../../services/crypto.ts';
 import { readSession } from '../../services/sessions.ts';
-import { TEST_SECRET } from '../../testing/test-db.ts';
+import { TEST_SECRET } from '../../../test/test-db.ts';
 import { createDb, migrateTo } from '../index.ts';
 
 describe('migration 006 on a database with live sessions', () => {

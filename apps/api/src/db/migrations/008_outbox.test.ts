@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRET } from '../../testing/test-db.ts';
+import { TEST_SECRET } from '../../../test/test-db.ts';
 import { createDb, migrateTo } from '../index.ts';
 
 describe('migration 008 on a database with CRM rows', () => {

@@ -1,81 +1,4 @@
-import { createServer } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
-import { loadConfig, type Env } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/index.ts';
-import { createTestDb, postgresReachable, TEST_SECRET } from '../testing/test-db.ts';
-import { createLimitState } from '../services/limits.ts';
-import { createLogger } from '../services/logger.ts';
-import { mailboxMailer } from '../mail/mailer.ts';
-import { createOutbox } from '../services/outbox.ts';
-import { buildApp } from '../app.ts';
-
-export { postgresReachable };
-
-/** A port nothing listens on now (the bench's load test uses it too). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export interface Harness {
-  app: FastifyInstance;
-  ctx: AppContext;
-  db: Db;
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-/**
- * The whole app (buildApp: CSRF, helmet, rate limits, the identity side) listening on 127.0.0.1
- * at a free port, on SQLite in memory or a private PostgreSQL database. The PUBLIC_URL must be known before the issuer is created, hence
- * the port is chosen first.
- */
-export async function startHarness(options: { postgres?: boolean; env?: Env } = {}): Promise<Harness> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const { db, drop } = await createTestDb(options.postgres ? 'postgres' : 'sqlite');
-  const config = loadConfig({
-    APP_ENV: 'development',
-    PUBLIC_URL: baseUrl,
-    PORT: String(port),
-    RATE_LIMIT_MULTIPLIER: '100',
-    SECRET: TEST_SECRET,
-    WEB_DIST: '/nonexistent-dist',
-    ...options.env,
-  });
-  const now = () => Date.now();
-  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const ctx: AppContext = {
-    config,
-    db,
-    // not started: a test sends the mail it reads with ctx.outbox.drain()
-    outbox: createOutbox({ config, db, logger, now }, mailboxMailer(db, now)),
-    logger,
-    now,
-    limits: await createLimitState(config, logger),
-  };
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    ctx,
-    db,
-    baseUrl,
-    async close() {
-      await app.close();
-      await drop();
-    },
-  };
-}
 
 interface StoredCookie {
   value: string;
@@ -99,8 +22,11 @@ export class Browser {
   readonly history: URL[] = [];
 
   readonly baseUrl: string;
-  constructor(baseUrl: string) {
+  private readonly now: () => number;
+  /** `now`: the test's clock, which the server's cookie expiry dates come from too. */
+  constructor(baseUrl: string, now: () => number) {
     this.baseUrl = baseUrl;
+    this.now = now;
   }
 
   cookieHeader(url: URL): string {
@@ -125,7 +51,7 @@ export class Browser {
         const [k = '', v = ''] = attr.split('=');
         if (k.toLowerCase() === 'path') path = v;
         if (k.toLowerCase() === 'max-age' && Number(v) <= 0) expired = true;
-        if (k.toLowerCase() === 'expires' && Date.parse(v) < Date.now()) expired = true;
+        if (k.toLowerCase() === 'expires' && Date.parse(v) < this.now()) expired = true;
       }
       // one jar entry per name and path, as browsers keep them
       const key = `${name}|${path}`;

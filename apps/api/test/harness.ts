@@ -1,17 +1,18 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type Roles } from '@frontdoor/contract';
-import { buildApp } from '../app.ts';
-import { loadConfig, type Env } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/index.ts';
-import { mailboxMailer, type Mailer } from '../mail/mailer.ts';
-import { hashPassword, newUserRow } from '../services/users.ts';
-import { createSession } from '../services/sessions.ts';
-import { createServiceProvider } from '../services/service-providers.ts';
-import { createLimitState } from '../services/limits.ts';
-import { createLogger } from '../services/logger.ts';
-import { createOutbox } from '../services/outbox.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Env } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import type { Db } from '../src/db/index.ts';
+import type { Mailer } from '../src/mail/mailer.ts';
+import { hashPassword, newUserRow } from '../src/services/users.ts';
+import { createSession } from '../src/services/sessions.ts';
+import { createServiceProvider } from '../src/services/service-providers.ts';
+import { createLogger } from '../src/services/logger.ts';
+import { Browser } from './browser.ts';
+import { createTestContext } from './context.ts';
+import { freePort } from './fake-http.ts';
 import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET, type Dialect } from './test-db.ts';
 
 export { createTestDb, type Dialect };
@@ -28,27 +29,69 @@ export const DIALECTS: { dialect: Dialect; skip: boolean }[] = [
   { dialect: 'postgres', skip: pgProblem !== null },
 ];
 
+/** The one clock of a test: `ctx.now` of the app, standing still until the test moves it. */
+export interface TestClock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+/** Where an inject-based test app's clock starts (dates in assertions are stable). */
+export const TEST_START = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+export function testClock(start: number): TestClock {
+  let time = start;
+  return { now: () => time, advance: (ms) => void (time += ms) };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   db: Db;
-  clock: { now: () => number; advance: (ms: number) => void };
+  clock: TestClock;
   client: () => ApiClient;
   close: () => Promise<void>;
 }
 
+/** A test app on a real port, for flows a browser walks over HTTP (the identity side's redirects). */
+export interface ListeningTestApp extends TestApp {
+  baseUrl: string;
+  browser: () => Browser;
+}
+
+export interface TestAppOptions {
+  env?: Env;
+  mailer?: Mailer;
+  logger?: Logger;
+  /** Listen on 127.0.0.1 at a free port (PUBLIC_URL points there) instead of answering inject only. */
+  listen?: boolean;
+}
+
 export const TEST_PASSWORD = 'Correct-Horse-9-Battery';
 
+/**
+ * The whole app (buildApp) on a fresh database, answering fastify.inject, or listening when
+ * `listen` asks for it. A listening app's clock starts at the real time: oidc-provider and
+ * openid-client keep the real clock for the tokens and cookies they date, and ctx.now must agree
+ * with them; it still stands still until the test advances it.
+ */
 export async function createTestApp(
   dialect: Dialect,
-  options: { env?: Env; mailer?: Mailer; logger?: Logger } = {},
-): Promise<TestApp> {
+  options: TestAppOptions & { listen: true },
+): Promise<ListeningTestApp>;
+export async function createTestApp(dialect: Dialect, options?: TestAppOptions): Promise<TestApp>;
+export async function createTestApp(
+  dialect: Dialect,
+  options: TestAppOptions = {},
+): Promise<TestApp | ListeningTestApp> {
+  // the PUBLIC_URL (the issuer of the identity side) must be known before the app is built
+  const port = options.listen ? await freePort() : undefined;
+  const baseUrl = port === undefined ? undefined : `http://127.0.0.1:${port}`;
   const { db, drop } = await createTestDb(dialect);
-  let time = Date.UTC(2026, 0, 15, 9, 0, 0);
-  const now = () => time;
+  const clock = testClock(options.listen ? Date.now() : TEST_START);
   const config = loadConfig({
     APP_ENV: 'development',
-    PUBLIC_URL: 'http://localhost:8080',
+    PUBLIC_URL: baseUrl ?? 'http://localhost:8080',
+    ...(port === undefined ? {} : { PORT: String(port) }),
     RATE_LIMIT_MULTIPLIER: '1000',
     SECRET: TEST_SECRET,
     WEB_DIST: '/nonexistent-dist',
@@ -56,35 +99,35 @@ export async function createTestApp(
   });
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   // the worker is not started: tests send what is due with ctx.outbox.drain() (lastMail does)
-  const ctx: AppContext = {
-    config,
-    db,
-    now,
-    logger,
-    outbox: createOutbox({ config, db, logger, now }, options.mailer ?? mailboxMailer(db, now)),
-    limits: await createLimitState(config, logger),
-  };
+  const ctx = await createTestContext({ config, db, now: clock.now, logger, mailer: options.mailer });
   const app = await buildApp(ctx);
-  await app.ready();
-  return {
+  if (port === undefined) await app.ready();
+  else await app.listen({ port, host: '127.0.0.1' });
+  const testApp: TestApp = {
     app,
     ctx,
     db,
-    clock: { now, advance: (ms) => void (time += ms) },
-    client: () => new ApiClient(app),
+    clock,
+    client: () => new ApiClient(app, clock.now),
     close: async () => {
       await app.close();
       await drop();
     },
   };
+  return baseUrl === undefined
+    ? testApp
+    : { ...testApp, baseUrl, browser: () => new Browser(baseUrl, clock.now) };
 }
 
 /** A browser-like client over fastify.inject: keeps cookies and sends the CSRF header like the SPA. */
 export class ApiClient {
   readonly cookies = new Map<string, string>();
   private readonly app: FastifyInstance;
-  constructor(app: FastifyInstance) {
+  private readonly now: () => number;
+  /** `now`: the test's clock, which the server's cookie expiry dates come from too. */
+  constructor(app: FastifyInstance, now: () => number) {
     this.app = app;
+    this.now = now;
   }
 
   async request(options: InjectOptions & { url: string }): Promise<LightMyRequestResponse> {
@@ -97,7 +140,7 @@ export class ApiClient {
       if (
         c.value === '' ||
         (c.maxAge !== undefined && c.maxAge <= 0) ||
-        (c.expires && c.expires.getTime() < Date.now())
+        (c.expires && c.expires.getTime() < this.now())
       )
         this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);

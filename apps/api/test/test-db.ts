@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+import { createDb, migrateToLatest, type Db } from '../src/db/index.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
