@@ -34,7 +34,10 @@ import { RequestLog } from './services/logger.ts';
 import { MINUTE_MS } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
-import { registerIdentity } from './identity/index.ts';
+import { createIdentityEngine, registerIdentity } from './identity/index.ts';
+import { callbackRoute } from './identity/callback.ts';
+import { passwordLoginRoute } from './identity/password-login.ts';
+import { inProcessFetch } from './identity/self-fetch.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
 import { devportalRoutes } from './routes/devportal.ts';
@@ -46,6 +49,7 @@ import { devRoutes } from './routes/dev.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { productKeyRoutes } from './routes/product-keys.ts';
 import { registerMetrics } from './routes/metrics.ts';
+import { socialRoutes } from './routes/social.ts';
 
 export type { AppContext } from './context.ts';
 
@@ -287,6 +291,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return portalConfig(config);
   });
 
+  // the composition root: the identity engine is built here and handed to the routes that use it
+  const identity = await createIdentityEngine(ctx, inProcessFetch(app, config.publicUrl));
   await app.register(
     async (api) => {
       await api.register(authRoutes(ctx));
@@ -297,12 +303,20 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(accessCodeRoutes(ctx));
       await api.register(v2Routes(ctx));
       await api.register(docsRoutes(ctx));
+      await api.register(socialRoutes(ctx, identity.secret));
+      callbackRoute(api, ctx, identity.exchange);
+      passwordLoginRoute(api, {
+        ctx,
+        provider: identity.provider,
+        secret: identity.secret,
+        sendReset: identity.sendReset,
+      });
     },
     { prefix: API_PREFIX.slice(0, -1) },
   );
   await app.register(devRoutes(ctx));
   await app.register(productKeyRoutes(ctx));
-  await registerIdentity(app, ctx);
+  await registerIdentity(app, ctx, identity);
   await registerWeb(app, ctx);
   return app;
 }

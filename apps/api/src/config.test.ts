@@ -186,6 +186,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'cache.test:6379' })).toThrow(/REDIS_URL/);
   });
 
+  it('reads the identity settings with the rest, a bad one refused as a configuration error', () => {
+    const { identity } = loadConfig({ IDP_IDENTIFIERS: 'contoso.edu=Microsoft', DEV_IDP: 'off' });
+    expect([...identity.idpIdentifiers]).toEqual([['contoso.edu', 'Microsoft']]);
+    expect(identity.upstreams).toEqual([]);
+    expect(loadConfig({ DEV_IDP: 'on' }).identity.upstreams.every((u) => u.dev)).toBe(true);
+    for (const bad of [
+      { IDP_IDENTIFIERS: 'contoso.edu=Facebook' },
+      { DEV_IDP: 'on', DEV_REALMS: 'contoso.test=Sometimes' },
+      { APPLE_CLIENT_ID: 'com.example.web' },
+    ])
+      expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
+  });
+
   it('reads TRUST_PROXY as a hop count or proxy addresses, never "trust anything"', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);

@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
-import { DEV_REALM_PATH } from './identity/config.ts';
+import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/config.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
 
-/** Raw environment, as read once at start; identity reads its per-provider variables from it. */
+/** Raw environment, as read once at start by loadConfig. */
 export type Env = Record<string, string | undefined>;
 
 export interface AppConfig {
@@ -65,7 +65,8 @@ export interface AppConfig {
   metricsToken: string | null;
   siteUrls: { root: string; contactUs: string; privacy: string; terms: string; help: string };
   providerName: string;
-  rawEnv: Env;
+  /** The identity side: upstream providers (<PREFIX>_*), OIDC_COOKIE_KEYS, IDP_IDENTIFIERS, DEV_REALMS. */
+  identity: IdentitySettings;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -324,6 +325,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
     problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${redisUrl}`);
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
+  const identity = identitySettings(env, publicUrl, devIdp);
 
   const defaultSite = production ? 'https://www.frontdoor.education' : 'https://staging.frontdoor.education';
   return {
@@ -360,6 +362,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: metrics ? metricsToken : null,
     siteUrls: siteUrls((env.SITE_URL?.trim() || defaultSite).replace(/\/+$/, '')),
     providerName: setting(env, 'PROVIDER_NAME'),
-    rawEnv: env,
+    identity,
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
-import { startFakeServer } from './testing/fake-http.ts';
+import { startFakeServer } from '../test/fake-http.ts';
 
 describe('main.ts as a process', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-main-'));
@@ -70,6 +70,31 @@ describe('main.ts as a process', () => {
       /"links":\{[^}]*"Demo product":"http:\/\/localhost:0\/dev\/sp"[^}]*\}.*DEVELOPMENT MODE/,
     );
     await upstream.close();
+  }, 30_000);
+
+  it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {
+    const run = spawnSync(
+      process.execPath,
+      [path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
+      {
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          APP_ENV: 'development',
+          IDP_IDENTIFIERS: 'contoso.edu=Facebook',
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(
+      /"level":60,.*"msg":"IDP_IDENTIFIERS: 'contoso.edu=Facebook' is not identifier=/,
+    );
+    expect(run.stdout).not.toContain('frontdoor listening');
   }, 30_000);
 });
 

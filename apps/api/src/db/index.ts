@@ -13,6 +13,7 @@ import { abuseLimits } from './migrations/005_abuse_limits.ts';
 import { accountableSessions } from './migrations/006_accountable_sessions.ts';
 import * as m007 from './migrations/007_identity_claims.ts';
 import * as m008 from './migrations/008_outbox.ts';
+import * as m009 from './migrations/009_drop_federation_return_url.ts';
 
 export type Db = Kysely<Database>;
 
@@ -87,6 +88,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '006_accountable_sessions': accountableSessions(),
   '007_identity_claims': m007,
   '008_outbox': m008,
+  '009_drop_federation_return_url': m009,
 });
 
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {

@@ -170,7 +170,6 @@ export interface FederationStatesTable {
   state: string;
   provider: string;
   browser_binding: string;
-  return_url: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;

@@ -4,11 +4,10 @@ import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
 import { identitySettings, parseDevRealms, parseIdpIdentifiers } from './config.ts';
 
 const PUBLIC = 'http://localhost:8080';
-const secret = (p: string) => `secret-${p}`;
 
 describe('identity settings from the environment', () => {
   it('without configuration the dev identity provider serves every upstream (OIDC, roster ones as plain OAuth 2.0)', () => {
-    const { upstreams } = identitySettings({}, PUBLIC, true, secret);
+    const { upstreams } = identitySettings({}, PUBLIC, true);
     expect(upstreams.map((u) => u.provider)).toEqual(UPSTREAM_PROVIDERS);
     expect(upstreams.every((u) => u.dev && u.issuer === `${PUBLIC}/dev/idp/${u.provider}`)).toBe(true);
     expect(Object.fromEntries(upstreams.map((u) => [u.provider, u.protocol]))).toEqual({
@@ -22,7 +21,7 @@ describe('identity settings from the environment', () => {
   });
 
   it('with the dev identity provider off, unconfigured providers are unavailable', () => {
-    expect(identitySettings({}, PUBLIC, false, secret).upstreams).toEqual([]);
+    expect(identitySettings({}, PUBLIC, false).upstreams).toEqual([]);
   });
 
   it('a client id makes a provider real, with the vendor defaults', () => {
@@ -39,7 +38,6 @@ describe('identity settings from the environment', () => {
       },
       PUBLIC,
       false,
-      secret,
     );
     const by = Object.fromEntries(upstreams.map((u) => [u.provider, u]));
     expect(by.Google).toMatchObject({
@@ -60,14 +58,11 @@ describe('identity settings from the environment', () => {
       clientAuth: 'client_secret_basic',
     });
     expect(by.ClassLink).toMatchObject({ protocol: 'oidc', issuer: 'https://launchpad.classlink.com' });
-    expect(identitySettings({ OIDC_COOKIE_KEYS: 'a,b' }, PUBLIC, false, secret).cookieKeys).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(identitySettings({ OIDC_COOKIE_KEYS: 'a,b' }, PUBLIC, false).cookieKeys).toEqual(['a', 'b']);
   });
 
   it('Sign in with Apple needs its team id, key id and private key', async () => {
-    expect(() => identitySettings({ APPLE_CLIENT_ID: 'com.example.web' }, PUBLIC, false, secret)).toThrow(
+    expect(() => identitySettings({ APPLE_CLIENT_ID: 'com.example.web' }, PUBLIC, false)).toThrow(
       /APPLE_TEAM_ID/,
     );
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
@@ -81,7 +76,6 @@ describe('identity settings from the environment', () => {
       },
       PUBLIC,
       false,
-      secret,
     );
     expect(upstreams[0]?.apple).toMatchObject({ teamId: 'TEAM', keyId: 'KEY' });
     expect(upstreams[0]?.apple?.privateKey).toContain('-----BEGIN PRIVATE KEY-----\n');
@@ -98,12 +92,12 @@ describe('identity settings from the environment', () => {
   });
 
   it('DEV_REALMS maps domains (case-insensitive) to account types, with a default per outcome, dev only', () => {
-    expect([...identitySettings({}, PUBLIC, true, secret).devRealms]).toEqual([
+    expect([...identitySettings({}, PUBLIC, true).devRealms]).toEqual([
       ['managed.example', 'Managed'],
       ['personal.example', 'Federated'],
     ]);
-    expect(identitySettings({ DEV_REALMS: '' }, PUBLIC, true, secret).devRealms.size).toBe(0);
-    expect(identitySettings({ DEV_REALMS: 'x=Nope' }, PUBLIC, false, secret).devRealms.size).toBe(0);
+    expect(identitySettings({ DEV_REALMS: '' }, PUBLIC, true).devRealms.size).toBe(0);
+    expect(identitySettings({ DEV_REALMS: 'x=Nope' }, PUBLIC, false).devRealms.size).toBe(0);
     expect([...parseDevRealms(' Contoso.Test=Managed ,fabrikam.test = Federated')]).toEqual([
       ['contoso.test', 'Managed'],
       ['fabrikam.test', 'Federated'],

@@ -7,6 +7,8 @@ import {
   type MicrosoftAccountType,
   type UpstreamProvider,
 } from '@frontdoor/contract';
+// a cycle (config.ts reads these settings), safe: ConfigError is only used once a function runs
+import { ConfigError, type Env } from '../config.ts';
 import type { EnvVariable } from '../env-variables.ts';
 
 /**
@@ -50,6 +52,7 @@ export interface UpstreamSettings {
   /** Base URL of the provider's user-info API (Clever api.clever.com, ClassLink nodeapi). */
   apiUrl?: string;
   clientId: string;
+  /** A dev provider's is derived from the portal's key material when the engine starts (empty here). */
   clientSecret: string;
   clientAuth: 'client_secret_post' | 'client_secret_basic';
   scope: string;
@@ -59,8 +62,6 @@ export interface UpstreamSettings {
   /** Served by the bundled development identity provider. */
   dev: boolean;
 }
-
-type Env = Record<string, string | undefined>;
 
 const OIDC_DEFAULT_ISSUERS: Partial<Record<UpstreamProvider, string>> = {
   Google: 'https://accounts.google.com',
@@ -190,7 +191,7 @@ export function parseIdpIdentifiers(value: string | undefined): Map<string, Iden
     const [identifier = '', name = ''] = pair.split('=').map((s) => s.trim());
     const provider = identityProviderSchema.safeParse(name);
     if (!identifier || !provider.success)
-      throw new Error(
+      throw new ConfigError(
         `IDP_IDENTIFIERS: '${pair}' is not identifier=<one of ${IDENTITY_PROVIDERS.join(', ')}>`,
       );
     map.set(identifier.toLowerCase(), provider.data);
@@ -209,7 +210,7 @@ export function parseDevRealms(value: string): Map<string, MicrosoftAccountType>
     const [domain = '', name = ''] = pair.split('=').map((s) => s.trim());
     const type = microsoftAccountTypeSchema.safeParse(name);
     if (!domain || !type.success)
-      throw new Error(
+      throw new ConfigError(
         `DEV_REALMS: '${pair}' is not domain=<one of ${microsoftAccountTypeSchema.options.join(', ')}>`,
       );
     map.set(domain.toLowerCase(), type.data);
@@ -218,24 +219,20 @@ export function parseDevRealms(value: string): Map<string, MicrosoftAccountType>
 }
 
 /**
- * Reads the identity configuration from the environment. A provider is real when its
+ * Reads the identity configuration from the environment (loadConfig, with the rest); a bad
+ * setting is a ConfigError. A provider is real when its
  * <PREFIX>_CLIENT_ID is set; otherwise the dev identity provider serves it when `devIdp` is on
  * (never in production: the app config refuses to start with it), else it is unavailable and
  * the authorization server refuses that identity_provider.
  */
-export function identitySettings(
-  env: Env,
-  publicUrl: string,
-  devIdp: boolean,
-  devClientSecret: (p: UpstreamProvider) => string,
-): IdentitySettings {
+export function identitySettings(env: Env, publicUrl: string, devIdp: boolean): IdentitySettings {
   const upstreams: UpstreamSettings[] = [];
   for (const provider of UPSTREAM_PROVIDERS) {
     const prefix = ENV_PREFIX[provider];
     const get = (name: ProviderVariable) => env[`${prefix}_${name}`]?.trim() || undefined;
     const clientId = get('CLIENT_ID');
     if (!clientId) {
-      if (devIdp) upstreams.push(devSettings(publicUrl, provider, devClientSecret(provider)));
+      if (devIdp) upstreams.push(devSettings(publicUrl, provider));
       continue;
     }
     const oauth2 = OAUTH2_DEFAULTS[provider];
@@ -267,13 +264,13 @@ export function identitySettings(
       clientAuth: oauth2?.auth ?? 'client_secret_post',
       scope: get('SCOPE') ?? oidcScope(provider),
     };
-    if (!settings.issuer) throw new Error(`${prefix}_ISSUER is required for ${provider}`);
+    if (!settings.issuer) throw new ConfigError(`${prefix}_ISSUER is required for ${provider}`);
     if (provider === 'SignInWithApple') {
       const teamId = get('TEAM_ID');
       const keyId = get('KEY_ID');
       const privateKey = get('PRIVATE_KEY')?.replace(/\\n/g, '\n');
       if (!teamId || !keyId || !privateKey) {
-        throw new Error(
+        throw new ConfigError(
           'Sign in with Apple needs APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY besides APPLE_CLIENT_ID',
         );
       }
@@ -290,14 +287,14 @@ export function identitySettings(
 }
 
 /** The dev identity provider speaks OIDC for the OIDC providers and plain OAuth 2.0 for the roster ones. */
-function devSettings(publicUrl: string, provider: UpstreamProvider, clientSecret: string): UpstreamSettings {
+function devSettings(publicUrl: string, provider: UpstreamProvider): UpstreamSettings {
   const issuer = devIdpIssuer(publicUrl, provider);
   const oauth2 = OAUTH2_DEFAULTS[provider];
   const common = {
     provider,
     issuer,
     clientId: `frontdoor-dev-${provider}`,
-    clientSecret,
+    clientSecret: '',
     allowedTenants: [],
     dev: true,
   };

@@ -3,22 +3,19 @@ import middie from '@fastify/middie';
 import formbody from '@fastify/formbody';
 import type Provider from 'oidc-provider';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PREFIX, type IdentityProvider } from '@frontdoor/contract';
+import type { CustomFetch } from 'openid-client';
+import type { IdentityProvider } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
-import { socialRoutes } from '../routes/social.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
-import { callbackRoute } from './callback.ts';
-import { identitySettings } from './config.ts';
+import type { UpstreamSettings } from './config.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
-import { passwordLoginRoute } from './password-login.ts';
 import { PortalCodeExchange } from './portal-login.ts';
-import { inProcessFetch } from './self-fetch.ts';
 
 /**
  * Mounts an oidc-provider under `mountPath` (middie, before body parsing as the library wants),
@@ -39,23 +36,38 @@ function mountProvider(
   scope.all(`${mountPath}/*`, async (_request, reply) => reply.code(404).send());
 }
 
+/** Sends a reset code to an account of the portal's user pool (the interactions' and cognito/login's). */
+export type SendReset = (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+
 /**
- * The identity side (docs/identity.md): the portal's authorization server at /oidc, its
- * interactions and upstream federation, the dev identity providers at /dev/idp/<provider>
- * (non-production), GET api/social/get_csrf, GET api/auth/callback and POST api/cognito/login.
+ * The identity side (docs/identity.md), built once by the composition root (app.ts) from
+ * `config.identity`: the portal's authorization server, upstream federation, and the portal as a
+ * client of its own authorization server. The root mounts it (registerIdentity) and hands it to
+ * the API routes that start and finish a sign-in.
  */
-export async function registerIdentity(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export interface IdentityEngine {
+  provider: Provider;
+  federation: Federation;
+  exchange: PortalCodeExchange;
+  /** The key material's secret: PKCE verifiers, interaction bindings, derived client secrets. */
+  secret: Buffer;
+  cookieKeys: string[];
+  /** The configured upstreams, the dev ones with their derived client secrets. */
+  upstreams: UpstreamSettings[];
+  sendReset: SendReset;
+}
+
+/** Builds the engine; `fetch` reaches the portal's own origin in process (inProcessFetch). */
+export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch): Promise<IdentityEngine> {
   const { config, db } = ctx;
   const portal = portalConfig(config);
-  const keys = await loadIdentityKeys(
-    db,
-    identitySettings(config.rawEnv, config.publicUrl, false, () => '').cookieKeys,
+  const keys = await loadIdentityKeys(db, ctx.now(), config.identity.cookieKeys);
+  const upstreams = config.identity.upstreams.map((upstream) =>
+    upstream.dev
+      ? { ...upstream, clientSecret: deriveSecret(keys.secret, 'dev-client', upstream.provider) }
+      : upstream,
   );
-  const settings = identitySettings(config.rawEnv, config.publicUrl, config.devIdp, (p) =>
-    deriveSecret(keys.secret, 'dev-client', p),
-  );
-  const available = (p: IdentityProvider) =>
-    p === 'COGNITO' || settings.upstreams.some((u) => u.provider === p);
+  const available = (p: IdentityProvider) => p === 'COGNITO' || upstreams.some((u) => u.provider === p);
   const portalClient = {
     clientId: PORTAL_CLIENT_ID,
     clientSecret: deriveSecret(keys.secret, 'portal-client', PORTAL_CLIENT_ID),
@@ -64,22 +76,23 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
   const provider = createAuthorizationServer({
     issuer: portal.loginUrl,
     db,
+    now: ctx.now,
     keys,
     portalClient,
     available,
-    idpIdentifiers: settings.idpIdentifiers,
+    idpIdentifiers: config.identity.idpIdentifiers,
   });
   provider.proxy = config.trustProxy !== false;
-  const selfFetch = inProcessFetch(app, config.publicUrl);
-  const federation = new Federation(settings.upstreams, {
+  const federation = new Federation(upstreams, {
     publicUrl: config.publicUrl,
     secret: keys.secret,
-    fetch: selfFetch,
+    now: ctx.now,
+    fetch,
   });
-  const exchange = new PortalCodeExchange(portal.loginUrl, portalClient, keys.secret, selfFetch);
+  const exchange = new PortalCodeExchange(portal.loginUrl, portalClient, keys.secret, fetch);
   // the same service as cognito/sendreset, cooldown and hourly limits respected; these callers
   // move on to the reset page either way, where the newest code already sent still works
-  const sendReset = async (email: string, address: string, languages: (string | undefined)[]) => {
+  const sendReset: SendReset = async (email, address, languages) => {
     try {
       await startPasswordReset(ctx, email, address, languages);
     } catch (error) {
@@ -87,7 +100,29 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
       ctx.logger.info({ reason: error.code }, 'reset code not sent: sending limit');
     }
   };
+  return {
+    provider,
+    federation,
+    exchange,
+    secret: keys.secret,
+    cookieKeys: keys.cookieKeys,
+    upstreams,
+    sendReset,
+  };
+}
 
+/**
+ * Mounts the engine's own pages: the authorization server at /oidc and its interactions, and the
+ * dev identity providers at /dev/idp/<provider> (non-production). The API routes of a sign-in are
+ * the root's (app.ts).
+ */
+export async function registerIdentity(
+  app: FastifyInstance,
+  ctx: AppContext,
+  engine: IdentityEngine,
+): Promise<void> {
+  const { config, db } = ctx;
+  const { provider, federation, secret, sendReset } = engine;
   await app.register(async (scope) => {
     await scope.register(middie);
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) await scope.register(formbody);
@@ -98,14 +133,15 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
       provider,
       (path) => path.startsWith('/interaction/') || path.startsWith('/forgotPassword'),
     );
-    interactionRoutes(scope, { ctx, provider, federation, secret: keys.secret, sendReset });
+    interactionRoutes(scope, { ctx, provider, federation, secret, sendReset });
 
-    for (const upstream of settings.upstreams.filter((u) => u.dev)) {
+    for (const upstream of engine.upstreams.filter((u) => u.dev)) {
       const idp = await createDevIdentityProvider({
         db,
+        now: ctx.now,
         publicUrl: config.publicUrl,
         settings: upstream,
-        cookieKeys: keys.cookieKeys,
+        cookieKeys: engine.cookieKeys,
       });
       idp.proxy = config.trustProxy !== false;
       mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
@@ -113,17 +149,6 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext): P
       );
       devIdpRoutes(scope, db, idp, upstream.provider);
     }
-    if (config.devIdp) devRealmRoute(scope, settings.devRealms);
-
-    await scope.register(
-      async (api) => {
-        // the API reads JSON only: an HTML form of another site cannot post to it (no CORS preflight)
-        api.removeContentTypeParser('application/x-www-form-urlencoded');
-        await api.register(socialRoutes(ctx, keys.secret));
-        callbackRoute(api, ctx, exchange);
-        passwordLoginRoute(api, { ctx, provider, secret: keys.secret, sendReset });
-      },
-      { prefix: API_PREFIX.slice(0, -1) },
-    );
+    if (config.devIdp) devRealmRoute(scope, config.identity.devRealms);
   });
 }

@@ -1,9 +1,12 @@
 import * as client from 'openid-client';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, type IdentityProvider } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { randomToken, sha256 } from '../services/crypto.ts';
+import { claimOnce } from '../db/claim-once.ts';
+import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
+import { replaceSession } from '../services/sessions.ts';
+import { findUserById } from '../services/users.ts';
 import { isLoopbackHttp } from './federation.ts';
 import { deriveSecret } from './keys.ts';
 import type { PortalClient } from './authorization-server.ts';
@@ -49,8 +52,8 @@ export const portalCodeChallenge = (secret: Buffer, state: string): Promise<stri
   client.calculatePKCECodeChallenge(portalPkceVerifier(secret, state));
 
 /**
- * Issues the state of one sign-in, bound to this browser, remembering where it returns to (the
- * product's url and the portal's login csrf, when known); api/auth/callback accepts it once, from
+ * Issues the state of one sign-in, bound to this browser, remembering the portal's login csrf when
+ * known (where the browser continues afterwards); api/auth/callback accepts it once, from
  * this browser, within FEDERATION_STATE_TTL_MS. Returns it with the PKCE challenge the authorize
  * url must carry.
  */
@@ -58,7 +61,7 @@ export async function issueSignInState(
   ctx: AppContext,
   secret: Buffer,
   http: { request: FastifyRequest; reply: FastifyReply },
-  signIn: { provider: IdentityProvider; returnUrl?: string | undefined; loginCsrf?: string | undefined },
+  signIn: { provider: IdentityProvider; loginCsrf?: string | undefined },
 ): Promise<{ state: string; codeChallenge: string }> {
   const state = randomToken();
   const now = ctx.now();
@@ -68,7 +71,6 @@ export async function issueSignInState(
       state,
       provider: signIn.provider,
       browser_binding: browserBinding(http.request, http.reply, ctx.config),
-      return_url: signIn.returnUrl ?? null,
       login_csrf: signIn.loginCsrf ?? null,
       created_at: now,
       expires_at: now + FEDERATION_STATE_TTL_MS,
@@ -124,4 +126,72 @@ export class PortalCodeExchange {
     if (!sub) throw new Error('the authorization server returned no subject');
     return sub;
   }
+}
+
+/** What api/auth/callback received: the callback URL's query and the browser that sent it. */
+export interface CallbackInput {
+  /** The callback URL's query string, `?` included, as sent (the code exchange checks it). */
+  search: string;
+  /** The browser's binding digest (existingBrowserBinding). */
+  binding: string | undefined;
+  /** The session cookie the browser held before (a shared device's previous person). */
+  previousSession: string | undefined;
+  address: string;
+}
+
+/** A refusal names the page to show: a bad state gets the generic one, an upstream failure its own. */
+export type CallbackOutcome =
+  | { refused: 'state' }
+  | { refused: 'upstream' }
+  | { refused?: undefined; session: string; loginCsrf: string | null };
+
+/**
+ * Ends a sign-in at api/auth/callback: the state must exist, be unused, unexpired and bound to this
+ * browser, and is spent once (of racing callbacks only the one that claims it goes on); then the
+ * code is exchanged (PKCE) and the account gets a new session. Returns its token and the login csrf
+ * the state remembered.
+ */
+export async function completeSignIn(
+  ctx: AppContext,
+  exchange: PortalCodeExchange,
+  input: CallbackInput,
+  log: FastifyBaseLogger,
+): Promise<CallbackOutcome> {
+  const now = ctx.now();
+  const query = new URLSearchParams(input.search);
+  const state = query.get('state');
+  const row = state
+    ? await ctx.db.selectFrom('federation_states').selectAll().where('state', '=', state).executeTakeFirst()
+    : undefined;
+  if (
+    !state ||
+    !row ||
+    !input.binding ||
+    row.used_at !== null ||
+    row.expires_at <= now ||
+    !safeEqual(row.browser_binding, input.binding)
+  ) {
+    return { refused: 'state' };
+  }
+  if (!(await claimOnce(ctx.db, 'federation_states', (used) => used.where('state', '=', state), now)))
+    return { refused: 'state' };
+
+  if (query.has('error')) {
+    log.info({ error: query.get('error') }, 'authorization refused');
+    return { refused: 'upstream' };
+  }
+  let userId: string;
+  try {
+    userId = await exchange.exchange(input.search, state);
+  } catch (err) {
+    log.warn({ err }, 'code exchange failed');
+    return { refused: 'upstream' };
+  }
+  const user = await findUserById(ctx.db, userId);
+  if (!user) return { refused: 'upstream' };
+  const session = await replaceSession(ctx.db, input.previousSession, user.id, now, {
+    via: 'callback',
+    address: input.address,
+  });
+  return { session, loginCsrf: row.login_csrf };
 }

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { ApiError, errorBody, ok, parseWith } from '../services/http.ts';
 import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
-import { emailStatusOf, findUserByEmail } from '../services/users.ts';
+import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
 import { escapeHtml, htmlPage } from '../services/html.ts';
@@ -42,13 +42,7 @@ export const authRoutes =
     app.get('/auth/setBasicUserRole/:isStudent', async (request) => {
       const { isStudent } = parseWith(basicUserRoleParam, request.params);
       const { user } = await requireUser(ctx, request);
-      const value = isStudent === '1' ? 1 : 0;
-      await ctx.db
-        .updateTable('users')
-        .set({ is_student: value, updated_at: ctx.now() })
-        .where('id', '=', user.id)
-        .execute();
-      return ok({ isStudent: value === 1 });
+      return ok({ isStudent: await setIsStudent(ctx, user.id, isStudent === '1') });
     });
 
     app.get(`/${apiPaths.cookie}`, async (request, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
+import { findInviteEmail } from '../services/invites.ts';
 
 const inviteParams = z.object({ code: z.string().min(1).max(128) });
 
@@ -10,14 +11,8 @@ export const devportalRoutes =
   async (app: FastifyInstance): Promise<void> => {
     app.get('/devportal/getInviteEmail/:code', async (request) => {
       const { code } = parseWith(inviteParams, request.params);
-      const invite = await ctx.db
-        .selectFrom('invites')
-        .select('email')
-        .where('code', '=', code)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', ctx.now())
-        .executeTakeFirst();
-      if (!invite) throw new ApiError(404, 'inviteNotFound');
-      return ok({ email: invite.email });
+      const email = await findInviteEmail(ctx, code);
+      if (email === undefined) throw new ApiError(404, 'inviteNotFound');
+      return ok({ email });
     });
   };

@@ -11,8 +11,9 @@ const isHttpUrl = (value: string): boolean => {
 
 /**
  * GET api/social/get_csrf?r&p[&c]: issues the state of one sign-in (payload.csrf), bound to this
- * browser by the fd_browser cookie, remembering the return url r (http/https only), the provider
- * p and the portal's login csrf c; payload.code_challenge is the PKCE challenge the authorize url
+ * browser by the fd_browser cookie, remembering the provider p and the portal's login csrf c (the
+ * return url r must be http/https, though the login request of c is where the browser returns to);
+ * payload.code_challenge is the PKCE challenge the authorize url
  * must carry. api/auth/callback accepts the state once, from this browser, within an hour.
  */
 export const socialRoutes =
@@ -25,7 +26,7 @@ export const socialRoutes =
         ctx,
         secret,
         { request, reply },
-        { provider: query.p, returnUrl: query.r, loginCsrf: query.c },
+        { provider: query.p, loginCsrf: query.c },
       );
       reply.header('cache-control', 'no-store');
       return ok({ csrf: state, code_challenge: codeChallenge });

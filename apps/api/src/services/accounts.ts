@@ -1,5 +1,6 @@
 import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { claimOnce } from '../db/claim-once.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
@@ -120,15 +121,18 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (input.inviteCode) {
-        const used = await trx
-          .updateTable('invites')
-          .set({ used_at: now })
-          .where('code', '=', input.inviteCode)
-          .where('email', '=', row.email)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now)
-          .executeTakeFirst();
-        if (Number(used.numUpdatedRows) !== 1) throw new ApiError(400, 'inviteNotFound');
+        const { inviteCode } = input;
+        const used = await claimOnce(
+          trx,
+          'invites',
+          (invite) =>
+            invite
+              .where('code', '=', inviteCode)
+              .where('email', '=', row.email)
+              .where('expires_at', '>', now),
+          now,
+        );
+        if (!used) throw new ApiError(400, 'inviteNotFound');
       }
       await trx.insertInto('users').values(row).execute();
     });

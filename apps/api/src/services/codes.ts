@@ -5,6 +5,7 @@ import {
   VERIFICATION_CODE_TTL_MS,
 } from '@frontdoor/contract';
 import type { Transaction } from 'kysely';
+import { claimOnce } from '../db/claim-once.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
 import { pepperedDigest, randomDigits, safeEqual } from './crypto.ts';
@@ -103,11 +104,5 @@ export async function checkCode(
 
 /** Marks a code used; false when a concurrent request used it first. */
 export async function consumeCode(db: Db, codeId: number, now: number): Promise<boolean> {
-  const res = await db
-    .updateTable('email_codes')
-    .set({ consumed_at: now })
-    .where('id', '=', codeId)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return claimOnce(db, 'email_codes', (code) => code.where('id', '=', codeId), now);
 }

@@ -1,5 +1,6 @@
 import { COOKIE_HASH_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { claimOnce } from '../db/claim-once.ts';
 import type { Db } from '../db/index.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { ApiError } from './http.ts';
@@ -67,14 +68,9 @@ export async function redeemCookieHash(ctx: AppContext, input: CookieRedemption)
   const params = await findLoginParams(ctx.db, input.token, now);
   if (!params || params.sp_id !== sp.spId) throw new ApiError(400, 'loginRequestNotFound');
   return ctx.db.transaction().execute(async (trx) => {
-    const used = await trx
-      .updateTable('cookie_hashes')
-      .set({ used_at: now })
-      .where('hash_digest', '=', digest)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
     // a concurrent request redeemed it first
-    if (Number(used.numUpdatedRows) !== 1) throw new ApiError(400, 'cookieHashInvalid');
+    if (!(await claimOnce(trx, 'cookie_hashes', (used) => used.where('hash_digest', '=', digest), now)))
+      throw new ApiError(400, 'cookieHashInvalid');
     return replaceSession(trx, input.previousSession, row.user_id, now, {
       via: 'cookie',
       address: input.address,

@@ -22,3 +22,18 @@ export async function createInvite(
   ctx.outbox.notify();
   return code;
 }
+
+/** The address an unused, unexpired invitation was sent to; undefined for any other code. */
+export async function findInviteEmail(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  code: string,
+): Promise<string | undefined> {
+  const invite = await ctx.db
+    .selectFrom('invites')
+    .select('email')
+    .where('code', '=', code)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', ctx.now())
+    .executeTakeFirst();
+  return invite?.email;
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
-import { normalizeEmail, rolesSchema } from '@frontdoor/contract';
+import { ACCOUNT_METHODS, rolesSchema } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
@@ -54,8 +54,9 @@ export async function upgradePasswordHash(
   }
 }
 
+/** By an address as the contract's email schemas give it (normalizeEmail): the API normalises nowhere else. */
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
 export async function findUserById(db: Db, id: string): Promise<User | undefined> {
@@ -63,6 +64,7 @@ export async function findUserById(db: Db, id: string): Promise<User | undefined
 }
 
 export interface NewAccount {
+  /** As the contract's email schemas give it (normalised). */
   email: string;
   first: string;
   last: string;
@@ -78,7 +80,7 @@ export interface NewAccount {
 export function newUserRow(account: NewAccount, now: number): User {
   return {
     id: randomUUID(),
-    email: normalizeEmail(account.email),
+    email: account.email,
     first: account.first,
     last: account.last,
     description: account.description ?? null,
@@ -131,3 +133,33 @@ export const signatureOf = async (db: Db, user: User): Promise<SignatureUser> =>
   ...signatureUser(user),
   identities: await linkedIdentities(db, user.id),
 });
+
+/** auth/setBasicUserRole: the post-login answer, student or not; returns what was stored. */
+export async function setIsStudent(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  userId: string,
+  isStudent: boolean,
+): Promise<boolean> {
+  await ctx.db
+    .updateTable('users')
+    .set({ is_student: isStudent ? 1 : 0, updated_at: ctx.now() })
+    .where('id', '=', userId)
+    .execute();
+  return isStudent;
+}
+
+type AccountMethod = (typeof ACCOUNT_METHODS)[number];
+const isAccountMethod = (value: string): value is AccountMethod =>
+  (ACCOUNT_METHODS as readonly string[]).includes(value);
+
+/** How an account can sign in (cognito/get_account_type): password and linked providers, ACCOUNT_METHODS order. */
+export async function accountMethods(db: Db, user: User): Promise<AccountMethod[]> {
+  const identities = await db
+    .selectFrom('user_identities')
+    .select('provider')
+    .where('user_id', '=', user.id)
+    .execute();
+  const methods = new Set<AccountMethod>(user.password_hash ? ['password'] : []);
+  for (const { provider } of identities) if (isAccountMethod(provider)) methods.add(provider);
+  return ACCOUNT_METHODS.filter((m) => methods.has(m));
+}
