@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   embedMessage,
+  embeddedMessage,
+  errorCode,
   extractEmbeddedMessage,
+  isMessageCode,
+  issueCode,
   messages,
+  resetFailureCode,
   resetFailureMessage,
   stripParenthesised,
 } from './messages.ts';
+import { cognitoLoginBody, passwordSchema, realmBody, resetBody, signupBody } from './schemas.ts';
 
 describe('messages are the spec texts word for word', () => {
   it('keeps the double spaces of the reset popups', () => {
@@ -50,5 +57,58 @@ describe('password reset failure text (§8)', () => {
       text: 'Attempt limit exceeded, please try after some time.',
       offerNewCode: false,
     });
+  });
+});
+
+describe('errors travel as codes', () => {
+  it('isMessageCode accepts the keys of messages only', () => {
+    expect(isMessageCode('passwordsDoNotMatch')).toBe(true);
+    expect(isMessageCode('Passwords do not match')).toBe(false);
+    expect(isMessageCode('toString')).toBe(false);
+    expect(isMessageCode(undefined)).toBe(false);
+    expect(isMessageCode(42)).toBe(false);
+  });
+
+  it('a schema issue carries its code as its message, with its other options kept', () => {
+    const schema = z
+      .object({ pw: z.string(), confirmPw: z.string() })
+      .refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] }));
+    const r = schema.safeParse({ pw: 'a', confirmPw: 'b' });
+    expect(r.error?.issues[0]).toMatchObject({ message: 'passwordsDoNotMatch', path: ['confirmPw'] });
+  });
+
+  it("issueCode names the first issue's code, or badRequest for zod's own texts", () => {
+    const parsed = (schema: z.ZodType, value: unknown) => {
+      const r = schema.safeParse(value);
+      if (r.success) throw new Error('expected a failure');
+      return issueCode(r.error);
+    };
+    expect(parsed(passwordSchema, 'short')).toBe('passwordPolicy');
+    expect(parsed(passwordSchema, 5)).toBe('passwordRequired');
+    expect(parsed(realmBody, { email: 'nope' })).toBe('workEmailInvalid');
+    expect(
+      parsed(resetBody, { un: 'a@b.co', code: '123456', pw: 'Abcdefghij1!', confirmPw: 'Abcdefghij1?' }),
+    ).toBe('passwordsDoNotMatch');
+    expect(parsed(signupBody, { first: 'A', last: 'B', email: 'a@b.co', pw: 'Abcdefghij1!' })).toBe(
+      'descriptionRequired',
+    );
+    // no code on the length limit: zod's text, answered as badRequest
+    expect(parsed(cognitoLoginBody, { email: 'a@b.co', password: 'x'.repeat(257) })).toBe('badRequest');
+  });
+});
+
+describe('password reset failure by code (§8)', () => {
+  it('reads the embedded message, or nothing', () => {
+    expect(embeddedMessage(embedMessage('Reset failed:', 'X', 'Code expired'))).toBe('Code expired');
+    expect(embeddedMessage('no json here')).toBeUndefined();
+    expect(embeddedMessage(undefined)).toBeUndefined();
+  });
+  it('replaces the invalid-code refusal and offers a new code for it and for an expired code', () => {
+    expect(resetFailureCode('invalidVerificationCode')).toEqual({
+      code: 'invalidCodeRequestAgain',
+      offerNewCode: true,
+    });
+    expect(resetFailureCode('expiredCode')).toEqual({ code: 'expiredCode', offerNewCode: true });
+    expect(resetFailureCode('attemptLimit')).toEqual({ code: 'attemptLimit', offerNewCode: false });
   });
 });

@@ -53,7 +53,6 @@ export const messages = {
   passwordCommon:
     'This password is too common, or is a common password with a few digits or symbols added. Please choose another.',
   passwordPersonal: 'The password must not contain your name or a part of your email address.',
-  passwordsMismatchServer: 'Passwords do not match',
   inviteNotFound: 'This invitation link is not valid or has expired.',
   loginRequestNotFound:
     'This sign-in link is not valid or has expired. Please start again from the application you came from.',
@@ -85,15 +84,29 @@ export const messages = {
 
 export type MessageCode = keyof typeof messages;
 
+/** Whether a value is a contract message code: the one guard for codes read off the wire or a zod issue. */
+export const isMessageCode = (value: unknown): value is MessageCode =>
+  typeof value === 'string' && Object.hasOwn(messages, value);
+
+/**
+ * A zod issue's error (with any other issue options) whose message IS the contract code: the server
+ * answers that code, the SPA translates it; nothing maps texts back to codes.
+ */
+export const errorCode = <Options extends object = object>(code: MessageCode, options?: Options) =>
+  ({ ...options, error: code }) as Options & { error: MessageCode };
+
+/** The code a failed parse names: its first issue's (the schemas set codes), or badRequest for zod's own texts. */
+export function issueCode(error: { issues: readonly { message: string }[] }): MessageCode {
+  const message = error.issues[0]?.message;
+  return isMessageCode(message) ? message : 'badRequest';
+}
+
 /** Refusals of a new password beyond the composition rule: the SPA shows them under its password field. */
 export const PASSWORD_REFUSALS = [
   'passwordCommon',
   'passwordPersonal',
 ] as const satisfies readonly MessageCode[];
 export type PasswordRefusal = (typeof PASSWORD_REFUSALS)[number];
-
-/** Messages that are errors an API call can answer with; the code travels beside msg. */
-export type ErrorCode = MessageCode;
 
 /** §8: sign-up failure shows the server msg with any parenthesised parts removed. */
 export function stripParenthesised(msg: string): string {
@@ -113,11 +126,15 @@ export function stripParenthesised(msg: string): string {
  * §8: a password reset failure carries its message inside JSON embedded in msg
  * (e.g. `Reset failed: {"code":"CodeMismatchException","message":"…"}`).
  */
-export function extractEmbeddedMessage(msg: string | undefined | null): string {
-  if (!msg) return messages.unknownError;
+export const extractEmbeddedMessage = (msg: string | undefined | null): string =>
+  embeddedMessage(msg) ?? messages.unknownError;
+
+/** The message embedded in msg as JSON, or undefined when msg embeds none. */
+export function embeddedMessage(msg: string | undefined | null): string | undefined {
+  if (!msg) return undefined;
   const start = msg.indexOf('{');
   const end = msg.lastIndexOf('}');
-  if (start === -1 || end <= start) return messages.unknownError;
+  if (start === -1 || end <= start) return undefined;
   try {
     const parsed: unknown = JSON.parse(msg.slice(start, end + 1));
     if (parsed && typeof parsed === 'object' && 'message' in parsed) {
@@ -125,9 +142,9 @@ export function extractEmbeddedMessage(msg: string | undefined | null): string {
       if (typeof m === 'string' && m.trim()) return m;
     }
   } catch {
-    // not JSON: fall through to the generic text
+    // not JSON: no embedded message
   }
-  return messages.unknownError;
+  return undefined;
 }
 
 /** Builds a message with embedded JSON, the shape extractEmbeddedMessage reads. */
@@ -145,4 +162,13 @@ export function resetFailureMessage(msg: string | undefined | null): {
     return { text: messages.invalidCodeRequestAgain, offerNewCode: true };
   }
   return { text, offerNewCode: text === messages.invalidCodeRequestAgain };
+}
+
+/**
+ * §8 by code, for an answer whose code names the embedded message: the invalid-code refusal is
+ * replaced by 'invalidCodeRequestAgain' and, like an expired code, offers a new code.
+ */
+export function resetFailureCode(code: MessageCode): { code: MessageCode; offerNewCode: boolean } {
+  if (code === 'invalidVerificationCode') return { code: 'invalidCodeRequestAgain', offerNewCode: true };
+  return { code, offerNewCode: code === 'invalidCodeRequestAgain' || code === 'expiredCode' };
 }

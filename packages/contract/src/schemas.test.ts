@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { SUBSCRIPTION_IDS } from './constants.ts';
+import { isMessageCode, messages } from './messages.ts';
+import { normalizeEmail } from './rules.ts';
 import {
   accessCodeParams,
+  cognitoLoginBody,
   confirmBody,
+  emailSchema,
+  realmBody,
   resetBody,
+  sendResetBody,
   signupBody,
   subscriptionBody,
   validateEmailBody,
 } from './schemas.ts';
 
+/** An issue's message as a person reads it: the English message of the code the issue carries. */
+const read = (message: string | undefined) => (isMessageCode(message) ? messages[message] : message);
+
 const firstError = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  r.error?.issues[0]?.message;
+  read(r.error?.issues[0]?.message);
 
 describe('payload schemas', () => {
   it('sign-up reports the §5 messages', () => {
@@ -22,7 +32,7 @@ describe('payload schemas', () => {
       description: 'teacher',
     });
     expect(r.success).toBe(false);
-    const msgs = r.error?.issues.map((i) => i.message);
+    const msgs = r.error?.issues.map((i) => read(i.message));
     expect(msgs).toContain('First Name is a required field.');
     expect(msgs).toContain('Last Name is a required field.');
     expect(msgs).toContain('Please enter a valid email address above.');
@@ -64,7 +74,11 @@ describe('payload schemas', () => {
       pw: 'Abcdefghij1!',
       confirmPw: 'Abcdefghij1?',
     });
-    expect(r.error?.issues[0]).toMatchObject({ message: 'Passwords do not match', path: ['confirmPw'] });
+    const issue = r.error?.issues[0];
+    expect({ message: read(issue?.message), path: issue?.path }).toMatchObject({
+      message: 'Passwords do not match',
+      path: ['confirmPw'],
+    });
   });
 
   it('subscriptionChanges accepts only the four fixed ids', () => {
@@ -75,5 +89,47 @@ describe('payload schemas', () => {
     expect(subscriptionBody.safeParse({ subscriptionChanges: [{ id: 1, subscribed: true }] }).success).toBe(
       false,
     );
+  });
+});
+
+describe('email fields: one normalisation (normalizeEmail), in the contract', () => {
+  const typed = '  Ada.Lovelace@School.EXAMPLE ';
+  const pw = 'Abcdefghij1!';
+
+  it('every email of every body arrives trimmed and lower-cased, on both sides alike', () => {
+    const parsed = [
+      emailSchema.parse(typed),
+      validateEmailBody.parse({ email: typed }).email,
+      signupBody.parse({ first: 'Ada', last: 'L', email: typed, pw, description: 'teacher' }).email,
+      confirmBody.parse({ un: typed, code: '123456' }).un,
+      sendResetBody.parse({ un: typed }).un,
+      resetBody.parse({ un: typed, code: '123456', pw, confirmPw: pw }).un,
+      cognitoLoginBody.parse({ email: typed, password: 'x' }).email,
+      realmBody.parse({ email: typed }).email,
+    ];
+    expect(parsed).toEqual(parsed.map(() => normalizeEmail(typed)));
+    expect(normalizeEmail(typed)).toBe('ada.lovelace@school.example');
+  });
+
+  it('an address the schema gave back parses to itself (the API may parse what the SPA sent)', () => {
+    fc.assert(
+      fc.property(fc.emailAddress(), fc.constantFrom('', ' ', '\t'), (address, pad) => {
+        const once = emailSchema.safeParse(pad + address.toUpperCase() + pad);
+        if (!once.success) return;
+        expect(emailSchema.parse(once.data)).toBe(once.data);
+        expect(once.data).toBe(normalizeEmail(address));
+      }),
+    );
+  });
+
+  it('each form keeps its own refusal, for a bad or an over-long address', () => {
+    const long = `${'a'.repeat(250)}@b.co`;
+    for (const email of ['nope', long]) {
+      expect(firstError(validateEmailBody.safeParse({ email }))).toBe(messages.emailFormatInvalid);
+      expect(firstError(realmBody.safeParse({ email }))).toBe(messages.workEmailInvalid);
+      expect(
+        firstError(signupBody.safeParse({ first: 'Ada', last: 'L', email, pw, description: 'teacher' })),
+      ).toBe(messages.emailInvalidSignup);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
-import { messages } from './messages.ts';
+import { errorCode, type MessageCode } from './messages.ts';
 import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
 import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
@@ -21,31 +21,38 @@ export const envelope = <T extends z.ZodType>(payload: T) =>
 
 /* ---------- field schemas ---------- */
 
-export const emailSchema = z
-  .string({ error: messages.emailFormatInvalid })
-  .trim()
-  .max(254, messages.emailFormatInvalid)
-  .refine(isValidEmail, messages.emailFormatInvalid)
-  .transform(normalizeEmail);
+/**
+ * Every email field: trimmed, checked by isValidEmail and normalised by normalizeEmail, the one place
+ * an address is normalised, so the SPA and the API hold the same address; each form names its refusal.
+ */
+const emailField = (code: MessageCode) =>
+  z
+    .string(errorCode(code))
+    .trim()
+    .max(254, errorCode(code))
+    .refine(isValidEmail, errorCode(code))
+    .transform(normalizeEmail);
+
+export const emailSchema = emailField('emailFormatInvalid');
 
 export const passwordSchema = z
-  .string({ error: messages.passwordRequired })
-  .min(1, messages.passwordRequired)
-  .max(256, messages.passwordPolicy)
-  .refine(isStrongPassword, messages.passwordPolicy);
+  .string(errorCode('passwordRequired'))
+  .min(1, errorCode('passwordRequired'))
+  .max(256, errorCode('passwordPolicy'))
+  .refine(isStrongPassword, errorCode('passwordPolicy'));
 
 /** Codes arrive in any script's digits (a phone's keyboard, a pasted message) and are kept in ASCII. */
 export const emailCodeSchema = z
-  .string({ error: messages.codeRequired })
+  .string(errorCode('codeRequired'))
   .trim()
   .overwrite(normalizeDigits)
-  .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), messages.codeRequired);
+  .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired'));
 
 export const accessCodeSchema = z
-  .string({ error: messages.accessCodeLength })
+  .string(errorCode('accessCodeLength'))
   .trim()
   .overwrite(normalizeDigits)
-  .length(ACCESS_CODE_LENGTH, messages.accessCodeLength);
+  .length(ACCESS_CODE_LENGTH, errorCode('accessCodeLength'));
 
 /* ---------- §3 entities ---------- */
 
@@ -62,7 +69,7 @@ export const loginParamsSchema = z.object({
 export type LoginParams = z.infer<typeof loginParamsSchema>;
 
 export const DESCRIPTIONS = ['teacher', 'student', 'administrator', 'parent', 'other'] as const;
-export const descriptionSchema = z.enum(DESCRIPTIONS, { error: messages.descriptionRequired });
+export const descriptionSchema = z.enum(DESCRIPTIONS, errorCode('descriptionRequired'));
 export type Description = z.infer<typeof descriptionSchema>;
 
 export const rolesSchema = z.record(z.string(), z.array(z.number().int()));
@@ -151,12 +158,13 @@ export const getCsrfResponse = envelope(getCsrfPayload);
 export const inviteEmailPayload = z.object({ email: z.string() });
 export const inviteEmailResponse = envelope(inviteEmailPayload);
 
-const nameSchema = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
+const nameSchema = (code: MessageCode) =>
+  z.string(errorCode(code)).trim().min(1, errorCode(code)).max(100, errorCode(code));
 
 export const signupBody = z.object({
-  first: nameSchema(messages.firstNameRequired),
-  last: nameSchema(messages.lastNameRequired),
-  email: z.string().trim().refine(isValidEmail, messages.emailInvalidSignup).transform(normalizeEmail),
+  first: nameSchema('firstNameRequired'),
+  last: nameSchema('lastNameRequired'),
+  email: emailField('emailInvalidSignup'),
   pw: passwordSchema,
   description: descriptionSchema,
   code: z.string().max(128).optional(),
@@ -176,12 +184,12 @@ export const sendResetBody = z.object({ un: emailSchema });
 
 export const resetBody = z
   .object({ un: emailSchema, code: emailCodeSchema, pw: passwordSchema, confirmPw: z.string() })
-  .refine((b) => b.pw === b.confirmPw, { message: messages.passwordsDoNotMatch, path: ['confirmPw'] });
+  .refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] }));
 export type ResetBody = z.input<typeof resetBody>;
 
 export const cognitoLoginBody = z.object({
   email: emailSchema,
-  password: z.string().min(1, messages.passwordRequired).max(256),
+  password: z.string().min(1, errorCode('passwordRequired')).max(256),
   /** The authorization-server interaction this password check completes. */
   uid: z.string().max(200).optional(),
 });
@@ -228,7 +236,7 @@ export const accountTypeResponse = envelope(accountTypePayload);
 export type AccountTypePayload = z.infer<typeof accountTypePayload>;
 
 export const realmBody = z.object({
-  email: z.string().trim().refine(isValidEmail, messages.workEmailInvalid),
+  email: emailField('workEmailInvalid'),
 });
 export const realmPayload = z.object({
   accountType: microsoftAccountTypeSchema,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import {
   ACCOUNT_TYPES,
   emailSchema,
+  issueCode,
   messages,
   passwordSchema,
   rolesSchema,
@@ -275,9 +276,11 @@ async function auditedOptions(ctx: AdminContext, values: Values): Promise<Record
   for (const [name, value] of Object.entries(values)) {
     if (name === 'json' || name === 'help' || value === undefined) continue;
     if (AUDITED_AS_GIVEN.has(name)) options[name] = value;
-    else if (AUDITED_AS_ACCOUNT.has(name) && typeof value === 'string')
-      options[name] = { userId: (await findUserByEmail(ctx.db, value))?.id ?? null };
-    else options[name] = true;
+    else if (AUDITED_AS_ACCOUNT.has(name) && typeof value === 'string') {
+      const address = emailSchema.safeParse(value);
+      const user = address.success ? await findUserByEmail(ctx.db, address.data) : undefined;
+      options[name] = { userId: user?.id ?? null };
+    } else options[name] = true;
   }
   return options;
 }
@@ -349,8 +352,7 @@ async function execute(
       if (values['set-password']) {
         if (!ctx.readPassword) throw new UsageError('--set-password: no terminal or stdin to read it from');
         const pw = passwordSchema.safeParse(await ctx.readPassword());
-        if (!pw.success)
-          throw new UsageError(`--set-password: ${pw.error.issues[0]?.message ?? 'not valid'}`);
+        if (!pw.success) throw new UsageError(`--set-password: ${messages[issueCode(pw.error)]}`);
         const refusal = passwordRefusal(pw.data, { email: address, first: values.first, last: values.last });
         if (refusal) throw new UsageError(`--set-password: ${messages[refusal]}`);
         passwordHash = await hashPassword(pw.data);

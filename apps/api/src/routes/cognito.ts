@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  ACCOUNT_METHODS,
   confirmBody,
   emailSchema,
+  issueCode,
   resetBody,
   sendResetBody,
   signupBody,
@@ -10,7 +10,7 @@ import {
 } from '@frontdoor/contract';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, codeOfMessage, ok, parseWith } from '../services/http.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
 import {
   confirmAccount,
   mailCode,
@@ -19,14 +19,11 @@ import {
   signUp,
   startPasswordReset,
 } from '../services/accounts.ts';
-import { emailStatusOf, findUserByEmail } from '../services/users.ts';
+import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
 import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
 import { pickLanguage } from '../mail/render.ts';
 
 const emailParam = z.object({ email: emailSchema });
-type AccountMethod = (typeof ACCOUNT_METHODS)[number];
-const isAccountMethod = (value: string): value is AccountMethod =>
-  (ACCOUNT_METHODS as readonly string[]).includes(value);
 
 /** cognito/* except login (the identity module mounts that one). */
 export const cognitoRoutes =
@@ -87,8 +84,7 @@ export const cognitoRoutes =
     app.post('/cognito/reset', async (request) => {
       const parsed = resetBody.safeParse(request.body);
       if (!parsed.success) {
-        const text = parsed.error.issues[0]?.message ?? '';
-        const code = codeOfMessage(text);
+        const code = issueCode(parsed.error);
         const exception =
           code === 'passwordPolicy' ? 'InvalidPasswordException' : 'InvalidParameterException';
         throw resetFailure(400, code, exception);
@@ -106,13 +102,6 @@ export const cognitoRoutes =
       const { email } = parseWith(emailParam, request.params);
       const user = await findUserByEmail(ctx.db, email);
       if (!user) return ok({ exists: false, methods: [] });
-      const identities = await ctx.db
-        .selectFrom('user_identities')
-        .select('provider')
-        .where('user_id', '=', user.id)
-        .execute();
-      const methods = new Set<AccountMethod>(user.password_hash ? ['password'] : []);
-      for (const { provider } of identities) if (isAccountMethod(provider)) methods.add(provider);
-      return ok({ exists: true, methods: ACCOUNT_METHODS.filter((m) => methods.has(m)) });
+      return ok({ exists: true, methods: await accountMethods(ctx.db, user) });
     });
   };

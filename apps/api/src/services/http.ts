@@ -1,4 +1,4 @@
-import { messages, type MessageCode } from '@frontdoor/contract';
+import { issueCode, messages, type MessageCode } from '@frontdoor/contract';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
@@ -37,25 +37,15 @@ export const errorBody = (code: MessageCode, msg: string = messages[code]) => ({
   code,
 });
 
-const codeByText = new Map<string, MessageCode>(
-  (Object.entries(messages) as [MessageCode, string][]).reverse().map(([code, text]) => [text, code]),
-);
-
-/** The contract code whose English text is `text`, or badRequest. */
-export const codeOfMessage = (text: string): MessageCode => codeByText.get(text) ?? 'badRequest';
-
 /**
- * Validates with a contract schema. The first issue's message is a contract message (the schemas
- * carry them), so the client sees the same words the SPA shows for the same rule.
+ * Validates with a contract schema. A failure answers its first issue's code (the schemas carry
+ * contract codes), so the client sees the same words the SPA shows for the same rule; zod's own
+ * texts ("Invalid input: expected string") are not codes and answer badRequest.
  */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const first = result.error.issues[0];
-  const text = first?.message ?? messages.badRequest;
-  const code = codeOfMessage(text);
-  // zod's own texts ("Invalid input: expected string") are not contract messages: answer the generic one
-  throw new ApiError(400, code, code === 'badRequest' ? messages.badRequest : text);
+  throw new ApiError(400, issueCode(result.error));
 }
 
 /** Answers an error envelope directly (for the few handlers that render instead of throwing). */

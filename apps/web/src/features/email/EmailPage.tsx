@@ -10,11 +10,10 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import styles from '../shared/flow.module.css';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail, rememberEmail, startSignIn } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { nextStepForEmailStatus, signInProviderForAccount } from './email-status.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
@@ -26,8 +25,7 @@ export default function EmailPage() {
   const { t } = useTranslation('email');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const providerSignIn = useProviderSignIn();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(validateEmailBody, {
@@ -71,8 +69,7 @@ export default function EmailPage() {
   });
 
   function showError(error: unknown) {
-    if (onFatal(error)) return;
-    setCallError(callErrorMessage(error, 'unknownError'));
+    setCallError(failure(error));
   }
 
   const pending = check.isPending || providerSignIn.isPending || providerSignIn.isSuccess;

@@ -8,10 +8,9 @@ import { Button, buttonClassName } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import styles from '../shared/flow.module.css';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { startSignIn } from '../../lib/storage.ts';
@@ -27,8 +26,7 @@ const WorkEmailDialog = lazy(async () => ({ default: (await loadWorkEmailDialog(
 export default function LoginPage() {
   const { t } = useTranslation('login');
   const cfg = useConfig();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const { loading, error: paramsError } = useLoginParams();
   const signIn = useProviderSignIn();
   const [workEmailOpen, setWorkEmailOpen] = useState(false);
@@ -45,10 +43,7 @@ export default function LoginPage() {
     signIn.mutate(
       { provider, loginHint },
       {
-        onError: (error) => {
-          if (onFatal(error)) return;
-          setCallError(callErrorMessage(error, 'unknownError'));
-        },
+        onError: (error) => setCallError(failure(error)),
       },
     );
   };

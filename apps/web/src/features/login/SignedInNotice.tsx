@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { cognitoLogout } from '../shared/api.ts';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { sessionQueryKey, useSession } from '../../lib/session.ts';
 import styles from './SignedInNotice.module.css';
@@ -17,7 +17,7 @@ export function SignedInNotice() {
   const { t } = useTranslation('login');
   const cfg = useConfig();
   const queryClient = useQueryClient();
-  const messageText = useMessageText();
+  const { message, messageText } = useCallError();
   const session = useSession();
   const signOut = useMutation({
     mutationFn: () => cognitoLogout(cfg),
@@ -42,7 +42,7 @@ export function SignedInNotice() {
           {t('sign_out')}
         </Button>
       </div>
-      {signOut.isError && <Alert tone="error">{messageText(callErrorMessage(signOut.error))}</Alert>}
+      {signOut.isError && <Alert tone="error">{messageText(message(signOut.error))}</Alert>}
     </>
   );
 }

@@ -15,7 +15,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import pageStyles from '../../ui/Page.module.css';
 import { microsoftUserRealm } from '../shared/api.ts';
 import styles from '../shared/flow.module.css';
-import { useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { providerForRealmAnswer, workEmailErrorMessage } from './work-email.ts';
 
@@ -35,7 +35,7 @@ export function WorkEmailDialog({
 }) {
   const { t } = useTranslation('login');
   const cfg = useConfig();
-  const messageText = useMessageText();
+  const { messageText } = useCallError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const form = useForm<WorkEmailForm>({ resolver: zodResolver(realmBody), defaultValues: { email: '' } });
   const realm = useMutation({
@@ -44,7 +44,7 @@ export function WorkEmailDialog({
     onError: (error) =>
       setCallError(
         error instanceof ApiError
-          ? workEmailErrorMessage(error.httpStatus, error.msg)
+          ? workEmailErrorMessage(error.httpStatus, error.msg, error.code)
           : workEmailErrorMessage(undefined, undefined),
       ),
   });

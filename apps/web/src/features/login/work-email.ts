@@ -1,4 +1,4 @@
-import { providerForAccountType } from '@frontdoor/contract';
+import { isMessageCode, providerForAccountType } from '@frontdoor/contract';
 import type { UpstreamProvider } from '@frontdoor/contract';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
@@ -19,15 +19,18 @@ export const providerForRealmAnswer = (answer: unknown): UpstreamProvider =>
 
 /**
  * §8 work/school email errors. 404 and 403 have fixed texts; a validation answer (4xx with a body)
- * shows the server msg or 'Email validation failed…'; anything else (5xx, network) the generic text.
+ * shows the server's message (its code, else its msg) or 'Email validation failed…'; anything else
+ * (5xx, network) the generic text.
  */
 export function workEmailErrorMessage(
   httpStatus: number | undefined,
   serverMsg: string | undefined,
+  serverCode?: string,
 ): ShownMessage {
   if (httpStatus === 404) return { code: 'workEmailNotFound' };
   if (httpStatus === 403) return { code: 'workEmailAccessDenied' };
   if (httpStatus !== undefined && httpStatus < 500) {
+    if (isMessageCode(serverCode)) return { code: serverCode };
     return serverMsg ? { text: serverMsg } : { code: 'workEmailValidationFailed' };
   }
   return { code: 'workEmailOtherError' };

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
@@ -12,7 +11,7 @@ import { sendReset } from '../shared/api.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
 const CODE_FIELD_ID = 'reset-code';
@@ -22,8 +21,7 @@ export default function ForgotPasswordPage() {
   const { t } = useTranslation('passwordReset');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
   const email = params.get('email');
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; message: ShownMessage } | null>(null);
@@ -32,11 +30,8 @@ export default function ForgotPasswordPage() {
     mutationFn: () => sendReset(cfg, email ?? ''),
     onSuccess: () => setNotice({ tone: 'success', message: { code: 'resetResendSuccess' } }),
     onError: (error) => {
-      if (onFatal(error)) return;
-      setNotice({
-        tone: 'error',
-        message: callErrorMessage(error, 'unknownError'),
-      });
+      const message = failure(error);
+      if (message) setNotice({ tone: 'error', message });
     },
   });
 

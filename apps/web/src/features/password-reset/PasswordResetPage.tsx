@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { containsPersonalWord, messages, passwordSchema, resetFailureMessage } from '@frontdoor/contract';
+import { containsPersonalWord, errorCode, passwordSchema } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -12,11 +12,11 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
-import { callErrorMessage, passwordRefusalText, useMessageText } from '../shared/messages.ts';
+import { passwordRefusalOf } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
+import { resetFailureOf } from './reset-failure.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
@@ -24,7 +24,7 @@ import { LoginLink } from '../shared/LoginLink.tsx';
 const resetFormFor = (email: string) =>
   withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema })).refine(
     (form) => !containsPersonalWord(form.pw, { email }),
-    { path: ['pw'], message: messages.passwordPersonal },
+    errorCode('passwordPersonal', { path: ['pw'] }),
   );
 type ResetForm = z.infer<ReturnType<typeof resetFormFor>>;
 const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
@@ -33,8 +33,7 @@ const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
 export default function PasswordResetPage() {
   const { t } = useTranslation('passwordReset');
   const cfg = useConfig();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure: callFailure, messageText, onFatal } = useCallError();
   const signIn = useProviderSignIn();
   const [params] = useSearchParams();
   const code = params.get('code');
@@ -62,21 +61,19 @@ export default function PasswordResetPage() {
         { provider: 'COGNITO', loginHint: email ?? undefined },
         {
           onError: (error) => {
-            if (!onFatal(error))
-              setFailure({ message: callErrorMessage(error), offerNewCode: false, offerSignIn: true });
+            const message = callFailure(error);
+            if (message) setFailure({ message, offerNewCode: false, offerSignIn: true });
           },
         },
       ),
     onError: (error) => {
       if (onFatal(error)) return;
-      const refusal = passwordRefusalText(error);
+      const refusal = passwordRefusalOf(error);
       if (refusal) {
         form.setError('pw', { message: refusal }, { shouldFocus: true });
         return;
       }
-      // §8: the message comes from JSON embedded in msg, else 'An unknown error occurred.'
-      const { text, offerNewCode } = resetFailureMessage(error instanceof ApiError ? error.msg : undefined);
-      setFailure({ message: { text }, offerNewCode });
+      setFailure(resetFailureOf(error));
     },
   });
   const requestNewCode = useMutation({
@@ -86,7 +83,8 @@ export default function PasswordResetPage() {
       setResent(true);
     },
     onError: (error) => {
-      if (!onFatal(error)) setFailure({ message: callErrorMessage(error), offerNewCode: true });
+      const message = callFailure(error);
+      if (message) setFailure({ message, offerNewCode: true });
     },
   });
 

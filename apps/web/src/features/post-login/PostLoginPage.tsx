@@ -11,11 +11,10 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { RadioGroup } from '../../ui/RadioGroup.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import styles from '../shared/flow.module.css';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { chooseReturnUrl } from '../shared/return-url.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { confirmSignIn } from '../../lib/storage.ts';
 import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
@@ -30,8 +29,7 @@ import { useStepArrival } from '../../shell/page-arrival.tsx';
 export default function PostLoginPage() {
   const { t } = useTranslation('postLogin');
   const cfg = useConfig();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const { loading, loginParams, error } = useLoginParams();
   const [answer, setAnswer] = useState<'yes' | 'no' | null>(null);
   const [unanswered, setUnanswered] = useState(false);
@@ -66,7 +64,7 @@ export default function PostLoginPage() {
   });
 
   function showError(error: unknown) {
-    if (!onFatal(error)) setCallError(callErrorMessage(error, 'unknownError'));
+    setCallError(failure(error));
   }
 
   if (loading) {

@@ -1,60 +1,43 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_REFUSALS, messages } from '@frontdoor/contract';
+import { PASSWORD_REFUSALS, isMessageCode, messages } from '@frontdoor/contract';
 import type { MessageCode, PasswordRefusal } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from './shown-message.ts';
 
-const codeByText = new Map<string, MessageCode>(
-  (Object.entries(messages) as Array<[MessageCode, string]>).reverse().map(([code, text]) => [text, code]),
-);
-
-/** The contract code whose English text a zod issue carries (schemas use the contract's messages). */
-export const messageCodeOf = (text: string): MessageCode | undefined => codeByText.get(text);
-
-const isMessageCode = (code: string | undefined): code is MessageCode =>
-  code !== undefined && code in messages;
-
-/** A server error: translated by its contract code when it has one, else its msg as it came. */
-export function serverMessage(
-  code: string | undefined,
-  msg: string | undefined,
-  fallback: MessageCode,
-): ShownMessage {
-  if (isMessageCode(code)) return { code };
-  if (msg) return { text: msg };
-  return { code: fallback };
+/** What a failed call shows: the server's code, else its msg as it came, else `fallback` (any other failure too). */
+export function callErrorMessage(error: unknown, fallback: MessageCode = 'unknownError'): ShownMessage {
+  if (!(error instanceof ApiError)) return { code: fallback };
+  if (isMessageCode(error.code)) return { code: error.code };
+  return error.msg ? { text: error.msg } : { code: fallback };
 }
-
-/** What a failed call shows: the server's message (by code, else its msg), or `fallback` for any other failure. */
-export const callErrorMessage = (error: unknown, fallback: MessageCode = 'unknownError'): ShownMessage =>
-  error instanceof ApiError ? serverMessage(error.code, error.msg, fallback) : { code: fallback };
 
 const isPasswordRefusal = (code: string | undefined): code is PasswordRefusal =>
   (PASSWORD_REFUSALS as readonly (string | undefined)[]).includes(code);
 
 /**
- * The text of the server's refusal of a new password (too common, or holding the person's name or
- * email), which the sign-up and reset pages show under their password field; undefined for any other failure.
+ * The server's refusal of a new password (too common, or holding the person's name or email), which
+ * the sign-up and reset pages show under their password field; undefined for any other failure.
  */
-export const passwordRefusalText = (error: unknown): string | undefined =>
-  error instanceof ApiError && isPasswordRefusal(error.code) ? messages[error.code] : undefined;
+export const passwordRefusalOf = (error: unknown): PasswordRefusal | undefined =>
+  error instanceof ApiError && isPasswordRefusal(error.code) ? error.code : undefined;
 
-/** Renders a ShownMessage (or a contract English text from a zod issue) in the current language. */
+/**
+ * Renders a ShownMessage, or a zod issue's message, in the current language. The contract's schemas
+ * set each issue's message to its code; zod's own texts are not codes and show as they came.
+ */
 export function useMessageText(): (message: ShownMessage | string | undefined) => string {
   const { t } = useTranslation('errors');
   return useCallback(
     (message) => {
       if (message === undefined) return '';
-      // a text equal to a contract message (zod issue, server msg) is translated by its code too
-      const code =
-        typeof message === 'string'
-          ? messageCodeOf(message)
-          : 'code' in message
-            ? message.code
-            : messageCodeOf(message.text);
-      if (code) return t(code, { defaultValue: messages[code] });
-      return typeof message === 'string' ? message : 'text' in message ? message.text : '';
+      const shown: ShownMessage =
+        typeof message !== 'string'
+          ? message
+          : isMessageCode(message)
+            ? { code: message }
+            : { text: message };
+      return 'code' in shown ? t(shown.code, { defaultValue: messages[shown.code] }) : shown.text;
     },
     [t],
   );

@@ -13,12 +13,11 @@ import { PasswordField } from '../../ui/PasswordField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import { rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
 const signInForm = cognitoLoginBody.omit({ uid: true });
@@ -34,8 +33,7 @@ export default function SignInPage() {
   const cfg = useConfig();
   const { uid = '' } = useParams();
   const [params] = useSearchParams();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const knownEmail = params.get('login_hint') ?? '';
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
@@ -46,9 +44,10 @@ export default function SignInPage() {
     mutationFn: (values: z.output<typeof signInForm>) => cognitoLogin(cfg, { ...values, uid }),
     onSuccess: ({ payload }) => goToUrl(payload.redirect),
     onError: (error, values) => {
-      if (onFatal(error)) return;
+      const message = failure(error);
+      if (!message) return;
       if (error instanceof ApiError && error.code === 'userNotConfirmed') rememberEmail(values.email);
-      setCallError(callErrorMessage(error, 'unknownError'));
+      setCallError(message);
     },
   });
   const email = form.watch('email');

@@ -13,12 +13,12 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import styles from '../shared/flow.module.css';
 import { NewPasswordFields } from '../shared/form.tsx';
-import { callErrorMessage, passwordRefusalText, serverMessage, useMessageText } from '../shared/messages.ts';
+import { passwordRefusalOf } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { ApiError, NetworkError } from '../../lib/http.ts';
+import { NetworkError } from '../../lib/http.ts';
 import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { signupForm } from './signup-form.ts';
 import type { SignupFormOutput } from './signup-form.ts';
@@ -41,8 +41,7 @@ export default function CreateAccountPage() {
   const { t } = useTranslation('signup');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { message, messageText, onFatal } = useCallError();
   const { code: inviteCode } = useParams();
   const loginParams = useLoginParams();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
@@ -87,19 +86,20 @@ export default function CreateAccountPage() {
         return;
       }
       if (onFatal(error)) return;
-      const refusal = passwordRefusalText(error);
+      const refusal = passwordRefusalOf(error);
       if (refusal) {
         form.setError('pw', { message: refusal }, { shouldFocus: true });
         return;
       }
-      // §8: the server msg with any parenthesised parts removed
-      const msg = error instanceof ApiError && error.msg ? stripParenthesised(error.msg) : undefined;
-      setCallError(serverMessage(undefined, msg, 'unknownError'));
+      // §8: the server msg with any parenthesised parts removed; a code's message is that msg without them
+      const shown = message(error);
+      const text = 'text' in shown ? stripParenthesised(shown.text) : undefined;
+      setCallError(text === undefined ? shown : text ? { text } : { code: 'unknownError' });
     },
   });
 
   const pending = create.isPending || create.isSuccess;
-  const inviteError = invite.error ? callErrorMessage(invite.error, 'inviteNotFound') : null;
+  const inviteError = invite.error ? message(invite.error, 'inviteNotFound') : null;
 
   return (
     <PageCard

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from '@frontdoor/contract';
+import { isMessageCode, messages } from '@frontdoor/contract';
 import { signupForm } from './signup-form.ts';
 
 const valid = {
@@ -12,10 +12,11 @@ const valid = {
 };
 const issues = (input: Record<string, unknown>) => {
   const result = signupForm.safeParse(input);
-  // the first issue per field is the one the form shows
+  // the first issue per field is the one the form shows, as its code's English message
+  const read = (message: string) => (isMessageCode(message) ? messages[message] : message);
   return result.success
     ? {}
-    : Object.fromEntries(result.error.issues.toReversed().map((i) => [i.path.join('.'), i.message]));
+    : Object.fromEntries(result.error.issues.toReversed().map((i) => [i.path.join('.'), read(i.message)]));
 };
 
 describe('signupForm (§5 sign-up rules)', () => {

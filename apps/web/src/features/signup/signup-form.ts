@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { containsPersonalWord, messages, signupBody } from '@frontdoor/contract';
+import { containsPersonalWord, errorCode, signupBody } from '@frontdoor/contract';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 
 /**
@@ -9,9 +9,6 @@ import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
  */
 export const signupForm = withConfirmation(
   signupBody.omit({ code: true }).extend({ confirmPw: confirmPwSchema }),
-).refine((form) => !containsPersonalWord(form.pw, form), {
-  path: ['pw'],
-  message: messages.passwordPersonal,
-});
+).refine((form) => !containsPersonalWord(form.pw, form), errorCode('passwordPersonal', { path: ['pw'] }));
 
 export type SignupFormOutput = z.output<typeof signupForm>;

@@ -8,15 +8,14 @@ import { confirm } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 
 /** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
 export default function ValidatePage() {
   const { t } = useTranslation('validate');
   const cfg = useConfig();
-  const messageText = useMessageText();
+  const { message, messageText, onFatal } = useCallError();
   const [params] = useSearchParams();
   const em = emailSchema.safeParse(params.get('em') ?? '');
   const vc = emailCodeSchema.safeParse(params.get('vc') ?? '');
@@ -30,7 +29,6 @@ export default function ValidatePage() {
     enabled: missing.length === 0,
     staleTime: Infinity,
   });
-  const onFatal = useFatalError();
   useEffect(() => {
     if (result.error) onFatal(result.error);
   }, [result.error, onFatal]);
@@ -48,7 +46,7 @@ export default function ValidatePage() {
     body = <Spinner label={t('verifying')} showLabel />;
   } else if (result.isError) {
     const e = result.error;
-    body = <Alert tone="error">{messageText(callErrorMessage(e, 'verifyPageFailure'))}</Alert>;
+    body = <Alert tone="error">{messageText(message(e, 'verifyPageFailure'))}</Alert>;
   } else {
     body = <Alert tone="success">{messageText({ code: 'verifyPageSuccess' })}</Alert>;
   }

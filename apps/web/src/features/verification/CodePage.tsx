@@ -5,7 +5,6 @@ import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
@@ -13,8 +12,7 @@ import { confirm, resendVerification } from '../shared/api.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
-import type { ShownMessage } from '../shared/shown-message.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { isResendCoolingDown } from './code-sent.ts';
@@ -27,8 +25,7 @@ export default function CodePage() {
   const { t } = useTranslation('verification');
   const cfg = useConfig();
   const location = useLocation();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
   // the page before mailed the code: a resend now would only be refused, so the countdown runs from arrival
@@ -44,9 +41,8 @@ export default function CodePage() {
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
 
   const showError = (error: unknown, codeRefused = false) => {
-    if (onFatal(error)) return;
-    const message: ShownMessage = callErrorMessage(error, 'unknownError');
-    setNotice({ tone: 'error', text: messageText(message), codeRefused });
+    const message = failure(error);
+    if (message) setNotice({ tone: 'error', text: messageText(message), codeRefused });
   };
   const confirmCode = useMutation({
     mutationFn: (code: string) => confirm(cfg, { un: email ?? '', code }),
@@ -55,8 +51,8 @@ export default function CodePage() {
         { provider: 'COGNITO', loginHint: email ?? undefined },
         {
           onError: (error) => {
-            if (!onFatal(error))
-              setNotice({ tone: 'error', text: messageText(callErrorMessage(error)), offerSignIn: true });
+            const message = failure(error);
+            if (message) setNotice({ tone: 'error', text: messageText(message), offerSignIn: true });
           },
         },
       ),

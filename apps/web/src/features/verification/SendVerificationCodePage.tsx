@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClassName } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import pageStyles from '../../ui/Page.module.css';
 import { resendVerification } from '../shared/api.ts';
-import { callErrorMessage, useMessageText } from '../shared/messages.ts';
+import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { codeSentState } from './code-sent.ts';
 
@@ -20,8 +19,7 @@ export default function SendVerificationCodePage() {
   const { t } = useTranslation('verification');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const messageText = useMessageText();
-  const onFatal = useFatalError();
+  const { failure, messageText } = useCallError();
   const email = getRememberedEmail();
   const [popupOpen, setPopupOpen] = useState(false);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
@@ -31,10 +29,7 @@ export default function SendVerificationCodePage() {
       if (payload === 'verify_email') navigate('/code', { state: codeSentState() });
       else setPopupOpen(true);
     },
-    onError: (error) => {
-      if (onFatal(error)) return;
-      setCallError(callErrorMessage(error, 'unknownError'));
-    },
+    onError: (error) => setCallError(failure(error)),
   });
   if (!email) return <Navigate to="/email" replace />;
   // the popup says a reset code is on its way; closing it leads to where that code is entered

@@ -6,7 +6,6 @@ import { languageOptions } from './languages.ts';
 import { isExcludedPath } from './excluded-paths.ts';
 import { builtInTranslationService, hostedTranslationService, widgetExcludedPaths } from './service.ts';
 import type { HostedWidget } from './service.ts';
-import { errorText } from './error-text.ts';
 import { testConfig } from '../../test/config.ts';
 
 function fakeWidget(): HostedWidget & { emit(code: string): void } {
@@ -143,19 +142,6 @@ describe('hosted translation service (widget adapter)', () => {
 
   it('maps only exact and prefix rules', () => {
     expect(widgetExcludedPaths(fakeWidget())).toHaveLength(2);
-  });
-});
-
-describe('errorText', () => {
-  it('translates a server error by its contract code, else shows its msg, else the fallback', async () => {
-    const i18n = testI18n('fr');
-    const t = i18n.t.bind(i18n);
-    expect(errorText(t, { code: 'accessCodeFailed', msg: 'x' }, 'unknownError')).toBe(
-      'Le code saisi n’a pas fonctionné. Réessayez ou adressez-vous à votre enseignant.',
-    );
-    expect(errorText(t, { code: 'nope', msg: 'Server says no' }, 'unknownError')).toBe('Server says no');
-    expect(errorText(t, {}, 'unknownError')).toBe('Une erreur inconnue s’est produite.');
-    applyDocumentLanguage('en');
   });
 });
 

@@ -59,7 +59,6 @@ export const es: ErrorsCatalog = {
     'Esta contraseña es demasiado común, o es una contraseña común con algunos dígitos o símbolos añadidos. Elige otra.',
   passwordPersonal:
     'La contraseña no debe contener tu nombre ni una parte de tu dirección de correo electrónico.',
-  passwordsMismatchServer: 'Las contraseñas no coinciden',
   inviteNotFound: 'Este enlace de invitación no es válido o ha caducado.',
   loginRequestNotFound:
     'Este enlace de inicio de sesión no es válido o ha caducado. Vuelve a empezar desde la aplicación de la que vienes.',
@@ -136,7 +135,6 @@ export const fr: ErrorsCatalog = {
   passwordCommon:
     'Ce mot de passe est trop courant, ou c’est un mot de passe courant auquel on a ajouté quelques chiffres ou symboles. Choisissez-en un autre.',
   passwordPersonal: 'Le mot de passe ne doit contenir ni votre nom ni une partie de votre adresse e-mail.',
-  passwordsMismatchServer: 'Les mots de passe ne correspondent pas',
   inviteNotFound: 'Ce lien d’invitation n’est pas valide ou a expiré.',
   loginRequestNotFound:
     'Ce lien de connexion n’est pas valide ou a expiré. Recommencez depuis l’application d’où vous venez.',
@@ -213,7 +211,6 @@ export const pt: ErrorsCatalog = {
   passwordCommon:
     'Esta senha é comum demais, ou é uma senha comum com alguns dígitos ou símbolos acrescentados. Escolha outra.',
   passwordPersonal: 'A senha não deve conter seu nome nem uma parte do seu endereço de e-mail.',
-  passwordsMismatchServer: 'As senhas não coincidem',
   inviteNotFound: 'Este link de convite não é válido ou expirou.',
   loginRequestNotFound:
     'Este link de login não é válido ou expirou. Comece novamente a partir do aplicativo de onde você veio.',
@@ -285,7 +282,6 @@ export const zh: ErrorsCatalog = {
   passwordPolicy: '密码不符合要求：至少 12 个字符，且包含大写字母、小写字母、数字和特殊字符。',
   passwordCommon: '此密码过于常见，或只是在常见密码前后加了几个数字或符号。请换一个。',
   passwordPersonal: '密码不能包含您的姓名或电子邮件地址的任何部分。',
-  passwordsMismatchServer: '两次输入的密码不一致',
   inviteNotFound: '此邀请链接无效或已过期。',
   loginRequestNotFound: '此登录链接无效或已过期。请从您来自的应用重新开始。',
   accessCodeNotFound: '您输入的代码无效。请重试或联系您的老师。',
@@ -357,7 +353,6 @@ export const ar: ErrorsCatalog = {
   passwordCommon:
     'كلمة المرور هذه شائعة جدًا، أو هي كلمة مرور شائعة أُضيفت إليها بعض الأرقام أو الرموز. يُرجى اختيار كلمة أخرى.',
   passwordPersonal: 'يجب ألا تحتوي كلمة المرور على اسمك أو على جزء من عنوان بريدك الإلكتروني.',
-  passwordsMismatchServer: 'كلمتا المرور غير متطابقتين',
   inviteNotFound: 'رابط الدعوة هذا غير صالح أو منتهي الصلاحية.',
   loginRequestNotFound:
     'رابط تسجيل الدخول هذا غير صالح أو منتهي الصلاحية. يرجى البدء من جديد من التطبيق الذي جئت منه.',
@@ -438,7 +433,6 @@ export const de: ErrorsCatalog = {
   passwordCommon:
     'Dieses Passwort ist zu gebräuchlich oder ein gebräuchliches Passwort mit einigen angehängten Ziffern oder Symbolen. Bitte wählen Sie ein anderes.',
   passwordPersonal: 'Das Passwort darf weder Ihren Namen noch einen Teil Ihrer E-Mail-Adresse enthalten.',
-  passwordsMismatchServer: 'Die Passwörter stimmen nicht überein',
   inviteNotFound: 'Dieser Einladungslink ist ungültig oder abgelaufen.',
   loginRequestNotFound:
     'Dieser Anmeldelink ist ungültig oder abgelaufen. Bitte beginnen Sie erneut in der Anwendung, von der Sie gekommen sind.',
