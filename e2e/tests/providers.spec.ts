@@ -1,5 +1,6 @@
 import {
   LOGIN_BUTTON_PROVIDERS,
+  STORAGE_KEYS,
   SUBSCRIPTION_IDS,
   messages,
   type UpstreamProvider,
@@ -269,7 +270,13 @@ test.describe('post-login questions (§2 post-login, §4 post-login)', () => {
     const { csrf, returnUrl } = await loginRequest({ journey: 'yes' });
     await page.goto(`/log-in/${csrf}`);
     await page.getByRole('button', { name: providerButton('Google') }).click();
-    // hold the login params call so the loading state is observable
+    // a browser that comes back without the saved login data loads the login params (a browser that
+    // holds them asks no second time, below): hold that call so the loading state is observable
+    await expect(page).toHaveURL(/\/dev\/idp\/Google\/interaction\//);
+    await page.evaluate((keys) => {
+      localStorage.removeItem(keys.loginCsrf);
+      localStorage.removeItem(keys.loginParams);
+    }, STORAGE_KEYS);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/gateway/getCsrfLogin/**', async (route) => {
@@ -283,6 +290,26 @@ test.describe('post-login questions (§2 post-login, §4 post-login)', () => {
     await answerStudentQuestion(page, true);
     await role;
     await expectBackOnProduct(page, returnUrl);
+  });
+
+  test('the login params are fetched once: log-in/{csrf} → provider → post-login/{csrf} reads the saved ones', async ({
+    page,
+    loginRequest,
+  }) => {
+    const person = { first: 'Una', last: 'Once', email: uniqueEmail('once') };
+    const { csrf, returnUrl } = await loginRequest({ journey: 'once' });
+    let paramsCalls = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/gateway/getCsrfLogin/')) paramsCalls += 1;
+    });
+    await page.goto(`/log-in/${csrf}`);
+    await expect.poll(() => paramsCalls).toBe(1);
+    await page.getByRole('button', { name: providerButton('Google') }).click();
+    await signInAtDevIdp(page, 'Google', person);
+    await expect(page).toHaveURL(new RegExp(`/post-login/${csrf}$`));
+    await answerStudentQuestion(page, true);
+    await expectBackOnProduct(page, returnUrl);
+    expect(paramsCalls).toBe(1);
   });
 
   test('No with no topic ticked → the return URL without saving preferences', async ({

@@ -1,4 +1,4 @@
-import type { MailboxMessage } from '@frontdoor/contract';
+import { normalizeEmail, type MailboxMessage } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 
 /** The development mailbox, newest first, optionally for one recipient. */
@@ -9,7 +9,7 @@ export async function listMailbox(db: Db, to?: string, limit = 200): Promise<Mai
     .orderBy('sent_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);
-  if (to) query = query.where('to_address', '=', to.trim().toLowerCase());
+  if (to) query = query.where('to_address', '=', normalizeEmail(to));
   const rows = await query.execute();
   return rows.map((r) => ({
     to: r.to_address,

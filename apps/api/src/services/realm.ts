@@ -1,5 +1,5 @@
 import type { CustomFetch } from 'openid-client';
-import { microsoftAccountTypeSchema, normalizeEmail, type MicrosoftAccountType } from '@frontdoor/contract';
+import { microsoftAccountTypeSchema, type MicrosoftAccountType } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 
 const asAccountType = (value: unknown): MicrosoftAccountType => {
@@ -12,15 +12,14 @@ const asAccountType = (value: unknown): MicrosoftAccountType => {
  * getuserrealm.srf?login=<email>&json=1, answering NameSpaceType). An upstream that is unreachable,
  * slower than REALM_TIMEOUT_MS or answers nonsense is Unknown, which §4 sends to the work/school
  * provider: a sign-in never depends on Microsoft's endpoint being up. The failure is logged with the
- * domain only. `fetchRealm` serves the dev identity provider's realm route (the portal's own origin)
- * in process.
+ * domain only. `email` is as realmBody gives it (normalised). `fetchRealm` serves the dev identity
+ * provider's realm route (the portal's own origin) in process.
  */
 export async function lookupRealm(
   ctx: AppContext,
-  rawEmail: string,
+  email: string,
   fetchRealm: CustomFetch,
 ): Promise<{ accountType: MicrosoftAccountType; domain: string }> {
-  const email = normalizeEmail(rawEmail);
   const domain = email.slice(email.lastIndexOf('@') + 1);
   const override = await ctx.db
     .selectFrom('realm_overrides')

@@ -3,11 +3,10 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import type { LoginParams } from '@frontdoor/contract';
 import { getCsrfLogin } from './api.ts';
-import { callErrorMessage } from './messages.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { getLoginParams, saveLoginData } from '../../lib/storage.ts';
+import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
 import type { ShownMessage } from './shown-message.ts';
-import { useFatalError } from '../../lib/use-fatal-error.ts';
+import { useCallError } from './use-call-error.ts';
 import { recordReplayFor } from '../../lib/telemetry.ts';
 
 export interface LoginParamsState {
@@ -18,23 +17,31 @@ export interface LoginParamsState {
 }
 
 /**
- * The login params of a {csrf} route: GET gateway/getCsrfLogin/{csrf}, saved as login_csrf and
- * login_params (§3). Without the segment, the ones held in storage.
+ * The login params of a {csrf} route. The URL names the login request and localStorage's login_csrf
+ * and login_params (§3) hold its params: the one store, which outlives the round trip through an
+ * identity provider. Only a csrf the store does not hold is fetched (GET gateway/getCsrfLogin/{csrf})
+ * and saved, so post-login/{csrf} after log-in/{csrf} asks no second time; navigating to the URL you
+ * are on still refetches (§2). Without the segment, the ones held in storage.
  */
 export function useLoginParams(): LoginParamsState {
   const { csrf } = useParams();
   const cfg = useConfig();
-  const onFatal = useFatalError();
+  const { message, onFatal } = useCallError();
   const query = useQuery({
     queryKey: ['loginParams', csrf],
-    queryFn: () => getCsrfLogin(cfg, csrf ?? ''),
+    queryFn: async () => {
+      const answer = await getCsrfLogin(cfg, csrf ?? '');
+      saveLoginData(csrf ?? '', answer.payload);
+      return answer.payload;
+    },
+    initialData: () => savedLoginParamsOf(csrf),
     enabled: Boolean(csrf),
     staleTime: Infinity,
+    // storage is the cache: a query kept past its page could answer for a csrf storage no longer holds
+    gcTime: 0,
   });
   useEffect(() => {
-    if (!csrf || !query.data) return;
-    saveLoginData(csrf, query.data.payload);
-    recordReplayFor(query.data.payload);
+    if (csrf && query.data) recordReplayFor(query.data);
   }, [csrf, query.data]);
   useEffect(() => {
     if (query.error) onFatal(query.error);
@@ -46,8 +53,13 @@ export function useLoginParams(): LoginParamsState {
     return {
       loading: false,
       loginParams: getLoginParams(),
-      error: callErrorMessage(e, 'loginParamsFailure'),
+      error: message(e, 'loginParamsFailure'),
     };
   }
-  return { loading: query.isPending, loginParams: query.data?.payload ?? null, error: null };
+  return { loading: query.isPending, loginParams: query.data ?? null, error: null };
+}
+
+/** The stored params when they are the ones of this csrf. */
+function savedLoginParamsOf(csrf: string | undefined): LoginParams | undefined {
+  return csrf && csrf === getLoginCsrf() ? (getLoginParams() ?? undefined) : undefined;
 }
