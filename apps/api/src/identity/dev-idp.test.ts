@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@frontdoor/contract';
-import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims } from './dev-idp.ts';
 import type { Browser } from '../../test/browser.ts';
 import { createTestApp, type ListeningTestApp } from '../../test/harness.ts';

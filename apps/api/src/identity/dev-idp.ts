@@ -18,9 +18,10 @@ import {
   MICROSOFT_PERSONAL_TENANT,
   isSchoolRosterProvider,
   type UpstreamSettings,
-} from './config.ts';
+} from './settings.ts';
 import { upstreamCallbackPath } from './federation.ts';
-import { html, messagePage, page } from './html.ts';
+import { html } from '../services/html.ts';
+import { messagePage, page } from './pages.ts';
 import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { calculatePKCECodeChallenge } from 'openid-client';
-import { identitySettings } from './config.ts';
+import { identitySettings } from './settings.ts';
 import { Federation, appleClientSecret, isLoopbackHttp } from './federation.ts';
 import { deriveSecret } from './keys.ts';
 

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { SignJWT, importPKCS8 } from 'jose';
 import type { UpstreamProvider } from '@frontdoor/contract';
-import type { AppleSigningKey, UpstreamSettings } from './config.ts';
+import type { AppleSigningKey, UpstreamSettings } from './settings.ts';
 import { deriveSecret } from './keys.ts';
 import {
   UpstreamIdentityError,

@@ -10,7 +10,7 @@ import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
-import type { UpstreamSettings } from './config.ts';
+import type { UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';

@@ -15,11 +15,11 @@ import { audit } from '../services/audit.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
-import { resolveUpstreamAccount } from './accounts.ts';
+import { resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
-import { isSchoolRosterProvider } from './config.ts';
+import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
-import { messagePage } from './html.ts';
+import { messagePage } from './pages.ts';
 import { deriveSecret } from './keys.ts';
 import { issueSignInState } from './portal-login.ts';
 

@@ -15,7 +15,7 @@ import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { hashPassword, newUserRow } from '../services/users.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
-import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';

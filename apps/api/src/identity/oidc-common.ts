@@ -7,7 +7,7 @@ import {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import { messages } from '@frontdoor/contract';
-import { messagePage } from './html.ts';
+import { messagePage } from './pages.ts';
 
 /**
  * Consent is never asked: every client of these providers is first party. The grant the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import {
   UpstreamIdentityError,
   fromApple,

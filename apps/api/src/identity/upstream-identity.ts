@@ -1,5 +1,5 @@
 import type { IdentityDirectory, UpstreamProvider } from '@frontdoor/contract';
-import { MICROSOFT_PERSONAL_TENANT } from './config.ts';
+import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 
 /** What the portal keeps of an upstream sign-in, whatever the provider's shape. */
 export interface UpstreamIdentity {

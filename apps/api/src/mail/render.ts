@@ -1,5 +1,5 @@
 import { LOCALE_PARAM, acceptedLanguages, negotiateLanguage } from '@frontdoor/contract';
-import { escapeHtml } from '../services/html.ts';
+import { html } from '../services/html.ts';
 import type { MailMessage } from './mailer.ts';
 import type { MailTexts } from './templates/types.ts';
 import { en } from './templates/en.ts';
@@ -92,18 +92,17 @@ export function renderMail(
     t.signOff(p),
   ].join('\n');
 
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><title>${e(words.subject)}</title></head>
+  const body = html`<!doctype html>
+<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><title>${words.subject}</title></head>
 <body style="font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a">
-<p>${e(t.greeting(recipient.first))}</p>
-<p>${e(words.intro)}</p>
-${words.code ? `<p>${e(words.code.label)}:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${e(words.code.value)}</p>` : ''}
-<p><a href="${e(link)}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${e(words.action)}</a></p>
-<p style="font-size:13px;color:#555">${e(link)}</p>
-${words.expiry ? `<p>${e(words.expiry)}</p>` : ''}
-${ignore ? `<p style="color:#555">${e(ignore)}</p>` : ''}
-<p>${e(t.signOff(p))}</p>
+<p>${t.greeting(recipient.first)}</p>
+<p>${words.intro}</p>
+${words.code ? html`<p>${words.code.label}:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${words.code.value}</p>` : ''}
+<p><a href="${link}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${words.action}</a></p>
+<p style="font-size:13px;color:#555">${link}</p>
+${words.expiry ? html`<p>${words.expiry}</p>` : ''}
+${ignore ? html`<p style="color:#555">${ignore}</p>` : ''}
+<p>${t.signOff(p)}</p>
 </body></html>`;
-  return { to: recipient.to, subject: words.subject, text, html };
+  return { to: recipient.to, subject: words.subject, text, html: body.value };
 }

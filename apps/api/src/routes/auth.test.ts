@@ -22,7 +22,7 @@ import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { readSession } from '../services/sessions.ts';
 import { startMasquerade } from '../services/masquerade.ts';
-import { resolveUpstreamAccount } from '../identity/accounts.ts';
+import { resolveUpstreamAccount } from '../identity/linked-identities.ts';
 import type { UpstreamIdentity } from '../identity/upstream-identity.ts';
 
 /** A Clever student as the roster gives them: an untrusted email, a district, a school, a role. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEV_SP_PATH } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, parseWith } from '../services/http.ts';
-import { escapeHtml, htmlPage } from '../services/html.ts';
+import { html, htmlPage } from '../services/html.ts';
 import { listMailbox } from '../services/mailbox.ts';
 import { currentUser, sessionView } from '../services/current-user.ts';
 import { DEMO_SP } from '../services/demo.ts';
@@ -33,16 +33,15 @@ export const devRoutes =
       if (!enabled) throw new ApiError(404, 'notFound');
       const { to } = parseWith(mailboxQuery, request.query);
       const messages = await listMailbox(ctx.db, to);
-      const items = messages
-        .map(
-          (m) => `<article><h2>${escapeHtml(m.subject)}</h2>
-<p class="meta">To ${escapeHtml(m.to)} · ${escapeHtml(new Date(m.sentAt).toISOString())}</p>
-<pre>${escapeHtml(m.text)}</pre></article>`,
-        )
-        .join('\n');
-      const body = `<h1>Development mailbox</h1>
+      const items = messages.map(
+        (m) => html`<article><h2>${m.subject}</h2>
+<p class="meta">To ${m.to} · ${new Date(m.sentAt).toISOString()}</p>
+<pre>${m.text}</pre></article>
+`,
+      );
+      const body = html`<h1>Development mailbox</h1>
 <p>Mail the portal sent while no SMTP server is configured, newest first. JSON: <a href="/dev/mailbox.json">/dev/mailbox.json</a></p>
-${items || '<p>No messages yet.</p>'}`;
+${items.length ? items : html`<p>No messages yet.</p>`}`;
       reply.header('cache-control', 'no-store');
       return reply.type('text/html; charset=utf-8').send(htmlPage('Development mailbox', body));
     });

@@ -30,7 +30,7 @@ import {
   validateEmailResponse,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { escapeHtml, htmlPage } from '../services/html.ts';
+import { html, htmlPage } from '../services/html.ts';
 
 interface Operation {
   method: 'get' | 'post';
@@ -277,16 +277,16 @@ export const docsRoutes =
     const document = openApiDocument(ctx.config.publicUrl);
     app.get('/docs.json', async () => document);
     app.get('/docs', async (_request, reply) => {
-      const rows = operations
-        .map(
-          (
-            op,
-          ) => `<article><h2><code>${op.method.toUpperCase()} ${escapeHtml(`${API_PREFIX}${op.path}`)}</code></h2><p>${escapeHtml(op.summary)}</p>
-${op.body ? `<details><summary>Body schema</summary><pre>${escapeHtml(JSON.stringify(jsonSchema(op.body, 'input'), null, 2))}</pre></details>` : ''}
-<details><summary>Response schema</summary><pre>${escapeHtml(JSON.stringify(jsonSchema(op.response, 'output'), null, 2))}</pre></details></article>`,
-        )
-        .join('\n');
-      const body = `<h1>Frontdoor API</h1><p>Machine-readable: <a href="${API_PREFIX}docs.json">${API_PREFIX}docs.json</a> (OpenAPI 3.1).
+      const schema = (value: unknown) => JSON.stringify(value, null, 2);
+      const rows = operations.map(
+        (
+          op,
+        ) => html`<article><h2><code>${op.method.toUpperCase()} ${`${API_PREFIX}${op.path}`}</code></h2><p>${op.summary}</p>
+${op.body ? html`<details><summary>Body schema</summary><pre>${schema(jsonSchema(op.body, 'input'))}</pre></details>` : ''}
+<details><summary>Response schema</summary><pre>${schema(jsonSchema(op.response, 'output'))}</pre></details></article>
+`,
+      );
+      const body = html`<h1>Frontdoor API</h1><p>Machine-readable: <a href="${API_PREFIX}docs.json">${API_PREFIX}docs.json</a> (OpenAPI 3.1).
 Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls need the <code>x-csrf-token</code> header equal to the <code>fd_csrf</code> cookie.</p>${rows}`;
       return reply.type('text/html; charset=utf-8').send(htmlPage('Frontdoor API', body));
     });

@@ -9,7 +9,7 @@ import {
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { DEMO_SP } from './demo.ts';
-import { escapeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
 import { productJwks } from './product-keys.ts';
 
 export const DEV_SP_LOG_IN_PATH = `${DEV_SP_PATH}/log-in`;
@@ -48,7 +48,7 @@ export async function checkProductToken(
   }
 }
 
-const json = (value: unknown): string => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
+const json = (value: unknown): SafeHtml => html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
 
 /**
  * The body of /dev/sp: what a product receives after a sign-in (auth/sig's answer for this browser,
@@ -59,28 +59,28 @@ export async function devSpBody(
   ctx: Pick<AppContext, 'db' | 'config' | 'now'>,
   view: Session,
   demoProviderReady: boolean,
-): Promise<string> {
-  const intro = `<h1>${escapeHtml(DEMO_SP.name)}</h1>
-<p class="meta">A development page standing in for a product (service provider <code>${escapeHtml(DEMO_SP.spId)}</code>): after a sign-in the portal sends the browser here, and this is what the product receives. Production answers 404.</p>`;
+): Promise<SafeHtml> {
+  const intro = html`<h1>${DEMO_SP.name}</h1>
+<p class="meta">A development page standing in for a product (service provider <code>${DEMO_SP.spId}</code>): after a sign-in the portal sends the browser here, and this is what the product receives. Production answers 404.</p>`;
   const signIn = demoProviderReady
-    ? `<p><a href="${DEV_SP_LOG_IN_PATH}">${view.loggedin ? 'Sign in again' : 'Sign in'}</a> (opens a new login request of the demo provider)</p>`
-    : '<p>The demo service provider does not exist yet: run <code>npm run seed</code>, then reload.</p>';
+    ? html`<p><a href="${DEV_SP_LOG_IN_PATH}">${view.loggedin ? 'Sign in again' : 'Sign in'}</a> (opens a new login request of the demo provider)</p>`
+    : html`<p>The demo service provider does not exist yet: run <code>npm run seed</code>, then reload.</p>`;
   if (!view.loggedin)
-    return `${intro}
+    return html`${intro}
 <h2>Not signed in</h2>
 <p>${SIG_PATH} answers <code>loggedin: false</code> for this browser.</p>
 ${signIn}`;
 
   const { token, signature } = view.payload;
   const person = (user: typeof signature.user) =>
-    `<strong>${escapeHtml(`${user.first} ${user.last}`)}</strong> (${escapeHtml(user.email)})`;
+    html`<strong>${`${user.first} ${user.last}`}</strong> (${user.email})`;
   const check = await checkProductToken(ctx, token);
   const verdict = check.problem
-    ? `<p><strong>Not verified</strong>: ${escapeHtml(check.problem)}</p>`
-    : `<p><strong>Verified</strong> against the published keys <a href="${escapeHtml(PRODUCT_JWKS_PATH)}">${escapeHtml(PRODUCT_JWKS_PATH)}</a>: ES256, issuer ${escapeHtml(ctx.config.publicUrl)}, audience ${escapeHtml(PRODUCT_TOKEN_AUDIENCE)}, not expired.</p>`;
-  return `${intro}
+    ? html`<p><strong>Not verified</strong>: ${check.problem}</p>`
+    : html`<p><strong>Verified</strong> against the published keys <a href="${PRODUCT_JWKS_PATH}">${PRODUCT_JWKS_PATH}</a>: ES256, issuer ${ctx.config.publicUrl}, audience ${PRODUCT_TOKEN_AUDIENCE}, not expired.</p>`;
+  return html`${intro}
 <h2>Signed in</h2>
-<p>Signed in as ${person(signature.user)}${signature.masq ? `, acting as ${person(signature.masq)} (masquerade)` : ''}.</p>
+<p>Signed in as ${person(signature.user)}${signature.masq ? html`, acting as ${person(signature.masq)} (masquerade)` : ''}.</p>
 <h2>Signature (${SIG_PATH})</h2>
 ${json(signature)}
 <h2>Product token</h2>
@@ -89,7 +89,7 @@ ${verdict}
 ${json(check.header)}
 <h3>Claims</h3>
 ${json(check.claims)}
-<details><summary>The token as received</summary><pre>${escapeHtml(token)}</pre></details>
+<details><summary>The token as received</summary><pre>${token}</pre></details>
 <h2>Next</h2>
 ${signIn}
 <form method="post" action="${DEV_SP_SIGN_OUT_PATH}"><button type="submit">Sign out</button></form>`;

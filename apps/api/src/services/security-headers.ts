@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import helmet from 'helmet';
 import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
 import { ConfigError, type AppConfig } from '../config.ts';
-import { IDENTITY_PAGE_STYLE } from '../identity/html.ts';
+import { IDENTITY_PAGE_STYLE } from '../identity/pages.ts';
 import { PAGE_STYLE } from './html.ts';
 
 /**

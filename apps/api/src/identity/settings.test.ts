@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
-import { identitySettings, parseDevRealms, parseIdpIdentifiers } from './config.ts';
+import { identitySettings, parseDevRealms, parseIdpIdentifiers } from './settings.ts';
 
 const PUBLIC = 'http://localhost:8080';
 

@@ -1,29 +1,6 @@
 /** Minimal server-rendered pages of the identity side (error pages, the dev identity provider). */
 
-import { escapeHtml } from '../services/html.ts';
-
-/** A tagged template that escapes every interpolated value unless it is already `SafeHtml`. */
-export class SafeHtml {
-  readonly value: string;
-  constructor(value: string) {
-    this.value = value;
-  }
-  toString(): string {
-    return this.value;
-  }
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((v, i) => {
-    const part = Array.isArray(v) ? v.map((x) => render(x)).join('') : render(v);
-    out += part + (strings[i + 1] ?? '');
-  });
-  return new SafeHtml(out);
-}
-
-const render = (v: unknown): string =>
-  v instanceof SafeHtml ? v.value : v === null || v === undefined || v === false ? '' : escapeHtml(String(v));
+import { html, SafeHtml } from '../services/html.ts';
 
 /** The stylesheet of every identity page, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
 export const IDENTITY_PAGE_STYLE = `
