@@ -24,7 +24,7 @@ async function workSchoolModal(page: Page, email: string): Promise<void> {
 /**
  * Signed in as the person typed at the provider. Only Google and Apple verify emails the portal trusts
  * for an account's address; the others' accounts get a reserved placeholder address
- * (apps/api/src/identity/accounts.ts), so for them the names identify the person.
+ * (apps/api/src/identity/linked-identities.ts), so for them the names identify the person.
  */
 async function expectSignedInFrom(
   page: Page,

@@ -43,7 +43,7 @@ import { cognitoRoutes } from './routes/cognito.ts';
 import { devportalRoutes } from './routes/devportal.ts';
 import { gatewayRoutes } from './routes/gateway.ts';
 import { hsRoutes } from './routes/hs.ts';
-import { accessCodeRoutes } from './routes/accessCodes.ts';
+import { accessCodeRoutes } from './routes/access-codes.ts';
 import { v2Routes } from './routes/v2.ts';
 import { devRoutes } from './routes/dev.ts';
 import { docsRoutes } from './routes/docs.ts';

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
-import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/config.ts';
+import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
 
 /** Raw environment, as read once at start by loadConfig. */

@@ -12,7 +12,7 @@ import { ENV_VARIABLES } from './env-variables.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The files that read the environment: the config, the identity config, and the start of the server. */
-const READERS = ['config.ts', 'identity/config.ts', 'main.ts', 'admin/cli.ts'];
+const READERS = ['config.ts', 'identity/settings.ts', 'main.ts', 'admin/cli.ts'];
 const exec = promisify(execFile);
 
 /** Every variable name a source reads: env.X, env['X'], setting(env, 'X') and the limits' number('X'). */
@@ -33,7 +33,7 @@ describe('.env.example', () => {
     );
   });
 
-  it('lists every variable that config.ts, identity/config.ts, main.ts and the admin CLI read', () => {
+  it('lists every variable that config.ts, identity/settings.ts, main.ts and the admin CLI read', () => {
     const listed = new Set(allVariables().map((v) => v.name));
     for (const file of READERS) {
       const read = namesRead(readFileSync(path.join(here, file), 'utf8'));

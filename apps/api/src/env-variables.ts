@@ -1,6 +1,6 @@
 import { ABUSE_LIMITS } from '@frontdoor/contract';
 import type { Env } from './config.ts';
-import { DEFAULT_DEV_REALMS } from './identity/config.ts';
+import { DEFAULT_DEV_REALMS } from './identity/settings.ts';
 
 /** One environment variable: what it means, and its default as text or in words. */
 export interface EnvVariable {
@@ -18,7 +18,7 @@ const limit = (value: number) => String(value);
 
 /**
  * Every variable the server and the admin CLI read (besides each identity provider's, from
- * identity/config.ts providerVariables), in .env.example's order. loadConfig takes its fixed
+ * identity/settings.ts providerVariables), in .env.example's order. loadConfig takes its fixed
  * defaults from here (`setting`); `npm run env:example` writes .env.example from it, and
  * env-file.test.ts fails when either has drifted from it or from what config.ts reads.
  */

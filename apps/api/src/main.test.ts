@@ -7,32 +7,32 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { startFakeServer } from '../test/fake-http.ts';
 
+/** As `npm run serve` starts it: Node's own type stripping, no other flag. */
+const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+
 describe('main.ts as a process', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-main-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  /** A development start on a free port with its own database, plus what the test sets. */
+  const developmentEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    APP_ENV: 'development',
+    ...extra,
+  });
 
   it('migrates, listens, and on SIGTERM finishes the in-flight request before exiting 0', async () => {
     // a slow realm upstream keeps one request in flight while the signal arrives
     const upstream = await startFakeServer((_req, _body, res) => {
       setTimeout(() => res.end(JSON.stringify({ NameSpaceType: 'Managed' })), 800);
     });
-    const child = spawn(
-      process.execPath,
-      // as `npm run serve` starts it: Node's own type stripping, no other flag
-      [path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
-      {
-        env: {
-          ...process.env,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          APP_ENV: 'development',
-          REALM_UPSTREAM_URL: upstream.url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [MAIN], {
+      env: developmentEnv({ REALM_UPSTREAM_URL: upstream.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     const address = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -73,23 +73,11 @@ describe('main.ts as a process', () => {
   }, 30_000);
 
   it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {
-    const run = spawnSync(
-      process.execPath,
-      [path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts')],
-      {
-        env: {
-          ...process.env,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          APP_ENV: 'development',
-          IDP_IDENTIFIERS: 'contoso.edu=Facebook',
-        },
-        encoding: 'utf8',
-        timeout: 20_000,
-      },
-    );
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: developmentEnv({ IDP_IDENTIFIERS: 'contoso.edu=Facebook' }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(
       /"level":60,.*"msg":"IDP_IDENTIFIERS: 'contoso.edu=Facebook' is not identifier=/,

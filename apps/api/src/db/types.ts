@@ -33,7 +33,7 @@ export interface UserIdentitiesTable {
   subject: string; // issuer/tenant-qualified stable id
   email: string | null;
   created_at: number;
-  /** JSON: what the provider asserted at the latest sign-in (identity/accounts.ts); null before migration 007. */
+  /** JSON: what the provider asserted at the latest sign-in (identity/linked-identities.ts); null before migration 007. */
   claims: string | null;
 }
 

@@ -5,7 +5,7 @@ import { ACCOUNT_METHODS, rolesSchema } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
-import { linkedIdentities } from '../identity/accounts.ts';
+import { linkedIdentities } from '../identity/linked-identities.ts';
 
 /**
  * The one set of password-hash parameters, the OWASP password storage cheat sheet's argon2id
