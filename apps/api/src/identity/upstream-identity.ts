@@ -1,4 +1,4 @@
-import type { IdentityDirectory, UpstreamProvider } from '@frontdoor/contract';
+import { normalizeEmail, type IdentityDirectory, type UpstreamProvider } from '@frontdoor/contract';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 
 /** What the portal keeps of an upstream sign-in, whatever the provider's shape. */
@@ -45,7 +45,11 @@ function names(given: unknown, family: unknown, full: unknown): { first: string;
   return first || last ? { first: first ?? '', last: last ?? '' } : splitName(str(full));
 }
 
-const lowerEmail = (v: unknown): string | null => str(v)?.toLowerCase() ?? null;
+/** A provider's email as every address is kept: the contract's one normalisation. */
+const providerEmail = (v: unknown): string | null => {
+  const value = str(v);
+  return value ? normalizeEmail(value) : null;
+};
 const idList = (v: unknown): string[] =>
   Array.isArray(v) ? v.map(id).filter((x): x is string => x !== undefined) : [];
 const roleName = (v: unknown): string | undefined => str(v)?.toLowerCase();
@@ -71,7 +75,7 @@ function directory(parts: {
 
 /** Google: `sub` is the key; a verified email may link. */
 export function fromGoogle(claims: Claims): UpstreamIdentity {
-  const email = lowerEmail(claims.email);
+  const email = providerEmail(claims.email);
   const emailVerified = Boolean(email) && truthy(claims.email_verified);
   return {
     provider: 'Google',
@@ -112,8 +116,8 @@ export function fromMicrosoft(
     provider,
     subject: `${tid}:${oid}`,
     email:
-      lowerEmail(claims.email) ??
-      (str(claims.preferred_username)?.includes('@') ? lowerEmail(claims.preferred_username) : null),
+      providerEmail(claims.email) ??
+      (str(claims.preferred_username)?.includes('@') ? providerEmail(claims.preferred_username) : null),
     // Entra asserts no verification of `email`: an administrator can set any address
     emailVerified: false,
     linkableEmail: false,
@@ -135,7 +139,7 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
       // a malformed user field only costs the name
     }
   }
-  const email = lowerEmail(claims.email);
+  const email = providerEmail(claims.email);
   const emailVerified = Boolean(email) && truthy(claims.email_verified);
   return {
     provider: 'SignInWithApple',
@@ -154,7 +158,7 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
  * `user_type` is the role of this sign-in, `district` (or `district_id`) the district.
  */
 export function fromCleverOidc(claims: Claims): UpstreamIdentity {
-  const email = lowerEmail(claims.email);
+  const email = providerEmail(claims.email);
   return {
     provider: 'Clever',
     subject: required(id(claims.multi_role_user_id) ?? id(claims.sub) ?? id(claims.user_id), 'a user id'),
@@ -183,7 +187,7 @@ export function fromCleverApi(me: Claims, user: Claims | undefined): UpstreamIde
   return {
     provider: 'Clever',
     subject: required(id(data.id), 'a user id'),
-    email: lowerEmail(person.email),
+    email: providerEmail(person.email),
     emailVerified: false,
     linkableEmail: false,
     first: str(name.first) ?? '',
@@ -206,7 +210,7 @@ export function fromCleverApi(me: Claims, user: Claims | undefined): UpstreamIde
 export function fromClassLinkOidc(claims: Claims): UpstreamIdentity {
   const sub = required(id(claims.sub), 'a subject');
   const tenant = id(claims.classLink_tenant_id);
-  const email = lowerEmail(claims.email);
+  const email = providerEmail(claims.email);
   return {
     provider: 'ClassLink',
     subject: tenant ? `${tenant}:${sub}` : sub,
@@ -231,7 +235,7 @@ export function fromClassLinkInfo(info: Claims): UpstreamIdentity {
   return {
     provider: 'ClassLink',
     subject: `${tenant}:${user}`,
-    email: lowerEmail(info.Email),
+    email: providerEmail(info.Email),
     emailVerified: false,
     linkableEmail: false,
     ...names(info.FirstName, info.LastName, info.DisplayName),
