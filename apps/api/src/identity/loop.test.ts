@@ -99,6 +99,31 @@ async function auditOf(h: ListeningTestApp, userId: string) {
   return rows.map((r) => [r.event, JSON.parse(r.detail) as unknown]);
 }
 
+/**
+ * A provider's launch (a code and no state of ours: Clever Instant Login, ClassLink LaunchPad) must
+ * start a sign-in of the portal's own: a PKCE authorize for that provider, with a fresh state row.
+ */
+async function expectOwnSignInStarted(
+  h: ListeningTestApp,
+  browser: Browser,
+  launchUrl: string | URL,
+  provider: UpstreamProvider,
+): Promise<URL> {
+  const launch = await browser.request('GET', launchUrl);
+  expect(launch.status).toBe(303);
+  const authorize = new URL(launch.headers.get('location') ?? '', h.baseUrl);
+  expect(authorize.pathname).toBe('/oidc/oauth2/authorize');
+  expect(authorize.searchParams.get('identity_provider')).toBe(provider);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  const issued = await h.db
+    .selectFrom('federation_states')
+    .selectAll()
+    .where('state', '=', authorize.searchParams.get('state') ?? '')
+    .executeTakeFirstOrThrow();
+  expect(issued).toMatchObject({ provider, login_csrf: null, used_at: null });
+  return authorize;
+}
+
 /** From `target` to the provider's dev identity page; types the identity (and role) and presses 'Sign in'. */
 async function signInAtDevIdp(
   browser: Browser,
@@ -505,21 +530,12 @@ function suite(dialect: Dialect, skip: boolean) {
 
     it('Clever Instant Login: a code without our state starts a sign-in of our own and ends signed in', async () => {
       const browser = h.browser();
-      const launch = await browser.request(
-        'GET',
+      const authorize = await expectOwnSignInStarted(
+        h,
+        browser,
         '/oidc/interaction/callback/Clever?code=instant-login-code',
+        'Clever',
       );
-      expect(launch.status).toBe(303);
-      const authorize = new URL(launch.headers.get('location') ?? '', h.baseUrl);
-      expect(authorize.pathname).toBe('/oidc/oauth2/authorize');
-      expect(authorize.searchParams.get('identity_provider')).toBe('Clever');
-      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      const issued = await h.db
-        .selectFrom('federation_states')
-        .selectAll()
-        .where('state', '=', authorize.searchParams.get('state') ?? '')
-        .executeTakeFirstOrThrow();
-      expect(issued).toMatchObject({ provider: 'Clever', login_csrf: null, used_at: null });
 
       const end = await signInAtDevIdp(browser, authorize, 'Clever', {
         email: 'instant@school.example',
@@ -540,18 +556,7 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(launchUrl.searchParams.get('code')).toMatch(/^[\w-]{32,}$/);
       expect(launchUrl.searchParams.has('state')).toBe(false);
 
-      const launch = await browser.request('GET', launchUrl);
-      expect(launch.status).toBe(303);
-      const authorize = new URL(launch.headers.get('location') ?? '', h.baseUrl);
-      expect(authorize.pathname).toBe('/oidc/oauth2/authorize');
-      expect(authorize.searchParams.get('identity_provider')).toBe('ClassLink');
-      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      const issued = await h.db
-        .selectFrom('federation_states')
-        .selectAll()
-        .where('state', '=', authorize.searchParams.get('state') ?? '')
-        .executeTakeFirstOrThrow();
-      expect(issued).toMatchObject({ provider: 'ClassLink', login_csrf: null, used_at: null });
+      const authorize = await expectOwnSignInStarted(h, browser, launchUrl, 'ClassLink');
 
       const who = { email: 'launchpad@school.example', first: 'Lana', last: 'Pad', role: 'student' as const };
       const end = await signInAtDevIdp(browser, authorize, 'ClassLink', who);

@@ -37,6 +37,18 @@ const cleverStudent: UpstreamIdentity = {
   directory: { district: 'd-42', schools: ['s-7'], roles: ['student'] },
 };
 
+/** The claims of a product token, verified as a product does: with the keys the portal publishes. */
+async function productTokenClaims(t: TestApp, c: Awaited<ReturnType<typeof signedInClient>>, token: string) {
+  const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
+  const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
+    algorithms: ['ES256'],
+    issuer: t.ctx.config.publicUrl,
+    audience: PRODUCT_TOKEN_AUDIENCE,
+    currentDate: new Date(t.clock.now()),
+  });
+  return payload;
+}
+
 describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -100,13 +112,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
           identities: [],
         },
       });
-      const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
-      const { payload } = await jwtVerify(session.payload.token, createLocalJWKSet(jwks), {
-        algorithms: ['ES256'],
-        issuer: t.ctx.config.publicUrl,
-        audience: PRODUCT_TOKEN_AUDIENCE,
-        currentDate: new Date(t.clock.now()),
-      });
+      const payload = await productTokenClaims(t, c, session.payload.token);
       expect(payload.sub).toBe(user.id);
       expect(payload.identities).toEqual([]);
     });
@@ -132,13 +138,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
         email: expect.stringMatching(/^clever-[0-9a-f]{20}@federated\.invalid$/),
         identities: [identity],
       });
-      const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
-      const { payload } = await jwtVerify(session.payload.token, createLocalJWKSet(jwks), {
-        algorithms: ['ES256'],
-        issuer: t.ctx.config.publicUrl,
-        audience: PRODUCT_TOKEN_AUDIENCE,
-        currentDate: new Date(t.clock.now()),
-      });
+      const payload = await productTokenClaims(t, c, session.payload.token);
       expect(payload.identities).toEqual([identity]);
     });
 
