@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/harness.ts';
 import { createTestDb } from '../../test/test-db.ts';
 import type { Db } from './index.ts';
+import { newUserRow } from '../services/users.ts';
 import { claimOnce } from './claim-once.ts';
 
 describe.each(DIALECTS)('claimOnce on $dialect', ({ dialect, skip }) => {
@@ -47,31 +48,15 @@ describe.each(DIALECTS)('claimOnce on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)('records the use in the column of its table (email_codes: consumed_at)', async () => {
-    await db
-      .insertInto('users')
-      .values({
-        id: 'u1',
-        email: 'u1@school.test',
-        first: 'U',
-        last: 'One',
-        description: null,
-        password_hash: null,
-        confirmed: 1,
-        must_reset: 0,
-        is_student: null,
-        roles: '{}',
-        language: 'en',
-        created_at: 1,
-        updated_at: 1,
-        failed_attempts: 0,
-        last_failed_at: null,
-        locked_at: null,
-      })
-      .execute();
+    const user = newUserRow(
+      { email: 'u1@school.test', first: 'U', last: 'One', passwordHash: null, confirmed: true },
+      1,
+    );
+    await db.insertInto('users').values(user).execute();
     const { id } = await db
       .insertInto('email_codes')
       .values({
-        user_id: 'u1',
+        user_id: user.id,
         purpose: 'verify',
         code_hash: 'h',
         attempts: 0,

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { linkedIdentitySchema, type LinkedIdentity } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
+import { newUserRow } from '../services/users.ts';
 import type { UpstreamIdentity } from './upstream-identity.ts';
 
 export type AccountResolution = 'existing' | 'linked' | 'created';
@@ -110,27 +111,20 @@ export async function resolveUpstreamAccount(
         };
         resolution = 'linked';
       } else {
-        user = {
-          id: randomUUID(),
-          email:
-            identity.linkableEmail && identity.email && !sameEmail
-              ? identity.email
-              : federatedPlaceholderEmail(identity),
-          first: identity.first,
-          last: identity.last,
-          description: null,
-          password_hash: null,
-          confirmed: 1,
-          must_reset: 0,
-          is_student: null,
-          roles: '{}',
-          language: 'en',
-          created_at: now,
-          updated_at: now,
-          failed_attempts: 0,
-          last_failed_at: null,
-          locked_at: null,
-        };
+        // the provider vouched for the person: confirmed, with no password of ours
+        user = newUserRow(
+          {
+            email:
+              identity.linkableEmail && identity.email && !sameEmail
+                ? identity.email
+                : federatedPlaceholderEmail(identity),
+            first: identity.first,
+            last: identity.last,
+            passwordHash: null,
+            confirmed: true,
+          },
+          now,
+        );
         await trx.insertInto('users').values(user).execute();
         resolution = 'created';
       }
