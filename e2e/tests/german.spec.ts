@@ -2,7 +2,7 @@ import { expectNoSeriousA11yViolations } from '../fixtures/axe.ts';
 import { expect, test } from '../fixtures/index.ts';
 import { expectCurrentLanguage, languageChoice, languageTrigger } from '../fixtures/shell.ts';
 import { catalogs, en } from '../fixtures/text.ts';
-import * as errors from '../../apps/web/src/lib/i18n/catalogs/errors.ts';
+import * as errors from '../../packages/contract/src/message-catalogs.ts';
 
 const de = {
   login: catalogs.login.de,

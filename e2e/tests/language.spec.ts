@@ -5,7 +5,7 @@ import { codeOf, linkTo, waitForMail } from '../fixtures/mailbox.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { languageTrigger } from '../fixtures/shell.ts';
 import { catalogs, fill } from '../fixtures/text.ts';
-import { es as esErrors } from '../../apps/web/src/lib/i18n/catalogs/errors.ts';
+import { es as esErrors } from '../../packages/contract/src/message-catalogs.ts';
 import { es as esMail } from '../../apps/api/src/mail/templates/es.ts';
 
 /** A page of a fresh browser whose languages are `locale` (navigator.languages and Accept-Language). */
@@ -46,6 +46,20 @@ test.describe("the family's language (issue 12, finding 7)", () => {
     await open(page, '/log-in');
     await expect(page.getByRole('heading', { level: 1, name: catalogs.login.ar.heading })).toBeVisible();
     await expectLanguage(page, 'ar', 'rtl');
+    await page.context().close();
+  });
+
+  test("a refused sign-in step (the server's own page) is in Spanish, and its way back leads to Spanish sign-in", async ({
+    browser,
+  }) => {
+    const page = await browserIn(browser, 'es-ES');
+    const res = await page.goto('/api/auth/callback?code=stolen-code&state=forged-state');
+    expect(res?.status()).toBe(400);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('heading', { level: 1, name: esErrors.signInStopped })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText(esErrors.stateInvalid);
+    await page.getByRole('link', { name: esErrors.backToSignIn }).click();
+    await expect(page.getByRole('heading', { level: 1, name: catalogs.login.es.heading })).toBeVisible();
     await page.context().close();
   });
 

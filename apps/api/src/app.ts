@@ -17,19 +17,19 @@ import {
   CSRF_COOKIE,
   CSRF_HEADER,
   HASHED_DIR,
-  LANGUAGE_COOKIE,
-  LOCALE_PARAM,
   MAX_BODY_BYTES,
   PRERENDER_DIR,
   REQUEST_ID_HEADER,
   messages,
+  negotiateLanguage,
 } from '@frontdoor/contract';
 import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
-import { compressPage, loadWebPages, pickEncoding, pickLanguage } from './services/web-pages.ts';
+import { compressPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
+import { askedLanguage } from './services/request-language.ts';
 import { RequestLog } from './services/logger.ts';
 import { MINUTE_MS } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
@@ -172,15 +172,8 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
           `The web app is not built (${dist}/index.html is missing).\nRun \`npm run build\` and reload this page.\n`,
         );
     }
-    const query = request.query as Record<string, unknown>;
-    const language = pickLanguage(
-      {
-        locale: typeof query[LOCALE_PARAM] === 'string' ? query[LOCALE_PARAM] : undefined,
-        cookie: request.cookies[LANGUAGE_COOKIE],
-        acceptLanguage: request.headers['accept-language'],
-      },
-      pages.manifest,
-    );
+    const { languages, defaultLanguage } = pages.manifest;
+    const language = negotiateLanguage(askedLanguage(request), languages, defaultLanguage);
     const body = pages.page(routed, language, pageNonce(reply.raw));
     const encoding = pickEncoding(request.headers['accept-encoding']);
     reply

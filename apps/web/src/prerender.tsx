@@ -4,7 +4,8 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, configPlaceholder } from '@frontdoor/contra
 import type { PortalConfig } from '@frontdoor/contract';
 import { App } from './App.tsx';
 import { createI18n } from './lib/i18n/index.ts';
-import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf } from './lib/i18n/languages.ts';
+import { directionOf } from '@frontdoor/contract';
+import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE } from './lib/i18n/languages.ts';
 import type { BundledLanguage } from './lib/i18n/languages.ts';
 import { buildResources } from './lib/i18n/resources.ts';
 import { builtInTranslationService } from './lib/i18n/service.ts';

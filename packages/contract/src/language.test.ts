@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { acceptedLanguages, matchLanguage, negotiateLanguage, type LanguageAsked } from './language.ts';
+import {
+  acceptedLanguages,
+  directionOf,
+  matchLanguage,
+  negotiateLanguage,
+  type LanguageAsked,
+} from './language.ts';
 
 const SUPPORTED = ['en', 'es', 'fr', 'pt', 'zh', 'ar'] as const;
 const negotiate = (asked: LanguageAsked) => negotiateLanguage(asked, SUPPORTED, 'en');
@@ -102,5 +108,12 @@ describe('negotiateLanguage: ?locale, then the stored choice, then the browser, 
         if (match) expect(language).toBe(match);
       }),
     );
+  });
+});
+
+describe('directionOf', () => {
+  it('is right to left for Arabic (any region) and the other right-to-left scripts, else left to right', () => {
+    expect(['ar', 'ar-EG', 'he', 'fa', 'ur'].map(directionOf)).toEqual(['rtl', 'rtl', 'rtl', 'rtl', 'rtl']);
+    expect(['en', 'de', 'zh-Hant-TW', 'arn'].map(directionOf)).toEqual(['ltr', 'ltr', 'ltr', 'ltr']);
   });
 });

@@ -65,3 +65,9 @@ export function negotiateLanguage<L extends string>(
   }
   return fallback;
 }
+
+const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
+
+/** The writing direction of a language tag, for `<html dir>` of the SPA, the prerendered pages and the server's pages. */
+export const directionOf = (code: string): 'rtl' | 'ltr' =>
+  RTL_LANGUAGES.has(code.split('-')[0] ?? code) ? 'rtl' : 'ltr';

@@ -80,6 +80,9 @@ export const messages = {
   stateInvalid: 'This sign-in attempt is not valid any more. Please start again.',
   upstreamFailed: 'The sign-in provider could not complete the request. Please try again.',
   internalError: 'Something went wrong on our side. Please try again later.',
+  // the server's own page when a sign-in step is refused (a bad state, a provider's failure)
+  signInStopped: 'Sign-in could not continue',
+  backToSignIn: 'Back to sign in',
 } as const;
 
 export type MessageCode = keyof typeof messages;

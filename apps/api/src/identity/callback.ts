@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { refusePage } from './interactions.ts';
@@ -28,8 +27,8 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       },
       request.log,
     );
-    if (outcome.refused === 'state') return refusePage(reply);
-    if (outcome.refused === 'upstream') return refusePage(reply, 400, messages.upstreamFailed);
+    if (outcome.refused === 'state') return refusePage(request, reply);
+    if (outcome.refused === 'upstream') return refusePage(request, reply, 'upstreamFailed');
     setSessionCookie(reply, outcome.session, ctx.config);
     reply.header('cache-control', 'no-store');
     return reply.redirect(postLoginPath(outcome.loginCsrf), 303);

@@ -95,7 +95,7 @@ describe('dev identity provider page', () => {
     }
     expect(page.body).toContain('<button type="submit">Sign in</button>');
     expect(page.body).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1"\s*\/?>/);
-    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('<html lang="en" dir="ltr">');
   });
 
   it('asks the roster providers for a Role (Student or Teacher), the others not', async () => {

@@ -8,6 +8,7 @@ import {
   isValidEmail,
   messages,
   normalizeEmail,
+  type MessageCode,
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
@@ -19,7 +20,8 @@ import { resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
-import { messagePage } from './pages.ts';
+import { failurePage, pageLanguage } from './pages.ts';
+import { askedLanguage } from '../services/request-language.ts';
 import { deriveSecret } from './keys.ts';
 import { issueSignInState } from './portal-login.ts';
 
@@ -46,12 +48,18 @@ export interface InteractionDeps {
   sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
 }
 
-export const refusePage = (reply: FastifyReply, status = 400, message: string = messages.stateInvalid) =>
+/** A refused sign-in step, as a page in the person's language. */
+export const refusePage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: MessageCode = 'stateInvalid',
+  status = 400,
+) =>
   reply
     .code(status)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
-    .send(messagePage('Sign-in could not continue', message, { href: '/log-in', label: 'Back to sign in' }));
+    .send(failurePage(pageLanguage(askedLanguage(request)), code));
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 
@@ -91,7 +99,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
 
   scope.get('/oidc/interaction/:uid', async (request: UidRequest, reply) => {
     const details = await currentInteraction(provider, request, reply);
-    if (!details) return refusePage(reply);
+    if (!details) return refusePage(request, reply);
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     const upstream = upstreamOf(details.params.identity_provider);
     if (!upstream) {
@@ -137,7 +145,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     const launchedBy = request.params.provider;
     if (isSchoolRosterProvider(launchedBy) && !state && params.has('code') && federation.has(launchedBy))
       return restartSignIn(launchedBy, request, reply);
-    if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(reply);
+    if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(request, reply);
     return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
   };
   scope.get(
@@ -159,7 +167,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
   scope.get('/oidc/interaction/:uid/federated', async (request: UidRequest, reply) => {
     const details = await currentInteraction(provider, request, reply);
     const upstream = details && upstreamOf(details.params.identity_provider);
-    if (!details || !upstream || !federation.has(upstream)) return refusePage(reply);
+    if (!details || !upstream || !federation.has(upstream)) return refusePage(request, reply);
     const callbackUrl = new URL(federation.redirectUri(upstream));
     callbackUrl.search = new URL(request.url, 'http://x').search;
     let accountId: string;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { decodeJwt } from 'jose';
 import {
   LANGUAGE_COOKIE,
@@ -377,6 +378,16 @@ function suite(dialect: Dialect, skip: boolean) {
       );
       expect(unknownClient.status).toBe(400);
       expect(unknownClient.headers.get('location')).toBeNull();
+      // oidc-provider's own error page, in the browser's language
+      const inArabic = await browser.request(
+        'GET',
+        authorizeUrl.replace('client_id=frontdoor-portal', 'client_id=someone-else'),
+        { headers: { 'accept-language': 'ar-EG,ar;q=0.9' } },
+      );
+      expect(inArabic.status).toBe(400);
+      expect(inArabic.body).toContain('<html lang="ar" dir="rtl">');
+      expect(inArabic.body).toContain(messageCatalogs.ar.badRequest);
+      expect(inArabic.body).toContain(messageCatalogs.ar.backToSignIn);
     });
 
     it('refuses an authorization request without PKCE, and an unknown identity_provider, back at the callback', async () => {
@@ -437,6 +448,12 @@ function suite(dialect: Dialect, skip: boolean) {
       const forged = await h.browser().request('GET', '/api/auth/callback?code=abc&state=forged-state');
       expect(forged.status).toBe(400);
       expect(forged.body).toContain(messages.stateInvalid);
+      const inFrench = await h.browser().request('GET', '/api/auth/callback?code=abc&state=forged-state', {
+        headers: { 'accept-language': 'fr-CA,fr;q=0.9' },
+      });
+      expect(inFrench.status).toBe(400);
+      expect(inFrench.body).toContain('<html lang="fr" dir="ltr">');
+      expect(inFrench.body).toContain(messageCatalogs.fr.stateInvalid);
 
       // the victim's browser got the state; the attacker's browser completes a sign-in with it
       const victim = h.browser();

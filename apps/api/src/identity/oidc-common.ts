@@ -6,8 +6,8 @@ import {
   type Grant,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import { messages } from '@frontdoor/contract';
-import { messagePage } from './pages.ts';
+import { LANGUAGE_COOKIE, LOCALE_PARAM, acceptedLanguages } from '@frontdoor/contract';
+import { failurePage, pageLanguage } from './pages.ts';
 
 /**
  * Consent is never asked: every client of these providers is first party. The grant the
@@ -60,11 +60,17 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
   });
 }
 
-/** oidc-provider's error page in the portal's words, never a stack trace. */
+/** oidc-provider's error page in the portal's words and the person's language, never a stack trace. */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   ctx.type = 'html';
-  const detail = typeof out.error_description === 'string' ? out.error_description : messages.badRequest;
-  ctx.body = messagePage(messages.badRequest, detail, { href: '/log-in', label: 'Back to sign in' });
+  const locale = ctx.query[LOCALE_PARAM];
+  const language = pageLanguage({
+    asked: typeof locale === 'string' ? locale : undefined,
+    stored: ctx.cookies.get(LANGUAGE_COOKIE),
+    accepted: acceptedLanguages(ctx.get('accept-language')),
+  });
+  const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
+  ctx.body = failurePage(language, 'badRequest', { detail });
 };
 
 /** Settings both the portal's authorization server and the dev identity providers use. */

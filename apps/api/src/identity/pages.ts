@@ -1,5 +1,7 @@
 /** Minimal server-rendered pages of the identity side (error pages, the dev identity provider). */
 
+import { directionOf, negotiateLanguage, type LanguageAsked, type MessageCode } from '@frontdoor/contract';
+import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { html, SafeHtml } from '../services/html.ts';
 
 /** The stylesheet of every identity page, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
@@ -19,10 +21,10 @@ export const IDENTITY_PAGE_STYLE = `
 // built outside the html`` template below, whose formatting would change the text the hash covers
 const STYLE_ELEMENT = new SafeHtml(`<style>${IDENTITY_PAGE_STYLE}</style>`);
 
-/** A complete, self-contained page: no scripts, readable at 390 px, language declared. */
-export function page(title: string, body: SafeHtml): string {
+/** A complete, self-contained page: no scripts, readable at 390 px, language and direction declared. */
+export function page(title: string, body: SafeHtml, language = 'en'): string {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${language}" dir="${directionOf(language)}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -36,16 +38,34 @@ export function page(title: string, body: SafeHtml): string {
     </html>`.value;
 }
 
-/** The page shown when a sign-in step is refused (bad state, provider failure, bad request). */
-export function messagePage(
-  title: string,
-  message: string,
-  action?: { href: string; label: string },
+export type PageLanguage = keyof typeof messageCatalogs;
+const PAGE_LANGUAGES = Object.keys(messageCatalogs) as PageLanguage[];
+
+/** The language of a server page, negotiated as the SPA's pages are (?locale, the menu's cookie, Accept-Language). */
+export const pageLanguage = (asked: LanguageAsked): PageLanguage =>
+  negotiateLanguage(asked, PAGE_LANGUAGES, 'en');
+
+/**
+ * The page shown when a sign-in step is refused (a bad state, a provider's failure, a bad request),
+ * in the person's language: the message of `code` and a way back to sign-in. `detail` is a
+ * technical English text (oidc-provider's error_description) for whoever set up the product.
+ */
+export function failurePage(
+  language: PageLanguage,
+  code: MessageCode,
+  options: { href?: string; detail?: string } = {},
 ): string {
+  const text = messageCatalogs[language];
   return page(
-    title,
-    html`<h1>${title}</h1>
-      <p role="alert">${message}</p>
-      ${action ? html`<a class="button" href="${action.href}">${action.label}</a>` : ''}`,
+    text.signInStopped,
+    html`<h1>${text.signInStopped}</h1>
+      <p role="alert">${text[code]}</p>
+      ${
+        options.detail && options.detail !== text[code]
+          ? html`<p class="note" lang="en" dir="ltr">${options.detail}</p>`
+          : ''
+      }
+      <a class="button" href="${options.href ?? '/log-in'}">${text.backToSignIn}</a>`,
+    language,
   );
 }

@@ -17,6 +17,7 @@ import {
   signedInClient,
   type TestApp,
 } from '../../test/harness.ts';
+import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
@@ -362,6 +363,19 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect((await browserClient('browser-5').get(url({ ...link, hash: 'nope' }))).json().code).toBe(
         'cookieHashInvalid',
       );
+    });
+
+    it("gives that page in the browser's language", async () => {
+      const link = await signInLink('browser-6');
+      t.clock.advance(COOKIE_HASH_TTL_MS + 1);
+      const res = await browserClient('browser-6').get(url(link), {
+        accept: 'text/html',
+        'accept-language': 'de-DE,de;q=0.9',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('<html lang="de" dir="ltr">');
+      expect(res.body).toContain(messageCatalogs.de.cookieHashInvalid);
+      expect(res.body).toContain(`href="${t.ctx.config.publicUrl}/log-in"`);
     });
 
     it('refuses a missing query with 400', async () => {

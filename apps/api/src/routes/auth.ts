@@ -12,15 +12,20 @@ import { currentUser, requireUser, sessionView } from '../services/current-user.
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
-import { html, htmlPage } from '../services/html.ts';
+import { askedLanguage } from '../services/request-language.ts';
+import { failurePage, pageLanguage } from '../identity/pages.ts';
 
-/** auth/cookie is reached by a browser redirect: a failure is a page for people, an envelope for programs. */
+/**
+ * auth/cookie is reached by a browser redirect: a failure is a page for people (in their language),
+ * an envelope for programs.
+ */
 function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, error: ApiError) {
   reply.code(error.statusCode);
   if ((request.headers.accept ?? '').includes('text/html')) {
-    const body = html`<h1>Sign-in could not be completed</h1><p>${error.message}</p>
-<p><a href="${`${ctx.config.publicUrl}/log-in`}">Return to sign-in</a></p>`;
-    return reply.type('text/html; charset=utf-8').send(htmlPage('Sign-in could not be completed', body));
+    const page = failurePage(pageLanguage(askedLanguage(request)), error.code, {
+      href: `${ctx.config.publicUrl}/log-in`,
+    });
+    return reply.type('text/html; charset=utf-8').send(page);
   }
   return reply.send(errorBody(error.code, error.message));
 }

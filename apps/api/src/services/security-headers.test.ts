@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP_NONCE_PLACEHOLDER } from '@frontdoor/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ConfigError, loadConfig, type Env } from '../config.ts';
-import { messagePage } from '../identity/pages.ts';
+import { failurePage } from '../identity/pages.ts';
 import { html, htmlPage } from './html.ts';
 import { cspDirectives, styleHash, TRANSLATION_WIDGET_ENDPOINTS } from './security-headers.ts';
 
@@ -118,7 +118,7 @@ describe('security headers without a translation widget or error reporting', () 
 
   it("allows the server's own pages' stylesheets by hash", async () => {
     const csp = policy((await pageGet(t)).headers['content-security-policy']);
-    for (const page of [htmlPage('t', html``), messagePage('t', 'm')]) {
+    for (const page of [htmlPage('t', html``), failurePage('en', 'stateInvalid')]) {
       expect(styleOf(page)).not.toBe('');
       expect(csp['style-src']).toContain(styleHash(styleOf(page)));
     }

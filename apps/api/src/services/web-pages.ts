@@ -6,8 +6,6 @@ import {
   CONFIG_PLACEHOLDER_PATTERN,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
-  acceptedLanguages,
-  negotiateLanguage,
   type PortalConfig,
   type PrerenderManifest,
 } from '@frontdoor/contract';
@@ -26,21 +24,6 @@ function weighted(header: string | undefined): { token: string; weight: number }
     })
     .filter((entry) => entry.token)
     .sort((a, b) => b.weight - a.weight);
-}
-
-/**
- * The page language, negotiated as the SPA does (the contract's negotiateLanguage): ?locale, then the
- * menu's cookie, then Accept-Language (fr-CA → fr), else the default.
- */
-export function pickLanguage(
-  asked: { locale?: string; cookie?: string; acceptLanguage?: string },
-  manifest: Pick<PrerenderManifest, 'languages' | 'defaultLanguage'>,
-): string {
-  return negotiateLanguage(
-    { asked: asked.locale, stored: asked.cookie, accepted: acceptedLanguages(asked.acceptLanguage) },
-    manifest.languages,
-    manifest.defaultLanguage,
-  );
 }
 
 /** br or gzip by the request's Accept-Encoding (q-values and * honoured, br first on a tie), or null. */

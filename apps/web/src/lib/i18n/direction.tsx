@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { DirectionProvider } from '@radix-ui/react-direction';
 import { useCurrentLanguage } from './context.tsx';
-import { directionOf } from './languages.ts';
+import { directionOf } from '@frontdoor/contract';
 
 /**
  * The reading direction of the current language for the Radix primitives: they take it from this

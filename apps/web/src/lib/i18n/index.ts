@@ -1,12 +1,12 @@
 import i18next from 'i18next';
 import type { i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LOCALE_PARAM, negotiateLanguage } from '@frontdoor/contract';
+import { LOCALE_PARAM, directionOf, negotiateLanguage } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 import { setRequestLanguage } from '../http.ts';
 import type { Resources } from './resources.ts';
 import { isBundled, loadLanguage } from './load.ts';
-import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf } from './languages.ts';
+import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE } from './languages.ts';
 import type { BundledLanguage } from './languages.ts';
 import {
   builtInTranslationService,

@@ -40,10 +40,6 @@ const FLAGS: Record<string, string> = {
   de: deFlag,
 };
 
-const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
-export const directionOf = (code: string): 'rtl' | 'ltr' =>
-  RTL_LANGUAGES.has(code.split('-')[0] ?? code) ? 'rtl' : 'ltr';
-
 export function languageOption(code: string, displayName?: string): LanguageOption {
   return {
     displayName: displayName ?? DISPLAY_NAMES[code] ?? code,

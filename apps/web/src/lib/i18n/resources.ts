@@ -1,6 +1,6 @@
 import { featureCatalogs } from '../../features/locales.ts';
 import * as common from './catalogs/common.ts';
-import * as errors from './catalogs/errors.ts';
+import * as errors from '@frontdoor/contract/message-catalogs';
 import { BUNDLED_LANGUAGES } from './languages.ts';
 import type { BundledLanguage } from './languages.ts';
 

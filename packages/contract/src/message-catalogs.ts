@@ -1,9 +1,11 @@
-import { messages } from '@frontdoor/contract';
-import type { MessageCode } from '@frontdoor/contract';
+import { messages, type MessageCode } from './messages.ts';
 
 /**
- * Namespace 'errors': every contract message by code. English IS the contract's `messages` (never
- * copied); the other languages translate every code (tsc and the catalog test fail on a missing one).
+ * Every contract message by code, in every bundled language: the SPA's 'errors' namespace and the
+ * server's own pages (identity/pages.ts). English IS the contract's `messages` (never copied); the
+ * other languages translate every code (tsc and the catalog test fail on a missing one). A subpath
+ * of its own (`@frontdoor/contract/message-catalogs`), so a page's first script never carries them:
+ * the SPA loads one language's chunk.
  */
 export const en: Record<MessageCode, string> = messages;
 
@@ -85,6 +87,8 @@ export const es: ErrorsCatalog = {
   stateInvalid: 'Este intento de inicio de sesión ya no es válido. Vuelve a empezar.',
   upstreamFailed: 'El proveedor de inicio de sesión no pudo completar la solicitud. Inténtalo de nuevo.',
   internalError: 'Algo salió mal por nuestra parte. Inténtalo de nuevo más tarde.',
+  signInStopped: 'No se pudo continuar con el inicio de sesión',
+  backToSignIn: 'Volver al inicio de sesión',
 };
 
 export const fr: ErrorsCatalog = {
@@ -161,6 +165,8 @@ export const fr: ErrorsCatalog = {
   stateInvalid: 'Cette tentative de connexion n’est plus valide. Veuillez recommencer.',
   upstreamFailed: 'Le fournisseur de connexion n’a pas pu traiter la demande. Veuillez réessayer.',
   internalError: 'Un problème est survenu de notre côté. Veuillez réessayer plus tard.',
+  signInStopped: 'La connexion n’a pas pu se poursuivre',
+  backToSignIn: 'Retour à la connexion',
 };
 
 export const pt: ErrorsCatalog = {
@@ -237,6 +243,8 @@ export const pt: ErrorsCatalog = {
   stateInvalid: 'Esta tentativa de login não é mais válida. Comece novamente.',
   upstreamFailed: 'O provedor de login não conseguiu concluir a solicitação. Tente novamente.',
   internalError: 'Algo deu errado do nosso lado. Tente novamente mais tarde.',
+  signInStopped: 'Não foi possível continuar o login',
+  backToSignIn: 'Voltar ao login',
 };
 
 export const zh: ErrorsCatalog = {
@@ -304,6 +312,8 @@ export const zh: ErrorsCatalog = {
   stateInvalid: '此次登录尝试已失效。请重新开始。',
   upstreamFailed: '登录服务提供方无法完成请求。请重试。',
   internalError: '我们这边出了点问题。请稍后再试。',
+  signInStopped: '无法继续登录',
+  backToSignIn: '返回登录',
 };
 
 export const ar: ErrorsCatalog = {
@@ -379,6 +389,8 @@ export const ar: ErrorsCatalog = {
   stateInvalid: 'محاولة تسجيل الدخول هذه لم تعد صالحة. يرجى البدء من جديد.',
   upstreamFailed: 'تعذّر على مزوّد تسجيل الدخول إكمال الطلب. يرجى المحاولة مرة أخرى.',
   internalError: 'حدث خطأ من جانبنا. يرجى المحاولة مرة أخرى لاحقًا.',
+  signInStopped: 'تعذّر متابعة تسجيل الدخول',
+  backToSignIn: 'العودة إلى تسجيل الدخول',
 };
 
 export const de: ErrorsCatalog = {
@@ -463,4 +475,6 @@ export const de: ErrorsCatalog = {
   stateInvalid: 'Dieser Anmeldeversuch ist nicht mehr gültig. Bitte beginnen Sie von vorn.',
   upstreamFailed: 'Der Anmeldeanbieter konnte die Anfrage nicht abschließen. Bitte versuchen Sie es erneut.',
   internalError: 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es später erneut.',
+  signInStopped: 'Die Anmeldung konnte nicht fortgesetzt werden',
+  backToSignIn: 'Zurück zur Anmeldung',
 };
