@@ -67,9 +67,24 @@ test.describe('form controls keep their shape (issue 3 quality)', () => {
     await page.goto('/post-login');
     const yes = page.getByRole('radio', { name: en.postLogin.yes, exact: true });
     await yes.check();
-    const dot = await yes.locator('span').boundingBox();
-    expect(dot?.width).toBeGreaterThan(0);
-    expect(dot?.width).toBeCloseTo(dot?.height ?? 0, 0);
+    // the dot is the radio's ::before, painted only when chosen
+    const dotOf = (radio: typeof yes) =>
+      radio.evaluate((element) => {
+        const style = getComputedStyle(element, '::before');
+        return {
+          width: Number.parseFloat(style.width),
+          height: Number.parseFloat(style.height),
+          radius: style.borderRadius,
+          painted: style.backgroundColor !== 'rgba(0, 0, 0, 0)',
+        };
+      });
+    const dot = await dotOf(yes);
+    expect(dot.width).toBeGreaterThan(0);
+    expect(dot.width).toBeCloseTo(dot.height, 0);
+    expect(dot).toMatchObject({ radius: '50%', painted: true });
+    expect((await dotOf(page.getByRole('radio', { name: en.postLogin.no, exact: true }))).painted).toBe(
+      false,
+    );
 
     await page.route('**/api/auth/setBasicUserRole/**', (route) =>
       route.fulfill({ json: { status: 'success', payload: null } }),

@@ -48,9 +48,25 @@ describe('RadioGroup with nothing chosen yet (issue 12)', () => {
     await user.tab();
     await user.tab();
     expect(screen.getByRole('button', { name: 'Next' })).toHaveFocus();
+    // as every native radio group with nothing chosen: Shift+Tab comes back to its last radio
     await user.tab({ shift: true });
-    expect(screen.getByRole('radio', { name: 'Yes' })).toHaveFocus();
+    expect(screen.getByRole('radio', { name: 'No' })).toHaveFocus();
     expect(screen.getByRole('radio', { name: 'Yes' })).not.toBeChecked();
     expect(screen.getByRole('radio', { name: 'No' })).not.toBeChecked();
+  });
+});
+
+describe('RadioGroup as an error summary reaches it', () => {
+  it('focusing the group (its id) hands the focus to the chosen radio, else the first', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Group />);
+    const group = screen.getByRole('radiogroup', { name: 'Are you a Student?' });
+    group.focus();
+    expect(screen.getByRole('radio', { name: 'Yes' })).toHaveFocus();
+    await user.click(screen.getByText('No'));
+    expect(screen.getByRole('radio', { name: 'No' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    group.focus();
+    expect(screen.getByRole('radio', { name: 'No' })).toHaveFocus();
   });
 });

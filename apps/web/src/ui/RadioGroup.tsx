@@ -1,6 +1,5 @@
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import type { ReactNode } from 'react';
-import * as RadixRadio from '@radix-ui/react-radio-group';
 import styles from './Checkbox.module.css';
 
 export interface RadioOption {
@@ -20,16 +19,11 @@ export interface RadioGroupProps {
   id?: string;
 }
 
-const ARROW_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
-
 /**
- * A labelled group of radios (Radix: one tab stop, arrow keys move and select). `id` lands on the
- * group so an error summary can link to it.
- *
- * Radix selects the radio an arrow key moved to only while that key is still held when the focus
- * lands (a timer later): a quick press, or the key events a screen reader or switch device sends,
- * moved the focus and selected nothing. So an arrow key is remembered until the next radio takes the
- * focus, which then selects it, as a native radio group does.
+ * A labelled group of native radios: one tab stop, arrow keys move and select, in either writing
+ * direction, with no script (a prerendered page's radios work before it hydrates). `id` lands on the
+ * group so an error summary can link to it; focusing the group hands the focus to its chosen radio
+ * (else the first), where the keyboard takes over.
  */
 export function RadioGroup({
   legend,
@@ -45,51 +39,45 @@ export function RadioGroup({
   const groupId = id ?? generated;
   const legendId = `${groupId}-legend`;
   const errorId = `${groupId}-error`;
-  const arrowMove = useRef(false);
   return (
     <div className={styles.group}>
       <div className={hideLegend ? 'visually-hidden' : styles.legend} id={legendId}>
         {legend}
       </div>
-      <RadixRadio.Root
+      <div
         id={groupId}
-        name={name}
+        role="radiogroup"
+        tabIndex={-1}
         className={styles.options}
-        value={value ?? ''}
-        onValueChange={onValueChange}
         aria-labelledby={legendId}
         aria-describedby={error ? errorId : undefined}
         aria-invalid={error ? true : undefined}
-        onKeyDown={(event) => {
-          arrowMove.current = ARROW_KEYS.has(event.key);
-        }}
-        onPointerDown={() => {
-          arrowMove.current = false;
+        onFocus={(event) => {
+          if (event.target !== event.currentTarget) return;
+          const radios = event.currentTarget.querySelectorAll<HTMLInputElement>('input[type=radio]');
+          ([...radios].find((radio) => radio.checked) ?? radios[0])?.focus();
         }}
       >
         {options.map((option) => {
           const optionId = `${groupId}-${option.value}`;
           return (
             <div className={styles.row} key={option.value}>
-              <RadixRadio.Item
+              <input
+                type="radio"
                 className={styles.radio}
-                value={option.value}
                 id={optionId}
-                onFocus={() => {
-                  if (!arrowMove.current) return;
-                  arrowMove.current = false;
-                  if (option.value !== value) onValueChange(option.value);
-                }}
-              >
-                <RadixRadio.Indicator className={styles.dot} />
-              </RadixRadio.Item>
+                name={name ?? groupId}
+                value={option.value}
+                checked={option.value === value}
+                onChange={() => onValueChange(option.value)}
+              />
               <label className={styles.label} htmlFor={optionId}>
                 {option.label}
               </label>
             </div>
           );
         })}
-      </RadixRadio.Root>
+      </div>
       <p className={styles.error} id={errorId}>
         {error}
       </p>
