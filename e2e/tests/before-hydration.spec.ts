@@ -1,6 +1,6 @@
 // @playwright/test's own page: the fixtures' goto waits for the app to take over, which is the point here
 import { expect, test, type Page } from '@playwright/test';
-import { uniqueEmail } from '../fixtures/emails.ts';
+import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { en, providerButton } from '../fixtures/text.ts';
 
 /**
@@ -60,5 +60,27 @@ test.describe('presses before the app has hydrated (issue 10, a prerendered page
     await page.getByRole('button', { name: providerButton('Google') }).click();
     scripts.release();
     expect(new URL((await authorize).url()).searchParams.get('identity_provider')).toBe('Google');
+  });
+
+  test('the whole /create-account form, its radio choice included, filled and sent before hydration, creates the account once hydrated', async ({
+    page,
+  }) => {
+    const scripts = await slowScripts(page);
+    await page.goto('/create-account', { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: en.signup.title })).toBeVisible();
+    await page.getByLabel(en.signup.first_label, { exact: true }).fill('Early');
+    await page.getByLabel(en.signup.last_label, { exact: true }).fill('Bird');
+    await page.getByLabel(en.signup.email_label, { exact: true }).fill(uniqueEmail('early-signup'));
+    await page.getByLabel(en.signup.password_label, { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByLabel(en.signup.confirm_label, { exact: true }).fill(STRONG_PASSWORD);
+    // held: React would uncheck a radio chosen now as it hydrates; the app chooses it again
+    const student = page.getByRole('radio', { name: en.signup.description_student, exact: true });
+    await student.click();
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await page.waitForTimeout(300);
+    await expect(page).toHaveURL(/\/create-account$/);
+    scripts.release();
+
+    await expect(page).toHaveURL(/\/code$/);
   });
 });

@@ -71,7 +71,7 @@ describe('hydrateAfterFirstPaint', () => {
     expect(run('hidden').asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
   });
 
-  it('holds button presses and form submissions until the app takes over, so no form submits natively', () => {
+  it('holds button presses, radio choices and form submissions until the app takes over, so no form submits natively', () => {
     const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
     new Function('requestAnimationFrame', code)(() => undefined);
     const held = globals[HELD_PRESSES_GLOBAL]!;
@@ -81,12 +81,17 @@ describe('hydrateAfterFirstPaint', () => {
     const press = () => label.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     const submit = () => form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
 
+    const radio = Object.assign(form.appendChild(document.createElement('input')), { type: 'radio' });
+    const choose = () => radio.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+
     expect(press()).toBe(false);
     expect(submit()).toBe(false);
-    expect(held.targets).toEqual([button, form]);
+    // a radio choice too: React would uncheck it as it hydrates; the app makes it again
+    expect(choose()).toBe(false);
+    expect(held.targets).toEqual([button, form, radio]);
     held.stop();
     expect(press()).toBe(true);
-    expect(held.targets).toHaveLength(2);
+    expect(held.targets).toHaveLength(3);
   });
 
   it('leaves a page without scripts as it is', () => {

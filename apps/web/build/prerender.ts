@@ -51,8 +51,9 @@ export function inlineStylesheets(html: string, dist: string): string {
  * first frame is painted (or at once in a hidden tab, which paints nothing), by one inline module
  * (allowed by the page's nonce), so that on a slow network they never compete with the page's first
  * paint. All are asked for at once: no request waits for another. Until the app has hydrated, the
- * same script holds every button press and form submission (HELD_PRESSES_GLOBAL): a form must not
- * submit natively, with its fields in the URL, and the app presses the last one again when it can.
+ * same script holds every button press, radio choice and form submission (HELD_PRESSES_GLOBAL): a form
+ * must not submit natively, with its fields in the URL, and a radio React would uncheck as it hydrates
+ * must not lose its choice; the app makes the choices again and presses the last one again when it can.
  */
 export function hydrateAfterFirstPaint(html: string): string {
   const scripts: string[] = [];
@@ -65,7 +66,7 @@ export function hydrateAfterFirstPaint(html: string): string {
   if (!scripts.length) return html;
   const hold = [
     `const held={targets:[]},types=['click','submit']`,
-    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button');if(t){e.preventDefault();held.targets.push(t)}}`,
+    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button,input[type=radio]');if(t){e.preventDefault();held.targets.push(t)}}`,
     `for(const t of types)addEventListener(t,hold,true)`,
     `held.stop=()=>{for(const t of types)removeEventListener(t,hold,true)}`,
     `window.${HELD_PRESSES_GLOBAL}=held`,

@@ -199,7 +199,7 @@ export interface PrerenderManifest {
  */
 export const HELD_PRESSES_GLOBAL = '__frontdoorHeld';
 export interface HeldPresses {
-  /** What was pressed, in order: a button, or a form submitted without one. */
+  /** What was pressed, in order: a button, a radio, or a form submitted without one. */
   targets: Element[];
   /** Stops holding (the app handles presses from now on). */
   stop: () => void;

@@ -30,6 +30,46 @@ describe('pressHeldAgain', () => {
     expect(pressed.last).toHaveBeenCalledOnce();
   });
 
+  it('makes each radio choice held before hydration again, in order, before the last press', () => {
+    const form = hydratedElement('form');
+    const radio = (value: string) =>
+      Object.assign(form.appendChild(document.createElement('input')), {
+        type: 'radio',
+        name: 'description',
+        value,
+        __reactProps$test: {},
+      });
+    const teacher = radio('teacher');
+    const student = radio('student');
+    const submit = Object.assign(form.appendChild(document.createElement('button')), {
+      __reactProps$test: {},
+    });
+    const order: string[] = [];
+    form.addEventListener('change', (event) => order.push((event.target as HTMLInputElement).value));
+    submit.addEventListener('click', (event) => {
+      event.preventDefault();
+      order.push('submit');
+    });
+    pressHeldAgain(scopeHolding(teacher, submit, student).scope);
+    expect(order).toEqual(['teacher', 'student', 'submit']);
+    expect(student.checked).toBe(true);
+    form.remove();
+  });
+
+  it('waits for a held radio to be hydrated too', () => {
+    const radio = Object.assign(document.body.appendChild(document.createElement('input')), {
+      type: 'radio',
+    });
+    const { scope, held } = scopeHolding(radio);
+    expect(pressHeldAgain(scope)).toBe(false);
+    expect(radio.checked).toBe(false);
+    Object.assign(radio, { __reactProps$test: {} });
+    expect(pressHeldAgain(scope)).toBe(true);
+    expect(held.stop).toHaveBeenCalledOnce();
+    expect(radio.checked).toBe(true);
+    radio.remove();
+  });
+
   it('submits a form held without a button, through its submit event', () => {
     const form = hydratedElement('form');
     const submitted = vi.fn((event: Event) => event.preventDefault());

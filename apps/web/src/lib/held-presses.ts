@@ -11,18 +11,25 @@ type Scope = typeof globalThis & { [HELD_PRESSES_GLOBAL]?: HeldPresses };
 const hydrated = (element: Element): boolean =>
   Object.keys(element).some((key) => key.startsWith('__reactProps$'));
 
+const isChoice = (element: Element): element is HTMLInputElement =>
+  element instanceof HTMLInputElement && element.type === 'radio';
+
 /**
- * Ends the holding a prerendered page's inline script did before the app hydrated, and presses the
- * last held button again (or submits the last held form): one press, however many were waiting.
- * Returns false, holding on, while that element is not hydrated yet.
+ * Ends the holding a prerendered page's inline script did before the app hydrated: makes each held
+ * radio choice again, in order (React unchecks a controlled radio as it hydrates: the choice would be
+ * lost), then presses the last held button again (or submits the last held form): one press, however
+ * many were waiting. Returns false, holding on, while one of those elements is not hydrated yet.
  */
 export function pressHeldAgain(scope: Scope = globalThis as Scope): boolean {
   const held = scope[HELD_PRESSES_GLOBAL];
   if (!held) return true;
-  const last = held.targets.at(-1);
-  if (last?.isConnected && !hydrated(last)) return false;
+  const choices = held.targets.filter(isChoice);
+  const last = held.targets.filter((target) => !isChoice(target)).at(-1);
+  const pending = last ? [...choices, last] : choices;
+  if (pending.some((element) => element.isConnected && !hydrated(element))) return false;
   held.stop();
   delete scope[HELD_PRESSES_GLOBAL];
+  for (const choice of choices) if (choice.isConnected) choice.click();
   if (!last?.isConnected) return true;
   if (last instanceof HTMLFormElement) last.requestSubmit();
   else if (last instanceof HTMLElement) last.click();
