@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   embedMessage,
   embeddedMessage,
@@ -72,13 +72,15 @@ describe('errors travel as codes', () => {
   it('a schema issue carries its code as its message, with its other options kept', () => {
     const schema = z
       .object({ pw: z.string(), confirmPw: z.string() })
-      .refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] }));
+      .check(
+        z.refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] })),
+      );
     const r = schema.safeParse({ pw: 'a', confirmPw: 'b' });
     expect(r.error?.issues[0]).toMatchObject({ message: 'passwordsDoNotMatch', path: ['confirmPw'] });
   });
 
   it("issueCode names the first issue's code, or badRequest for zod's own texts", () => {
-    const parsed = (schema: z.ZodType, value: unknown) => {
+    const parsed = (schema: z.ZodMiniType, value: unknown) => {
       const r = schema.safeParse(value);
       if (r.success) throw new Error('expected a failure');
       return issueCode(r.error);

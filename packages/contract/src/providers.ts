@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Identity provider identifiers (spec §9), as sent in the authorize url's identity_provider

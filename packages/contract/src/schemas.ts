@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
 import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
@@ -9,14 +9,14 @@ import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema 
 export const errorEnvelopeSchema = z.object({
   status: z.literal('error'),
   msg: z.string(),
-  code: z.string().optional(),
+  code: z.optional(z.string()),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-export const successEnvelope = <T extends z.ZodType>(payload: T) =>
-  z.object({ status: z.literal('success'), payload, msg: z.string().optional() });
+export const successEnvelope = <T extends z.ZodMiniType>(payload: T) =>
+  z.object({ status: z.literal('success'), payload, msg: z.optional(z.string()) });
 
-export const envelope = <T extends z.ZodType>(payload: T) =>
+export const envelope = <T extends z.ZodMiniType>(payload: T) =>
   z.discriminatedUnion('status', [successEnvelope(payload), errorEnvelopeSchema]);
 
 /* ---------- field schemas ---------- */
@@ -26,33 +26,35 @@ export const envelope = <T extends z.ZodType>(payload: T) =>
  * an address is normalised, so the SPA and the API hold the same address; each form names its refusal.
  */
 const emailField = (code: MessageCode) =>
-  z
-    .string(errorCode(code))
-    .trim()
-    .max(254, errorCode(code))
-    .refine(isValidEmail, errorCode(code))
-    .transform(normalizeEmail);
+  z.pipe(
+    z
+      .string(errorCode(code))
+      .check(z.trim(), z.maxLength(254, errorCode(code)), z.refine(isValidEmail, errorCode(code))),
+    z.transform(normalizeEmail),
+  );
 
 export const emailSchema = emailField('emailFormatInvalid');
 
 export const passwordSchema = z
   .string(errorCode('passwordRequired'))
-  .min(1, errorCode('passwordRequired'))
-  .max(256, errorCode('passwordPolicy'))
-  .refine(isStrongPassword, errorCode('passwordPolicy'));
+  .check(
+    z.minLength(1, errorCode('passwordRequired')),
+    z.maxLength(256, errorCode('passwordPolicy')),
+    z.refine(isStrongPassword, errorCode('passwordPolicy')),
+  );
 
 /** Codes arrive in any script's digits (a phone's keyboard, a pasted message) and are kept in ASCII. */
 export const emailCodeSchema = z
   .string(errorCode('codeRequired'))
-  .trim()
-  .overwrite(normalizeDigits)
-  .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired'));
+  .check(
+    z.trim(),
+    z.overwrite(normalizeDigits),
+    z.regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired')),
+  );
 
 export const accessCodeSchema = z
   .string(errorCode('accessCodeLength'))
-  .trim()
-  .overwrite(normalizeDigits)
-  .length(ACCESS_CODE_LENGTH, errorCode('accessCodeLength'));
+  .check(z.trim(), z.overwrite(normalizeDigits), z.length(ACCESS_CODE_LENGTH, errorCode('accessCodeLength')));
 
 /* ---------- §3 entities ---------- */
 
@@ -62,9 +64,9 @@ export const emailStatusSchema = z.enum(EMAIL_STATUSES);
 export type EmailStatus = z.infer<typeof emailStatusSchema>;
 
 export const loginParamsSchema = z.object({
-  url: z.string().url(),
+  url: z.url(),
   isTeacher: z.boolean(),
-  sp_id: z.string().min(1),
+  sp_id: z.string().check(z.minLength(1)),
 });
 export type LoginParams = z.infer<typeof loginParamsSchema>;
 
@@ -72,7 +74,7 @@ export const DESCRIPTIONS = ['teacher', 'student', 'administrator', 'parent', 'o
 export const descriptionSchema = z.enum(DESCRIPTIONS, errorCode('descriptionRequired'));
 export type Description = z.infer<typeof descriptionSchema>;
 
-export const rolesSchema = z.record(z.string(), z.array(z.number().int()));
+export const rolesSchema = z.record(z.string(), z.array(z.int()));
 export type Roles = z.infer<typeof rolesSchema>;
 
 /**
@@ -81,15 +83,15 @@ export type Roles = z.infer<typeof rolesSchema>;
  */
 export const identityDirectorySchema = z.object({
   /** Microsoft's tid; ClassLink's tenant id. */
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   /** Clever's district id. */
-  district: z.string().optional(),
+  district: z.optional(z.string()),
   /** Clever's school ids; ClassLink's BuildingId. */
-  schools: z.array(z.string()).optional(),
+  schools: z.optional(z.array(z.string())),
   /** Clever's user_type or role names, ClassLink's Role: e.g. student, teacher. */
-  roles: z.array(z.string()).optional(),
+  roles: z.optional(z.array(z.string())),
   /** ClassLink's OneRoster sourcedId of the person. */
-  rosterId: z.string().optional(),
+  rosterId: z.optional(z.string()),
 });
 export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
 
@@ -101,7 +103,7 @@ export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
 export const linkedIdentitySchema = z.object({
   provider: z.enum(UPSTREAM_PROVIDERS),
   subject: z.string(),
-  email: z.string().nullable(),
+  email: z.nullable(z.string()),
   emailVerified: z.boolean(),
   emailTrusted: z.boolean(),
   ...identityDirectorySchema.shape,
@@ -115,13 +117,13 @@ export const signatureUserSchema = z.object({
   last: z.string(),
   roles: rolesSchema,
   /** Always sent by auth/sig; optional so a signature built without them (older servers, tests) parses. */
-  identities: z.array(linkedIdentitySchema).optional(),
+  identities: z.optional(z.array(linkedIdentitySchema)),
 });
 export type SignatureUser = z.infer<typeof signatureUserSchema>;
 
 export const signatureSchema = z.object({
   user: signatureUserSchema,
-  masq: signatureUserSchema.optional(),
+  masq: z.optional(signatureUserSchema),
 });
 export type Signature = z.infer<typeof signatureSchema>;
 
@@ -140,10 +142,10 @@ export const validateEmailBody = z.object({ email: emailSchema });
 export const validateEmailResponse = envelope(emailStatusSchema);
 
 export const getCsrfQuery = z.object({
-  r: z.string().url().optional(),
+  r: z.optional(z.url()),
   p: identityProviderSchema,
   /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
-  c: z.string().min(1).max(200).optional(),
+  c: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
 });
 export const getCsrfPayload = z.object({
   csrf: z.string(),
@@ -151,7 +153,7 @@ export const getCsrfPayload = z.object({
    * PKCE S256 challenge of this state: the authorize url carries it as code_challenge with
    * code_challenge_method=S256 (the authorization server requires PKCE).
    */
-  code_challenge: z.string().optional(),
+  code_challenge: z.optional(z.string()),
 });
 export const getCsrfResponse = envelope(getCsrfPayload);
 
@@ -159,7 +161,9 @@ export const inviteEmailPayload = z.object({ email: z.string() });
 export const inviteEmailResponse = envelope(inviteEmailPayload);
 
 const nameSchema = (code: MessageCode) =>
-  z.string(errorCode(code)).trim().min(1, errorCode(code)).max(100, errorCode(code));
+  z
+    .string(errorCode(code))
+    .check(z.trim(), z.minLength(1, errorCode(code)), z.maxLength(100, errorCode(code)));
 
 export const signupBody = z.object({
   first: nameSchema('firstNameRequired'),
@@ -167,7 +171,7 @@ export const signupBody = z.object({
   email: emailField('emailInvalidSignup'),
   pw: passwordSchema,
   description: descriptionSchema,
-  code: z.string().max(128).optional(),
+  code: z.optional(z.string().check(z.maxLength(128))),
 });
 export type SignupBody = z.input<typeof signupBody>;
 export const signupResponse = envelope(z.object({ email: z.string() }));
@@ -184,25 +188,25 @@ export const sendResetBody = z.object({ un: emailSchema });
 
 export const resetBody = z
   .object({ un: emailSchema, code: emailCodeSchema, pw: passwordSchema, confirmPw: z.string() })
-  .refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] }));
+  .check(z.refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] })));
 export type ResetBody = z.input<typeof resetBody>;
 
 export const cognitoLoginBody = z.object({
   email: emailSchema,
-  password: z.string().min(1, errorCode('passwordRequired')).max(256),
+  password: z.string().check(z.minLength(1, errorCode('passwordRequired')), z.maxLength(256)),
   /** The authorization-server interaction this password check completes. */
-  uid: z.string().max(200).optional(),
+  uid: z.optional(z.string().check(z.maxLength(200))),
 });
 export const cognitoLoginPayload = z.object({ redirect: z.string() });
 
 export const loginParamsResponse = envelope(loginParamsSchema);
 
-export const createCsrfLoginBody = z.object({ url: z.string().url(), isTeacher: z.boolean().default(false) });
+export const createCsrfLoginBody = z.object({ url: z.url(), isTeacher: z._default(z.boolean(), false) });
 export const createCsrfLoginPayload = z.object({ csrf: z.string() });
 
 /** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
 /** A session id is the sha256 (hex) of its cookie token. */
-export const gatewaySessionParams = z.object({ sid: z.string().regex(/^[0-9a-f]{64}$/) });
+export const gatewaySessionParams = z.object({ sid: z.string().check(z.regex(/^[0-9a-f]{64}$/)) });
 export const gatewaySessionPayload = z.object({ active: z.boolean() });
 export const gatewaySessionResponse = envelope(gatewaySessionPayload);
 
@@ -211,18 +215,21 @@ export const basicUserRoleParam = z.object({ isStudent: z.enum(['0', '1']) });
 export const subscriptionChangeSchema = z.object({
   id: z.union(
     EMAIL_PREFERENCES.map((k) => z.literal(SUBSCRIPTION_IDS[k])) as unknown as [
-      z.ZodLiteral<number>,
-      z.ZodLiteral<number>,
+      z.ZodMiniLiteral<number>,
+      z.ZodMiniLiteral<number>,
     ],
   ),
   subscribed: z.boolean(),
 });
 export const subscriptionBody = z.object({
-  subscriptionChanges: z.array(subscriptionChangeSchema).min(1).max(4),
+  subscriptionChanges: z.array(subscriptionChangeSchema).check(z.minLength(1), z.maxLength(4)),
 });
 export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
 
-export const accessCodeParams = z.object({ code: accessCodeSchema, sp_id: z.string().min(1).max(100) });
+export const accessCodeParams = z.object({
+  code: accessCodeSchema,
+  sp_id: z.string().check(z.minLength(1), z.maxLength(100)),
+});
 export const accessCodePayload = z.object({ cookie_hash: z.string(), sp_id: z.string() });
 export const accessCodeResponse = envelope(accessCodePayload);
 
@@ -240,23 +247,23 @@ export const realmBody = z.object({
 });
 export const realmPayload = z.object({
   accountType: microsoftAccountTypeSchema,
-  domain: z.string().optional(),
+  domain: z.optional(z.string()),
 });
 export const realmResponse = envelope(realmPayload);
 
 export const cookieQuery = z.object({
-  hash: z.string().min(1).max(200),
-  return_url: z.string().url(),
+  hash: z.string().check(z.minLength(1), z.maxLength(200)),
+  return_url: z.url(),
   // the login csrf of the sign-in request: required, so a hash alone cannot start a session
-  token: z.string().min(1).max(200),
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
 /* ---------- §3 configuration file (assets/cfg/config.json) ---------- */
 
 export const configSchema = z.object({
-  env: z.string().min(1),
-  apiUrl: z.string().min(1),
-  loginUrl: z.string().min(1),
+  env: z.string().check(z.minLength(1)),
+  apiUrl: z.string().check(z.minLength(1)),
+  loginUrl: z.string().check(z.minLength(1)),
   siteUrls: z.object({
     root: z.string(),
     contactUs: z.string(),
@@ -266,9 +273,9 @@ export const configSchema = z.object({
   }),
   clientIds: z.object({ portal: z.string() }),
   redirectUri: z.string(),
-  translation: z.object({ key: z.string().nullable(), scriptUrl: z.string().nullable() }),
-  sentryDsn: z.string().nullable(),
-  requestTimeoutMs: z.number().int().positive(),
+  translation: z.object({ key: z.nullable(z.string()), scriptUrl: z.nullable(z.string()) }),
+  sentryDsn: z.nullable(z.string()),
+  requestTimeoutMs: z.int().check(z.positive()),
   providerName: z.string(),
 });
 export type PortalConfig = z.infer<typeof configSchema>;

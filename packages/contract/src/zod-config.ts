@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // In the browser the CSP forbids eval: zod would probe for it with `new Function('')` when it builds the
 // first object schema, which the browser reports as a CSP violation on every page. The server keeps

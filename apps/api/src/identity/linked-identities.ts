@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { linkedIdentitySchema, type LinkedIdentity } from '@frontdoor/contract';
+import * as z from 'zod/mini';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { newUserRow } from '../services/users.ts';
@@ -22,7 +23,7 @@ const claimsJson = (identity: UpstreamIdentity): string =>
     ...identity.directory,
   });
 
-const storedClaimsSchema = linkedIdentitySchema.omit({ provider: true, subject: true, email: true });
+const storedClaimsSchema = z.omit(linkedIdentitySchema, { provider: true, subject: true, email: true });
 
 /** An identity linked before migration 007 asserted nothing the portal kept: nothing verified, nothing trusted. */
 function parseClaims(json: string | null) {

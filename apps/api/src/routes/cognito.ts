@@ -8,7 +8,7 @@ import {
   signupBody,
   type ResendResult,
 } from '@frontdoor/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import {

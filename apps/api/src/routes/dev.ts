@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEV_SP_PATH } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, parseWith } from '../services/http.ts';
@@ -14,7 +14,7 @@ import { createLoginRequest } from '../services/login-requests.ts';
 import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
 import { sentBySameSite } from '../services/route-policy.ts';
 
-const mailboxQuery = z.object({ to: z.string().max(254).optional() });
+const mailboxQuery = z.object({ to: z.optional(z.string().check(z.maxLength(254))) });
 
 /** Development-only pages; in production they answer 404 (and never reach the SPA fallback). */
 export const devRoutes =

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { findInviteEmail } from '../services/invites.ts';
 
-const inviteParams = z.object({ code: z.string().min(1).max(128) });
+const inviteParams = z.object({ code: z.string().check(z.minLength(1), z.maxLength(128)) });
 
 export const devportalRoutes =
   (ctx: AppContext) =>

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   API_PREFIX,
   accessCodeParams,
@@ -36,10 +36,10 @@ interface Operation {
   method: 'get' | 'post';
   path: string;
   summary: string;
-  body?: z.ZodType;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  response: z.ZodType;
+  body?: z.ZodMiniType;
+  params?: z.ZodMiniObject;
+  query?: z.ZodMiniObject;
+  response: z.ZodMiniType;
   /** Error statuses this call answers besides 400 (bad input) and 429 (rate limited). */
   errors?: number[];
   security?: 'session' | 'basic';
@@ -184,7 +184,7 @@ export const operations: Operation[] = [
   },
 ];
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
 
 function parameters(op: Operation) {
@@ -198,8 +198,8 @@ function parameters(op: Operation) {
       list.push({
         name,
         in: where,
-        required: where === 'path' || !field.safeParse(undefined).success,
-        schema: jsonSchema(field as z.ZodType, 'input'),
+        required: where === 'path' || !(field as z.ZodMiniType).safeParse(undefined).success,
+        schema: jsonSchema(field as z.ZodMiniType, 'input'),
       });
     }
   }

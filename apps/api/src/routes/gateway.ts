@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createCsrfLoginBody, gatewaySessionParams } from '@frontdoor/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
@@ -12,7 +12,7 @@ import {
   recordAddressFailure,
 } from '../services/limits.ts';
 
-const csrfParams = z.object({ csrf: z.string().min(1).max(200) });
+const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /**
  * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie;

@@ -1,6 +1,6 @@
 import { issueCode, messages, type MessageCode } from '@frontdoor/contract';
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * A client-facing failure: HTTP status + contract message code. The global error handler turns it
@@ -42,7 +42,7 @@ export const errorBody = (code: MessageCode, msg: string = messages[code]) => ({
  * contract codes), so the client sees the same words the SPA shows for the same rule; zod's own
  * texts ("Invalid input: expected string") are not codes and answer badRequest.
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ApiError(400, issueCode(result.error));

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';

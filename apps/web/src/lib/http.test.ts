@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { REQUEST_ID_HEADER, apiPaths, envelope, messages, validateEmailResponse } from '@frontdoor/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { HttpResponse, api, fail, http, ok, server } from '../test/server.ts';
 import { testConfig } from '../test/config.ts';
 import {

@@ -6,7 +6,7 @@ import {
   errorEnvelopeSchema,
 } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * The one HTTP client of the SPA (§7). Every call goes to cfg.apiUrl + a contract apiPaths entry,
@@ -79,7 +79,7 @@ export interface RequestOptions {
 }
 
 /** A schema's output without the error envelope: what a successful call resolves to. */
-export type Success<S extends z.ZodType> = Exclude<z.output<S>, { status: 'error' }>;
+export type Success<S extends z.ZodMiniType> = Exclude<z.output<S>, { status: 'error' }>;
 
 let requestLanguage = 'en';
 /** lib/i18n keeps this in step with the page language so the server can answer in it. */
@@ -124,7 +124,7 @@ async function send(url: URL, init: RequestInit, timeoutMs: number, outer?: Abor
  * Calls `path` (relative to apiUrl) and validates the answer with `schema` (a contract schema, usually
  * an `envelope(...)`). Resolves to the success value; throws ApiError, TimeoutError or NetworkError.
  */
-export async function apiRequest<S extends z.ZodType>(
+export async function apiRequest<S extends z.ZodMiniType>(
   cfg: HttpConfig,
   method: HttpMethod,
   path: string,

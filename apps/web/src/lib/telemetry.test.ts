@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as SentryNamespace from '@sentry/react';
 import type { ErrorEvent } from '@sentry/react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { testConfig } from '../test/config.ts';
 import { HttpResponse, api, fail, http, server } from '../test/server.ts';
 import { REQUEST_ID_HEADER, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';

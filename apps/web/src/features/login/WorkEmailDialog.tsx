@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { realmBody } from '@frontdoor/contract';
 import type { UpstreamProvider } from '@frontdoor/contract';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
 import { Alert } from '../../ui/Alert.tsx';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { containsPersonalWord, errorCode, passwordSchema } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
@@ -22,9 +22,11 @@ import { LoginLink } from '../shared/LoginLink.tsx';
 
 /** The §5 rules, and no part of the email in the password (the server also checks the names). */
 const resetFormFor = (email: string) =>
-  withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema })).refine(
-    (form) => !containsPersonalWord(form.pw, { email }),
-    errorCode('passwordPersonal', { path: ['pw'] }),
+  withConfirmation(z.object({ pw: passwordSchema, confirmPw: confirmPwSchema })).check(
+    z.refine(
+      (form) => !containsPersonalWord(form.pw, { email }),
+      errorCode('passwordPersonal', { path: ['pw'] }),
+    ),
   );
 type ResetForm = z.infer<ReturnType<typeof resetFormFor>>;
 const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;

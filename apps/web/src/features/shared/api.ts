@@ -19,7 +19,7 @@ import type {
   SignupBody,
   SubscriptionChange,
 } from '@frontdoor/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiRequest } from '../../lib/http.ts';
 
 /** One thin function per call of §7 the pages make; each returns the success envelope or throws ApiError. */

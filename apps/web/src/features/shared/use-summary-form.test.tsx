@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { messages } from '@frontdoor/contract';
 import { renderRoutes } from '../../test/render.tsx';
 import { useSummaryForm } from './use-summary-form.tsx';
 
 const nameForm = z.object({
-  first: z.string().trim().min(1, messages.firstNameRequired),
-  last: z.string().trim().min(1, messages.lastNameRequired),
+  first: z.string().check(z.trim(), z.minLength(1, messages.firstNameRequired)),
+  last: z.string().check(z.trim(), z.minLength(1, messages.lastNameRequired)),
 });
 const FIELD_IDS = { first: 'first', last: 'last' };
 

@@ -7,7 +7,7 @@ import {
   type SubmitHandler,
 } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { summaryErrors } from './form.tsx';
 import { useMessageText } from './messages.ts';
@@ -29,7 +29,7 @@ interface SummaryFormOptions<Input extends FieldValues> {
  * the two don't compete).
  */
 export function useSummaryForm<Input extends FieldValues, Output extends FieldValues>(
-  schema: z.ZodType<Output, Input>,
+  schema: z.ZodMiniType<Output, Input>,
   { defaultValues, fieldIds, long = false }: SummaryFormOptions<Input>,
 ) {
   const messageText = useMessageText();
@@ -99,7 +99,7 @@ function useErrorsHeldDuringPress<Input extends FieldValues>(
 }
 
 /** The one-field form of every code page (verify, reset and access codes), for the shared CodeField. */
-export function useCodeForm(codeSchema: z.ZodType<string, string>, fieldId: string) {
+export function useCodeForm(codeSchema: z.ZodMiniType<string, string>, fieldId: string) {
   const schema = useMemo(() => z.object({ code: codeSchema }), [codeSchema]);
   return useSummaryForm(schema, { defaultValues: { code: '' }, fieldIds: { code: fieldId } });
 }

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { buildForgotPasswordUrl, cognitoLoginBody } from '@frontdoor/contract';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { cognitoLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -20,7 +20,7 @@ import { rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
-const signInForm = cognitoLoginBody.omit({ uid: true });
+const signInForm = z.omit(cognitoLoginBody, { uid: true });
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
 const CALL_ERROR_ID = 'sign-in-call-error';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { containsPersonalWord, errorCode, signupBody } from '@frontdoor/contract';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 
@@ -8,7 +8,9 @@ import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
  * common-password list stays there).
  */
 export const signupForm = withConfirmation(
-  signupBody.omit({ code: true }).extend({ confirmPw: confirmPwSchema }),
-).refine((form) => !containsPersonalWord(form.pw, form), errorCode('passwordPersonal', { path: ['pw'] }));
+  z.extend(z.omit(signupBody, { code: true }), { confirmPw: confirmPwSchema }),
+).check(
+  z.refine((form) => !containsPersonalWord(form.pw, form), errorCode('passwordPersonal', { path: ['pw'] })),
+);
 
 export type SignupFormOutput = z.output<typeof signupForm>;
