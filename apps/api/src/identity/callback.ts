@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
-import { refusePage } from './interactions.ts';
+import { refusePage } from './pages.ts';
 import { completeSignIn, existingBrowserBinding, type PortalCodeExchange } from './portal-login.ts';
 
 /** Where a signed-in browser continues: the post-login questions of its login request. */

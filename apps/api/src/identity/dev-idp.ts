@@ -20,7 +20,7 @@ import {
 } from './settings.ts';
 import { upstreamCallbackPath } from './federation.ts';
 import { html } from '../services/html.ts';
-import { failurePage, page } from './pages.ts';
+import { page, refusePage } from './pages.ts';
 import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
 
 /**
@@ -377,14 +377,14 @@ export function devIdpRoutes(
 
   scope.get(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
     const details = await currentInteraction(request, reply);
-    if (!details) return noStore(reply).code(400).send(failurePage('en', 'stateInvalid'));
+    if (!details) return refusePage(request, reply);
     const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
     return noStore(reply).send(signInPage(provider, `${base}/interaction/${details.uid}`, { email: hint }));
   });
 
   scope.post(`${base}/interaction/:uid`, async (request: DevRequest, reply) => {
     const details = await currentInteraction(request, reply);
-    if (!details) return noStore(reply).code(400).send(failurePage('en', 'stateInvalid'));
+    if (!details) return refusePage(request, reply);
     const role = DEV_ROSTER_ROLES.find((r) => r === field(request.body, 'role'));
     const who: DevIdentity = {
       email: field(request.body, 'email'),

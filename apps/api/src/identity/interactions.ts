@@ -8,7 +8,6 @@ import {
   isValidEmail,
   messages,
   normalizeEmail,
-  type MessageCode,
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
@@ -20,8 +19,7 @@ import { resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
-import { failurePage, pageLanguage } from './pages.ts';
-import { askedLanguage } from '../services/request-language.ts';
+import { refusePage } from './pages.ts';
 import { deriveSecret } from './keys.ts';
 import { issueSignInState } from './portal-login.ts';
 
@@ -47,19 +45,6 @@ export interface InteractionDeps {
    */
   sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
 }
-
-/** A refused sign-in step, as a page in the person's language. */
-export const refusePage = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: MessageCode = 'stateInvalid',
-  status = 400,
-) =>
-  reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(failurePage(pageLanguage(askedLanguage(request)), code));
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 

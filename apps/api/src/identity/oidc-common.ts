@@ -6,7 +6,8 @@ import {
   type Grant,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import { LANGUAGE_COOKIE, LOCALE_PARAM, acceptedLanguages } from '@frontdoor/contract';
+import { LANGUAGE_COOKIE, LOCALE_PARAM } from '@frontdoor/contract';
+import { languageAsked } from '../services/request-language.ts';
 import { failurePage, pageLanguage } from './pages.ts';
 
 /**
@@ -63,12 +64,9 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
 /** oidc-provider's error page in the portal's words and the person's language, never a stack trace. */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
   ctx.type = 'html';
-  const locale = ctx.query[LOCALE_PARAM];
-  const language = pageLanguage({
-    asked: typeof locale === 'string' ? locale : undefined,
-    stored: ctx.cookies.get(LANGUAGE_COOKIE),
-    accepted: acceptedLanguages(ctx.get('accept-language')),
-  });
+  const language = pageLanguage(
+    languageAsked(ctx.query[LOCALE_PARAM], ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('accept-language')),
+  );
   const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
   ctx.body = failurePage(language, 'badRequest', { detail });
 };

@@ -1,8 +1,10 @@
 /** Minimal server-rendered pages of the identity side (error pages, the dev identity provider). */
 
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { directionOf, negotiateLanguage, type LanguageAsked, type MessageCode } from '@frontdoor/contract';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { html, SafeHtml } from '../services/html.ts';
+import { askedLanguage } from '../services/request-language.ts';
 
 /** The stylesheet of every identity page, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
 export const IDENTITY_PAGE_STYLE = `
@@ -69,3 +71,16 @@ export function failurePage(
     language,
   );
 }
+
+/** Answers a refused sign-in step (400 unless said) with failurePage in the request's language, never cached. */
+export const refusePage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: MessageCode = 'stateInvalid',
+  { status = 400, href }: { status?: number; href?: string } = {},
+) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(failurePage(pageLanguage(askedLanguage(request)), code, href ? { href } : {}));

@@ -12,22 +12,19 @@ import { currentUser, requireUser, sessionView } from '../services/current-user.
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
-import { askedLanguage } from '../services/request-language.ts';
-import { failurePage, pageLanguage } from '../identity/pages.ts';
+import { refusePage } from '../identity/pages.ts';
 
 /**
  * auth/cookie is reached by a browser redirect: a failure is a page for people (in their language),
  * an envelope for programs.
  */
 function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, error: ApiError) {
-  reply.code(error.statusCode);
-  if ((request.headers.accept ?? '').includes('text/html')) {
-    const page = failurePage(pageLanguage(askedLanguage(request)), error.code, {
+  if ((request.headers.accept ?? '').includes('text/html'))
+    return refusePage(request, reply, error.code, {
+      status: error.statusCode,
       href: `${ctx.config.publicUrl}/log-in`,
     });
-    return reply.type('text/html; charset=utf-8').send(page);
-  }
-  return reply.send(errorBody(error.code, error.message));
+  return reply.code(error.statusCode).send(errorBody(error.code, error.message));
 }
 
 export const authRoutes =

@@ -20,11 +20,10 @@ export interface RadioGroupProps {
 }
 
 /**
- * A labelled group of native radios: one tab stop, arrow keys move and select, in either writing
- * direction, the platform's own behaviour (a choice made before the page hydrates is held and made
- * again: lib/held-presses.ts). `id` lands on the
- * group so an error summary can link to it; focusing the group hands the focus to its chosen radio
- * (else the first), where the keyboard takes over.
+ * A labelled group of native radios: one tab stop, arrow keys move and select in either writing
+ * direction, as the platform does (a choice made before the page hydrates is held and made again:
+ * lib/held-presses.ts). `id` lands on the group so an error summary can link to it; focusing the
+ * group hands the focus to its chosen radio (else the first), where the keyboard takes over.
  */
 export function RadioGroup({
   legend,
