@@ -40,7 +40,7 @@ export function page(title: string, body: SafeHtml, language = 'en'): string {
     </html>`.value;
 }
 
-export type PageLanguage = keyof typeof messageCatalogs;
+type PageLanguage = keyof typeof messageCatalogs;
 const PAGE_LANGUAGES = Object.keys(messageCatalogs) as PageLanguage[];
 
 /** The language of a server page, negotiated as the SPA's pages are (?locale, the menu's cookie, Accept-Language). */

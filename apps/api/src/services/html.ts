@@ -43,10 +43,10 @@ pre{white-space:pre-wrap;background:#f5f5f5;padding:.75rem;border-radius:4px}art
 // built outside the html`` template, whose formatting would change the text the CSP hash covers
 const PAGE_STYLE_ELEMENT = new SafeHtml(`<style>${PAGE_STYLE}</style>`);
 
-/** A minimal, script-free page for answers a browser reaches directly (auth/cookie failures, dev pages). */
-export function htmlPage(title: string, body: SafeHtml, lang = 'en'): string {
+/** A minimal, script-free English page a browser reaches directly (the dev pages, the API docs). */
+export function htmlPage(title: string, body: SafeHtml): string {
   return html`<!doctype html>
-    <html lang="${lang}">
+    <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
