@@ -1,10 +1,9 @@
-import { Component, StrictMode } from 'react';
-import type { ErrorInfo, ReactNode } from 'react';
+import { StrictMode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
-import { RouterProvider } from 'react-router';
 import type { PortalConfig } from '@frontdoor/contract';
 import { ConfigProvider } from './lib/config.tsx';
 import { PressHeldAgain } from './lib/held-presses.ts';
@@ -12,25 +11,8 @@ import { TranslationServiceProvider } from './lib/i18n/context.tsx';
 import { ReadingDirection } from './lib/i18n/direction.tsx';
 import type { TranslationService } from './lib/i18n/service.ts';
 import { SnackBarProvider } from './ui/SnackBar.tsx';
-import { ErrorScreen } from './shell/ErrorScreen.tsx';
-import type { createAppRouter } from './shell/router.tsx';
-
-/** Catches what escapes the router (a provider failing) and shows the friendly page, never a blank one. */
-export class AppErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    console.error(error, info.componentStack);
-  }
-
-  override render(): ReactNode {
-    return this.state.failed ? <ErrorScreen /> : this.props.children;
-  }
-}
+import { ErrorBoundary } from './shell/ErrorBoundary.tsx';
+import { AppRoutes } from './shell/router.tsx';
 
 export interface AppServices {
   cfg: PortalConfig;
@@ -50,7 +32,7 @@ export function AppProviders({
   return (
     <I18nextProvider i18n={i18n}>
       <ConfigProvider value={cfg}>
-        <AppErrorBoundary>
+        <ErrorBoundary>
           <TranslationServiceProvider value={translation}>
             <ReadingDirection>
               <QueryClientProvider client={queryClient}>
@@ -58,17 +40,23 @@ export function AppProviders({
               </QueryClientProvider>
             </ReadingDirection>
           </TranslationServiceProvider>
-        </AppErrorBoundary>
+        </ErrorBoundary>
       </ConfigProvider>
     </I18nextProvider>
   );
 }
 
-export function App({ router, ...services }: AppServices & { router: ReturnType<typeof createAppRouter> }) {
+/** The app under a router: the browser's history (BrowserRouter), or a fixed path when prerendering. */
+export function App({
+  Router,
+  ...services
+}: AppServices & { Router: ComponentType<{ children: ReactNode }> }) {
   return (
     <StrictMode>
       <AppProviders {...services}>
-        <RouterProvider router={router} />
+        <Router>
+          <AppRoutes />
+        </Router>
         <PressHeldAgain />
       </AppProviders>
     </StrictMode>

@@ -1,12 +1,12 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
 import { ConfigError, loadConfig } from './lib/config.tsx';
 import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts';
 import { createQueryClient } from './lib/query.ts';
 import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
-import { createAppRouter } from './shell/router.tsx';
 import { ConfigErrorPage } from './shell/ConfigErrorPage.tsx';
 
 /**
@@ -43,7 +43,7 @@ export async function boot(
       i18n={i18n}
       translation={service}
       queryClient={createQueryClient()}
-      router={createAppRouter()}
+      Router={BrowserRouter}
     />
   );
   let root: Root;

@@ -1,5 +1,6 @@
 import { prerender } from 'react-dom/static';
-import { createMemoryRouter } from 'react-router';
+import { MemoryRouter } from 'react-router';
+import type { ReactNode } from 'react';
 import { DEFAULT_REQUEST_TIMEOUT_MS, configPlaceholder } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 import { App } from './App.tsx';
@@ -10,7 +11,6 @@ import type { BundledLanguage } from './lib/i18n/languages.ts';
 import { buildResources } from './lib/i18n/resources.ts';
 import { builtInTranslationService } from './lib/i18n/service.ts';
 import { createQueryClient } from './lib/query.ts';
-import { appRoutes } from './shell/router.tsx';
 
 /**
  * The build's server-side entry (build/prerender.ts runs it): renders a page of the app, as the
@@ -55,19 +55,20 @@ const templateConfig: PortalConfig = {
 /** The markup of #root for a page in a language, its lazy page loaded (react-dom/static waits). */
 export async function renderPage(path: string, language: BundledLanguage): Promise<string> {
   const i18n = createI18n(language, { [language]: buildResources()[language] });
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const queryClient = createQueryClient();
+  const AtPath = ({ children }: { children: ReactNode }) => (
+    <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+  );
   const { prelude } = await prerender(
     <App
       cfg={templateConfig}
       i18n={i18n}
       translation={builtInTranslationService(i18n)}
       queryClient={queryClient}
-      router={router}
+      Router={AtPath}
     />,
   );
   // the queries a page started would hold the build open with their garbage-collection timers
   queryClient.clear();
-  router.dispose();
   return new Response(prelude).text();
 }

@@ -3,7 +3,7 @@ import { PageCard } from '../ui/PageCard.tsx';
 import { Button, buttonClassName } from '../ui/Button.tsx';
 import styles from '../ui/Page.module.css';
 
-/** The friendly page shown when rendering failed (route error element and top-level boundary). */
+/** The friendly page shown when rendering failed (shell/ErrorBoundary.tsx, below the shell and around it). */
 export function ErrorScreen() {
   const { t } = useTranslation('common');
   return (

@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { Outlet, RouterProvider, createMemoryRouter, useLocation } from 'react-router';
-import type { RouteObject } from 'react-router';
+import { MemoryRouter, Outlet, useLocation, useNavigate, useRoutes } from 'react-router';
+import type { NavigateFunction, RouteObject } from 'react-router';
 import type { PortalConfig } from '@frontdoor/contract';
 import { AppProviders } from '../App.tsx';
 import type { createI18n } from '../lib/i18n/index.ts';
@@ -36,13 +37,29 @@ export function LocationProbe() {
   );
 }
 
-function ProbeLayout() {
-  return (
-    <>
-      <Outlet />
-      <LocationProbe />
-    </>
-  );
+/** The route table with the location probe; hands the router's navigate to the test. */
+function ProbedRoutes({
+  routes,
+  navigateTo,
+}: {
+  routes: RouteObject[];
+  navigateTo: { current: NavigateFunction | null };
+}) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    navigateTo.current = navigate;
+  });
+  return useRoutes([
+    {
+      element: (
+        <>
+          <Outlet />
+          <LocationProbe />
+        </>
+      ),
+      children: routes,
+    },
+  ]);
 }
 
 /** Renders any route table inside the app providers and a memory router at options.path. */
@@ -51,14 +68,21 @@ export function renderRoutes(routes: RouteObject[], options: RenderOptions = {})
   const i18n = testI18n(options.language ?? 'en');
   const translation = options.translation?.(i18n) ?? builtInTranslationService(i18n);
   const queryClient = createQueryClient();
-  const router = createMemoryRouter([{ element: <ProbeLayout />, children: routes }], {
-    initialEntries: [options.path ?? '/'],
-  });
+  const navigateTo: { current: NavigateFunction | null } = { current: null };
   const utils = render(
     <AppProviders cfg={cfg} i18n={i18n} translation={translation} queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[options.path ?? '/']}>
+        <ProbedRoutes routes={routes} navigateTo={navigateTo} />
+      </MemoryRouter>
     </AppProviders>,
   );
+  /** Navigates as the app would (a path, or -1 for back); wrap in act() where React must settle. */
+  const router = {
+    navigate: async (to: string | number) => {
+      if (!navigateTo.current) throw new Error('the router has not rendered');
+      await (typeof to === 'number' ? navigateTo.current(to) : navigateTo.current(to));
+    },
+  };
   return { ...utils, router, i18n, translation, queryClient, cfg };
 }
 
