@@ -2,11 +2,10 @@ import { StrictMode } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { I18nextProvider } from 'react-i18next';
-import type { i18n as I18n } from 'i18next';
+import { TranslatorProvider } from './lib/i18n/use-translation.tsx';
+import type { Translator } from './lib/i18n/translator.ts';
 import type { PortalConfig } from '@frontdoor/contract';
 import { ConfigProvider } from './lib/config.tsx';
-import { PressHeldAgain } from './lib/held-presses.ts';
 import { TranslationServiceProvider } from './lib/i18n/context.tsx';
 import { ReadingDirection } from './lib/i18n/direction.tsx';
 import type { TranslationService } from './lib/i18n/service.ts';
@@ -16,7 +15,7 @@ import { AppRoutes } from './shell/router.tsx';
 
 export interface AppServices {
   cfg: PortalConfig;
-  i18n: I18n;
+  i18n: Translator;
   translation: TranslationService;
   queryClient: QueryClient;
 }
@@ -30,7 +29,7 @@ export function AppProviders({
   children,
 }: AppServices & { children: ReactNode }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslatorProvider value={i18n}>
       <ConfigProvider value={cfg}>
         <ErrorBoundary>
           <TranslationServiceProvider value={translation}>
@@ -42,7 +41,7 @@ export function AppProviders({
           </TranslationServiceProvider>
         </ErrorBoundary>
       </ConfigProvider>
-    </I18nextProvider>
+    </TranslatorProvider>
   );
 }
 
@@ -57,7 +56,6 @@ export function App({
         <Router>
           <AppRoutes />
         </Router>
-        <PressHeldAgain />
       </AppProviders>
     </StrictMode>
   );

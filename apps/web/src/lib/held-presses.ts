@@ -36,7 +36,7 @@ export function pressHeldAgain(scope: Scope = globalThis as Scope): boolean {
   return true;
 }
 
-/** Rendered last in the app: once hydrated, presses again what was held (frame by frame until it can). */
+/** Rendered last in the page's boundary (ShellLayout): once hydrated, presses again what was held (frame by frame until it can). */
 export function PressHeldAgain(): null {
   useEffect(() => {
     let frame = 0;

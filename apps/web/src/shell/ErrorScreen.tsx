@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { PageCard } from '../ui/PageCard.tsx';
 import { Button, buttonClassName } from '../ui/Button.tsx';
 import styles from '../ui/Page.module.css';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { useConfig } from '../lib/config.tsx';
 import styles from './Shell.module.css';
 

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useState } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../lib/i18n/translator.ts';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useCurrentLanguage, useTranslationService } from '../lib/i18n/context.tsx';
 import type { LanguageOption } from '../lib/i18n/languages.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { CheckIcon, CloseIcon, GlobeIcon } from '../ui/icons.tsx';
 import { DesktopTriggerContent, Flag, desktopTriggerLabel } from './LanguageMenu.tsx';
 import type { LanguageMenuProps } from './LanguageMenu.tsx';

@@ -1,6 +1,7 @@
 import { Suspense, useRef } from 'react';
 import { Outlet } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { PressHeldAgain } from '../lib/held-presses.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { EnvStamp } from './EnvStamp.tsx';
 import { Footer } from './Footer.tsx';
@@ -39,6 +40,9 @@ export function ShellLayout() {
           <StepArrivalProvider value={arriveAtStep}>
             <Outlet key={pageKey} />
           </StepArrivalProvider>
+          {/* inside the page's boundary: React hydrates a boundary on its own, and an element of it
+              has its props before the boundary commits; this effect runs once it has */}
+          <PressHeldAgain />
         </Suspense>
       </main>
       <PageAnnouncer announcement={announcement} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CSSProperties } from 'react';
 import { useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { TOP_BAR_HIDE_OFFSET_PX, TOP_BAR_TRANSITION_MS } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
 import { useHydrated } from '../lib/hydrated.ts';

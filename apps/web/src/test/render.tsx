@@ -69,12 +69,17 @@ export function renderRoutes(routes: RouteObject[], options: RenderOptions = {})
   const translation = options.translation?.(i18n) ?? builtInTranslationService(i18n);
   const queryClient = createQueryClient();
   const navigateTo: { current: NavigateFunction | null } = { current: null };
-  const utils = render(
+  // the providers wrap what rerender() is given too
+  const Providers = ({ children }: { children: ReactNode }) => (
     <AppProviders cfg={cfg} i18n={i18n} translation={translation} queryClient={queryClient}>
-      <MemoryRouter initialEntries={[options.path ?? '/']}>
-        <ProbedRoutes routes={routes} navigateTo={navigateTo} />
-      </MemoryRouter>
-    </AppProviders>,
+      {children}
+    </AppProviders>
+  );
+  const utils = render(
+    <MemoryRouter initialEntries={[options.path ?? '/']}>
+      <ProbedRoutes routes={routes} navigateTo={navigateTo} />
+    </MemoryRouter>,
+    { wrapper: Providers },
   );
   /** Navigates as the app would (a path, or -1 for back); wrap in act() where React must settle. */
   const router = {

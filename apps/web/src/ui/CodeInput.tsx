@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ClipboardEvent, ReactNode, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { EMAIL_CODE_LENGTH, RESEND_COOLDOWN_SECONDS, normalizeDigits } from '@frontdoor/contract';
 import { Button } from './Button.tsx';
 import { FieldFrame, useFieldIds } from './Field.tsx';

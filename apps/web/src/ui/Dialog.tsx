@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { DIALOG_ANIMATION_MS } from '@frontdoor/contract';
 import { CloseIcon } from './icons.tsx';
 import styles from './Dialog.module.css';

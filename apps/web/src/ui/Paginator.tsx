@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import styles from './Controls.module.css';
 
 export interface PaginatorProps {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { FieldFrame, useFieldIds } from './Field.tsx';
 import type { TextFieldProps } from './TextField.tsx';
 import styles from './Field.module.css';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { SEARCH_SHORTCUT_KEY } from '@frontdoor/contract';
 import { SearchIcon } from './icons.tsx';
 import styles from './Controls.module.css';

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { SNACK_BAR_ANIMATION_MS, SNACK_BAR_DEFAULT_DURATION_MS } from '@frontdoor/contract';
 import { useHydrated } from '../lib/hydrated.ts';
 import { CloseIcon } from './icons.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import styles from './Feedback.module.css';
 
 /** A progress wheel with a text label (visible, or for screen readers only). */

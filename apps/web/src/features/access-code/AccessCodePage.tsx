@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
 import { accessCodeLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useNavigate } from 'react-router';
 import { validateEmailBody } from '@frontdoor/contract';
 import { getAccountType, validateEmail } from '../shared/api.ts';

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
+import { TranslatorProvider } from '../../lib/i18n/use-translation.tsx';
 import {
   LOGIN_BUTTON_PROVIDERS,
   PROVIDER_DISPLAY_NAMES,
@@ -100,9 +100,9 @@ describe("the login page's 'Last used' marker", () => {
       );
     }
     const ui = (
-      <I18nextProvider i18n={i18n}>
+      <TranslatorProvider value={i18n}>
         <GoogleButton />
-      </I18nextProvider>
+      </TranslatorProvider>
     );
     const html = renderToString(ui);
     expect(html).not.toContain(en.last_used);

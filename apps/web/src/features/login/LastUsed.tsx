@@ -1,5 +1,5 @@
 import { useId, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import type { SignInMethod } from '@frontdoor/contract';
 import { getLastSignInMethod } from '../../lib/storage.ts';
 import styles from './LastUsed.module.css';

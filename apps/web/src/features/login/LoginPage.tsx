@@ -1,5 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Link } from 'react-router';
 import { LOGIN_BUTTON_PROVIDERS, PROVIDER_DISPLAY_NAMES } from '@frontdoor/contract';
 import type { UpstreamProvider } from '@frontdoor/contract';

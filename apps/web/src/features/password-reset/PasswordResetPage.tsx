@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Navigate, useSearchParams } from 'react-router';
 import * as z from 'zod/mini';
 import { containsPersonalWord, errorCode, passwordSchema } from '@frontdoor/contract';

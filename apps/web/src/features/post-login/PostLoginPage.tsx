@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import type { FieldErrors, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
 import { MIN_PASSWORD_LENGTH, PASSWORD_FLAGS, passwordFlags } from '@frontdoor/contract';
 import type { SummaryError } from '../../ui/FormErrorSummary.tsx';

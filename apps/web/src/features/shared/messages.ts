@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { PASSWORD_REFUSALS, isMessageCode, messages } from '@frontdoor/contract';
 import type { MessageCode, PasswordRefusal } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { buildForgotPasswordUrl, cognitoLoginBody } from '@frontdoor/contract';
 import * as z from 'zod/mini';

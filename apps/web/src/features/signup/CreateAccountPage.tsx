@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useNavigate, useParams } from 'react-router';
 import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
 import { getInviteEmail, signup } from '../shared/api.ts';

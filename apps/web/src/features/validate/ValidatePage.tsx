@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { emailCodeSchema, emailSchema } from '@frontdoor/contract';
 import type { MessageCode } from '@frontdoor/contract';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';

@@ -12,6 +12,25 @@ describe('translation catalogs', () => {
     expect(Object.keys(namespaces).length).toBeGreaterThan(2);
   });
 
+  it('every text is plain: {{name}} placeholders only, no formats, nesting or plural forms the translator lacks', () => {
+    for (const [ns, catalogs] of Object.entries(namespaces)) {
+      for (const [lang, catalog] of Object.entries(catalogs)) {
+        for (const [key, text] of Object.entries(catalog)) {
+          const braces = text.match(/\{\{[^}]*\}\}/g) ?? [];
+          expect(braces, `${ns}:${key} in ${lang}`).toEqual(
+            braces.filter((b) => /^\{\{\s*\w+\s*\}\}$/.test(b)),
+          );
+          expect(text, `${ns}:${key} in ${lang}`).not.toMatch(/\$t\(/);
+          // a plural form comes with its singular (key_one beside key_other); 'description_other' is a choice
+          expect(
+            key.endsWith('_other') && Object.hasOwn(catalog, key.replace(/_other$/, '_one')),
+            `${ns}:${key}`,
+          ).toBe(false);
+        }
+      }
+    }
+  });
+
   it('errors in English is the contract messages object itself', () => {
     expect(namespaces.errors?.en).toBe(messages);
   });

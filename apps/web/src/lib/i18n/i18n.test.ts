@@ -61,7 +61,7 @@ describe('excluded paths (§2)', () => {
 });
 
 describe('built-in translation service', () => {
-  it('switches i18next, <html lang dir> (ar is right to left) and remembers the choice', async () => {
+  it('switches the translator, <html lang dir> (ar is right to left) and remembers the choice', async () => {
     const i18n = testI18n('en');
     const service = builtInTranslationService(i18n);
     expect(service.languages().map((l) => l.param)).toEqual(['en', 'es', 'fr', 'pt', 'zh', 'ar', 'de']);

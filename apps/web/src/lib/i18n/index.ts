@@ -1,6 +1,4 @@
-import i18next from 'i18next';
-import type { i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { Translator } from './translator.ts';
 import { LOCALE_PARAM, directionOf, negotiateLanguage } from '@frontdoor/contract';
 import type { PortalConfig } from '@frontdoor/contract';
 import { setRequestLanguage } from '../http.ts';
@@ -31,25 +29,12 @@ export function applyDocumentLanguage(code: string): void {
   setRequestLanguage(code);
 }
 
-/** An i18next instance in `language`, holding the given catalogs (more are added by loadLanguage). */
-export function createI18n(language: string, resources: Partial<Resources>): I18n {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    resources,
-    lng: language,
-    // every bundled catalog has every key (catalogs.test.ts), so no other language is ever needed
-    fallbackLng: false,
-    supportedLngs: [...BUNDLED_LANGUAGES],
-    ns: Object.keys(Object.values(resources)[0] ?? {}),
-    defaultNS: 'common',
-    // React escapes what it renders; escaping here too would show &amp; etc.
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    initAsync: false,
-  });
+/** A translator in `language`, holding the given catalogs (more are added by loadLanguage). */
+export function createI18n(language: string, resources: Partial<Resources>): Translator {
+  const instance = new Translator(language, resources);
   // prerendering (build time) has no document: it writes the page's <html lang dir> itself
   if (typeof document === 'undefined') return instance;
-  instance.on('languageChanged', applyDocumentLanguage);
+  instance.subscribe(applyDocumentLanguage);
   applyDocumentLanguage(instance.language);
   return instance;
 }
@@ -89,7 +74,7 @@ export async function initTranslation(
   cfg: Pick<PortalConfig, 'translation'>,
   search: string = window.location.search,
   language?: BundledLanguage,
-): Promise<{ i18n: I18n; service: TranslationService }> {
+): Promise<{ i18n: Translator; service: TranslationService }> {
   const { key, scriptUrl } = cfg.translation;
   if (key && scriptUrl) {
     const i18n = createI18n(SOURCE_LANGUAGE, {});

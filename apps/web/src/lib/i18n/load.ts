@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import type { Translator } from './translator.ts';
 import { BUNDLED_LANGUAGES } from './languages.ts';
 import type { BundledLanguage } from './languages.ts';
 import type { LanguageCatalogs } from './resources.ts';
@@ -20,10 +20,9 @@ const catalogChunks: Record<BundledLanguage, () => Promise<{ default: LanguageCa
 export const isBundled = (code: string | null | undefined): code is BundledLanguage =>
   BUNDLED_LANGUAGES.some((bundled) => bundled === code);
 
-/** Gives i18n the catalogs of a bundled language, downloading them unless it has them already. */
-export async function loadLanguage(i18n: I18n, code: BundledLanguage): Promise<void> {
-  if (i18n.hasResourceBundle(code, 'common')) return;
+/** Gives the translator the catalogs of a bundled language, downloading them unless it has them already. */
+export async function loadLanguage(i18n: Translator, code: BundledLanguage): Promise<void> {
+  if (i18n.hasLanguage(code)) return;
   const { default: catalogs } = await catalogChunks[code]();
-  for (const [namespace, strings] of Object.entries(catalogs))
-    i18n.addResourceBundle(code, namespace, strings);
+  i18n.addLanguage(code, catalogs);
 }

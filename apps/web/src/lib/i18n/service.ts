@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import type { Translator } from './translator.ts';
 import { LANGUAGE_COOKIE, STORAGE_KEYS } from '@frontdoor/contract';
 import type { ExcludedPath } from './excluded-paths.ts';
 import { BUNDLED_LANGUAGES, languageOptions } from './languages.ts';
@@ -8,7 +8,7 @@ import type { LanguageOption } from './languages.ts';
 /**
  * The translation service of §7: the shell asks it for the language list, the paths it leaves
  * untranslated, the current language, and to switch language. Two implementations: built-in
- * (i18next with bundled catalogs) and hosted (a translation widget, when cfg.translation.key is set).
+ * (the app's translator with bundled catalogs) and hosted (a translation widget, when cfg.translation.key is set).
  */
 export interface TranslationService {
   readonly kind: 'built-in' | 'hosted';
@@ -52,8 +52,8 @@ function cookieLanguage(): string | null {
   return pair ? decodeURIComponent(pair.slice(prefix.length)) : null;
 }
 
-/** (a) Built-in: i18next with the bundled catalogs; no path is excluded. */
-export function builtInTranslationService(i18n: I18n): TranslationService {
+/** (a) Built-in: the translator with the bundled catalogs; no path is excluded. */
+export function builtInTranslationService(i18n: Translator): TranslationService {
   return {
     kind: 'built-in',
     languages: () => languageOptions(BUNDLED_LANGUAGES),
@@ -63,15 +63,12 @@ export function builtInTranslationService(i18n: I18n): TranslationService {
       if (!isBundled(code)) return;
       if (code !== i18n.language) {
         await loadLanguage(i18n, code);
-        await i18n.changeLanguage(code);
+        i18n.changeLanguage(code);
       }
       // kept also when it is the current one: a ?locale the page was answered in outlives the page
       rememberLanguage(code);
     },
-    subscribe(listener) {
-      i18n.on('languageChanged', listener);
-      return () => i18n.off('languageChanged', listener);
-    },
+    subscribe: (listener) => i18n.subscribe(listener),
   };
 }
 
