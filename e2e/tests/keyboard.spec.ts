@@ -60,7 +60,7 @@ test.describe('keyboard alone completes the flows (issue 3 quality)', () => {
     await tabTo(page, page.getByRole('button', { name: en.signup.submit }));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('alert').filter({ hasText: /./ }).first()).toBeVisible();
-    // after the submit settles (react-hook-form re-focuses on a timer), the summary holds the focus
+    // after the submit settles, the summary still holds the focus
     await page.waitForTimeout(300);
     await expect
       .poll(() =>

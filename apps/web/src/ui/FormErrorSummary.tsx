@@ -15,8 +15,8 @@ export interface FormErrorSummaryProps {
   message?: ReactNode;
   title?: ReactNode;
   /**
-   * The number of failed submits: the summary shows from the first and takes focus once on each. Forms
-   * using it turn off react-hook-form's own focusing (shouldFocusError: false), which would compete.
+   * The number of failed submits: the summary shows from the first and takes focus once on each (the
+   * form itself focuses no field, so nothing competes).
    */
   focusKey: number;
 }

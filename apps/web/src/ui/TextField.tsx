@@ -10,7 +10,7 @@ export interface TextFieldProps
 
 /**
  * A labelled text input. Every input attribute passes through (name, type, autoComplete, inputMode,
- * and react-hook-form's register() result), so password managers and autofill work.
+ * and the form's register() result: lib/form.ts), so password managers and autofill work.
  */
 export function TextField({
   label,

@@ -203,7 +203,7 @@ describe('FormErrorSummary', () => {
     function Form() {
       const [attempts, setAttempts] = useState(0);
       const [code, setCode] = useState('');
-      // re-validated on every change after the first submit, as react-hook-form does
+      // re-validated on every change after the first submit
       const error = attempts && code.length !== 6 ? 'Enter the 6-digit code.' : undefined;
       return (
         <form

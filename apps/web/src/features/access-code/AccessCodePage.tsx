@@ -73,7 +73,8 @@ export default function AccessCodePage() {
         })}
       >
         <CodeField
-          control={form.control}
+          field={form.field('code')}
+          error={form.errors.code}
           id={CODE_FIELD_ID}
           label={t('code_label')}
           length={ACCESS_CODE_LENGTH}

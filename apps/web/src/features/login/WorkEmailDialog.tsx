@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { realmBody } from '@frontdoor/contract';
 import type { UpstreamProvider } from '@frontdoor/contract';
 import type * as z from 'zod/mini';
 import { useConfig } from '../../lib/config.tsx';
+import { useForm } from '../../lib/form.ts';
 import { ApiError } from '../../lib/http.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -37,7 +36,7 @@ export function WorkEmailDialog({
   const cfg = useConfig();
   const { messageText } = useCallError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const form = useForm<WorkEmailForm>({ resolver: zodResolver(realmBody), defaultValues: { email: '' } });
+  const form = useForm({ schema: realmBody, defaultValues: { email: '' } as WorkEmailForm });
   const realm = useMutation({
     mutationFn: (email: string) => microsoftUserRealm(cfg, email),
     onSuccess: (answer, email) => onProvider(providerForRealmAnswer(answer), email.trim()),
@@ -48,7 +47,7 @@ export function WorkEmailDialog({
           : workEmailErrorMessage(undefined, undefined),
       ),
   });
-  const emailError = form.formState.errors.email?.message;
+  const emailError = form.errors.email?.message;
   const pending = realm.isPending || busy;
   return (
     <Dialog

@@ -48,7 +48,8 @@ export default function ForgotPasswordPage() {
         )}
       >
         <CodeField
-          control={form.control}
+          field={form.field('code')}
+          error={form.errors.code}
           id={CODE_FIELD_ID}
           label={t('code_label')}
           hint={t('resend_prompt')}

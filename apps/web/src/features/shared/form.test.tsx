@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useForm } from 'react-hook-form';
+import * as z from 'zod/mini';
+import { useForm } from '../../lib/form.ts';
 import { renderWithProviders } from '../../test/render.tsx';
 import { NewPasswordFields } from './form.tsx';
 
+const newPassword = z.object({ pw: z.string(), confirmPw: z.string() });
+
 function Fields() {
-  const form = useForm<{ pw: string; confirmPw: string }>({ defaultValues: { pw: '', confirmPw: '' } });
+  const form = useForm({ schema: newPassword, defaultValues: { pw: '', confirmPw: '' } });
   return (
     <NewPasswordFields
       ids={{ pw: 'pw', confirmPw: 'confirm-pw' }}

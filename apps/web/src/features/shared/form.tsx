@@ -1,5 +1,5 @@
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import type { FieldErrors, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldBinding, FieldErrors, FieldValues } from '../../lib/form.ts';
 import { MIN_PASSWORD_LENGTH, PASSWORD_FLAGS, passwordFlags } from '@frontdoor/contract';
 import type { SummaryError } from '../../ui/FormErrorSummary.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
@@ -54,7 +54,7 @@ export function NewPasswordFields({
   namespace: 'signup' | 'passwordReset';
   fields: {
     form: {
-      register: (name: NewPasswordField) => UseFormRegisterReturn;
+      register: (name: NewPasswordField) => FieldBinding;
       watch: (name: 'pw') => string | undefined;
     };
     fieldError: (name: NewPasswordField) => string | undefined;

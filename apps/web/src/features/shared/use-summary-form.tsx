@@ -1,19 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
-import {
-  useForm,
-  type DefaultValues,
-  type FieldErrors,
-  type FieldValues,
-  type SubmitHandler,
-} from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useForm, type FieldErrors, type FieldValues } from '../../lib/form.ts';
 import * as z from 'zod/mini';
 import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
 import { summaryErrors } from './form.tsx';
 import { useMessageText } from './messages.ts';
 
 interface SummaryFormOptions<Input extends FieldValues> {
-  defaultValues: DefaultValues<Input>;
+  defaultValues: Partial<Input>;
   /** Control ids in form order: the error summary links to them. */
   fieldIds: Partial<Record<keyof Input & string, string>>;
   /**
@@ -25,22 +18,16 @@ interface SummaryFormOptions<Input extends FieldValues> {
 
 /**
  * A form validated by a contract schema, with the error summary every page shows: it appears only
- * after a failed submit and takes the focus each time (react-hook-form's own focusing is off so
- * the two don't compete).
+ * after a failed submit and takes the focus each time.
  */
-export function useSummaryForm<Input extends FieldValues, Output extends FieldValues>(
+export function useSummaryForm<Input extends FieldValues, Output>(
   schema: z.ZodMiniType<Output, Input>,
   { defaultValues, fieldIds, long = false }: SummaryFormOptions<Input>,
 ) {
   const messageText = useMessageText();
   const [failedSubmits, setFailedSubmits] = useState(0);
-  const form = useForm<Input, unknown, Output>({
-    shouldFocusError: false,
-    resolver: zodResolver(schema),
-    mode: long ? 'onTouched' : 'onSubmit',
-    defaultValues,
-  });
-  const errors = useErrorsHeldDuringPress(form, long);
+  const form = useForm<Input, Output>({ schema, mode: long ? 'onTouched' : 'onSubmit', defaultValues });
+  const errors = useErrorsHeldDuringPress(form.errors, long);
 
   const errorSummary = (
     <FormErrorSummary
@@ -55,7 +42,7 @@ export function useSummaryForm<Input extends FieldValues, Output extends FieldVa
     return typeof message === 'string' ? messageText(message) : undefined;
   };
   /** The form's onSubmit: valid values go to `onValid`; a failed submit shows and focuses the summary. */
-  const onSubmit = (onValid: SubmitHandler<Output>) =>
+  const onSubmit = (onValid: (values: Output) => void) =>
     form.handleSubmit(onValid, () => setFailedSubmits((n) => n + 1));
 
   return { form, errorSummary, fieldError, onSubmit };
@@ -68,17 +55,20 @@ export function useSummaryForm<Input extends FieldValues, Output extends FieldVa
  * keeps showing the errors it showed when the press began; the new ones appear once its click is done.
  */
 function useErrorsHeldDuringPress<Input extends FieldValues>(
-  form: { formState: { errors: FieldErrors<Input> } },
+  errors: FieldErrors<Input>,
   enabled: boolean,
 ): FieldErrors<Input> {
   const [held, setHeld] = useState<FieldErrors<Input> | null>(null);
+  const shown = useRef(errors);
+  useEffect(() => {
+    shown.current = errors;
+  });
   useEffect(() => {
     if (!enabled) return;
     let release: ReturnType<typeof setTimeout> | undefined;
     const hold = () => {
       clearTimeout(release);
-      // a copy: react-hook-form updates its errors object in place
-      setHeld({ ...form.formState.errors });
+      setHeld(shown.current);
     };
     // pointerup, mouseup and click are dispatched in one task: the timer runs after the click
     const letGo = () => {
@@ -92,9 +82,7 @@ function useErrorsHeldDuringPress<Input extends FieldValues>(
         document.removeEventListener(type, listener, true);
       clearTimeout(release);
     };
-  }, [form, enabled]);
-  // read on every render, so the form re-renders as its errors change
-  const { errors } = form.formState;
+  }, [enabled]);
   return held ?? errors;
 }
 

@@ -50,7 +50,7 @@ export default function SignInPage() {
       setCallError(message);
     },
   });
-  const email = form.watch('email');
+  const email = form.watch<string>('email');
   const pending = login.isPending || login.isSuccess;
   // 'Incorrect username or password.' refuses what was typed: both fields point to it (aria-invalid)
   const refusalId =

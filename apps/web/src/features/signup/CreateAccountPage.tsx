@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useNavigate, useParams } from 'react-router';
@@ -51,6 +50,7 @@ export default function CreateAccountPage() {
     long: true,
   });
   const { form, errorSummary, fieldError, onSubmit } = summaryForm;
+  const description = form.field<string | undefined>('description');
 
   const invite = useQuery({
     queryKey: ['inviteEmail', inviteCode],
@@ -148,20 +148,14 @@ export default function CreateAccountPage() {
           {...form.register('email')}
         />
         <NewPasswordFields ids={FIELD_IDS} namespace="signup" fields={summaryForm} />
-        <Controller
-          control={form.control}
-          name="description"
-          render={({ field }) => (
-            <RadioGroup
-              id={FIELD_IDS.description}
-              legend={t('description_label')}
-              name={field.name}
-              value={field.value}
-              onValueChange={field.onChange}
-              options={DESCRIPTIONS.map((value) => ({ value, label: t(`description_${value}`) }))}
-              error={fieldError('description')}
-            />
-          )}
+        <RadioGroup
+          id={FIELD_IDS.description}
+          legend={t('description_label')}
+          name={description.name}
+          value={description.value}
+          onValueChange={description.onChange}
+          options={DESCRIPTIONS.map((value) => ({ value, label: t(`description_${value}`) }))}
+          error={fieldError('description')}
         />
         <Button type="submit" loading={pending} fullWidth>
           {t('submit')}
