@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import type { ComponentType, ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from './lib/query.ts';
+import type { QueryClient } from './lib/query.ts';
 import { TranslatorProvider } from './lib/i18n/use-translation.tsx';
 import type { Translator } from './lib/i18n/translator.ts';
 import type { PortalConfig } from '@frontdoor/contract';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from './query.ts';
 import { SESSION_CACHE_MS, apiPaths, messages } from '@frontdoor/contract';
 import type { Session } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from '../test/server.ts';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from './query.ts';
 import {
   SESSION_CACHE_MS,
   SESSION_FETCH_RETRIES,

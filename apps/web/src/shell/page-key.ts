@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../lib/query.ts';
 import { sessionQueryKey } from '../lib/session.ts';
 
 export interface PageKeyState {

@@ -5,7 +5,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { lazy, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../lib/query.ts';
 import type { RouteObject } from 'react-router';
 import { LANGUAGE_COOKIE, MOBILE_MAX_WIDTH, STORAGE_KEYS } from '@frontdoor/contract';
 import { renderRoutes } from '../test/render.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
 import { accessCodeLogin } from '../shared/api.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query.ts';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import type { LoginParams } from '@frontdoor/contract';

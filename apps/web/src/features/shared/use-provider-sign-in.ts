@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../lib/query.ts';
 import { buildAuthorizeUrl, buildForgotPasswordUrl, type IdentityProvider } from '@frontdoor/contract';
 import { getCsrf } from './api.ts';
 import { goToUrl } from './browser.ts';

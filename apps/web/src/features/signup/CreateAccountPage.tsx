@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useNavigate, useParams } from 'react-router';
 import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
