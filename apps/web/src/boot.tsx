@@ -7,7 +7,6 @@ import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts
 import { createQueryClient } from './lib/query.ts';
 import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
-import { ConfigErrorPage } from './shell/ConfigErrorPage.tsx';
 
 /**
  * Start-up order: config (inlined by the server, else config.json) → translation → render (providers
@@ -26,6 +25,8 @@ export async function boot(
   } catch (error) {
     console.error(error);
     container.replaceChildren();
+    // only a broken deployment needs this page: it is not part of the first script
+    const { ConfigErrorPage } = await import('./shell/ConfigErrorPage.tsx');
     const root = createRoot(container);
     root.render(<ConfigErrorPage error={error instanceof ConfigError ? error : null} />);
     return { outcome: 'config-error', root };

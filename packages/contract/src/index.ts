@@ -7,5 +7,4 @@ export * from './providers.ts';
 export * from './api.ts';
 export * from './roles.ts';
 export * from './authorize.ts';
-export * from './scrub.ts';
 export * from './language.ts';

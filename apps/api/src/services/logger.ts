@@ -1,6 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract';
+import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract/scrub';
 
 /** Fields holding a secret or an address wherever a logged object has them (with §7's names: pw, un). */
 const SECRET_FIELDS = ['password', 'pw', 'confirmPw', 'code', 'hash', 'cookie_hash', 'token', 'email', 'un'];

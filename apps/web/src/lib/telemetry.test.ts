@@ -6,17 +6,10 @@ import { testConfig } from '../test/config.ts';
 import { HttpResponse, api, fail, http, server } from '../test/server.ts';
 import { REQUEST_ID_HEADER, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { ApiError, apiRequest, onFailedCall } from './http.ts';
-import {
-  recordFailedCall,
-  recordReplayFor,
-  reportEvent,
-  scrubBreadcrumb,
-  scrubEvent,
-  scrubSpan,
-  startTelemetry,
-} from './telemetry.ts';
-import type { sentryOptions } from './telemetry.ts';
+import { recordReplayFor, startTelemetry } from './telemetry.ts';
 import type { SentryImporter } from './telemetry.ts';
+import { recordFailedCall, reportEvent, scrubBreadcrumb, scrubEvent, scrubSpan } from './error-reports.ts';
+import type { sentryOptions } from './error-reports.ts';
 
 type SentryModule = typeof SentryNamespace;
 

@@ -1,9 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { isProduction } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
 import { pageNonce } from '../lib/csp-nonce.ts';
-import { useHydrated } from '../lib/hydrated.ts';
 import { useIsMobile } from './use-is-mobile.ts';
 import shellStyles from './Shell.module.css';
 
@@ -54,23 +52,20 @@ const CLEARANCE_RULE =
 /**
  * §2: in every environment but production a red rotated stamp overlays the page. It is rendered
  * through a portal into <body>, outside the app root, is invisible to assistive technology and
- * never catches the pointer, and it is hidden when printing.
+ * never catches the pointer, and it is hidden when printing. The shell loads it (a chunk of its
+ * own) only outside production, once the page has hydrated: a portal is rendered in the browser only.
  */
-export function EnvStamp() {
+export default function EnvStamp() {
   const cfg = useConfig();
   const ref = useRef<HTMLDivElement>(null);
-  const production = isProduction(cfg);
   const compact = useIsMobile();
-  const hydrated = useHydrated();
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
     const style = compact ? { ...STAMP_STYLE, ...COMPACT_STYLE } : STAMP_STYLE;
     for (const [property, value] of Object.entries(style))
       element.style.setProperty(property, value, 'important');
-  }, [production, compact, hydrated]);
-  // a portal is rendered in the browser only
-  if (production || !hydrated) return null;
+  }, [compact]);
   return createPortal(
     <>
       <style nonce={pageNonce()}>{`${PRINT_RULE} ${CLEARANCE_RULE}`}</style>

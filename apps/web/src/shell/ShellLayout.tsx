@@ -1,9 +1,11 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, lazy, useRef } from 'react';
+import { isProduction } from '@frontdoor/contract';
+import { useConfig } from '../lib/config.tsx';
+import { useHydrated } from '../lib/hydrated.ts';
 import { Outlet } from 'react-router';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { PressHeldAgain } from '../lib/held-presses.ts';
 import { Spinner } from '../ui/Spinner.tsx';
-import { EnvStamp } from './EnvStamp.tsx';
 import { Footer } from './Footer.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useLocaleParam } from './locale-param.ts';
@@ -14,6 +16,9 @@ import styles from './Shell.module.css';
 
 export const MAIN_ID = 'main';
 
+/** §2's environment stamp: a production page never downloads it. */
+const EnvStamp = lazy(() => import('./EnvStamp.tsx'));
+
 /** The shell of §1/§2 around every routed page. */
 export function ShellLayout() {
   const { t } = useTranslation('common');
@@ -23,6 +28,8 @@ export function ShellLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { announcement, arriveAtStep } = usePageArrival(pageKey, mainRef);
   useLocaleParam();
+  const production = isProduction(useConfig());
+  const hydrated = useHydrated();
   return (
     <div className={styles.shell}>
       <a className={styles.skip} href={`#${MAIN_ID}`}>
@@ -47,7 +54,11 @@ export function ShellLayout() {
       </main>
       <PageAnnouncer announcement={announcement} />
       <Footer />
-      <EnvStamp />
+      {!production && hydrated && (
+        <Suspense fallback={null}>
+          <EnvStamp />
+        </Suspense>
+      )}
     </div>
   );
 }
