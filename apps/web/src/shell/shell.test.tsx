@@ -11,8 +11,8 @@ import { LANGUAGE_COOKIE, MOBILE_MAX_WIDTH, STORAGE_KEYS } from '@frontdoor/cont
 import { renderRoutes } from '../test/render.tsx';
 import { setWindowWidth } from '../test/match-media.ts';
 import { applyDocumentLanguage } from '../lib/i18n/index.ts';
-import { hostedTranslationService } from '../lib/i18n/service.ts';
-import type { HostedWidget } from '../lib/i18n/service.ts';
+import { hostedTranslationService } from '../lib/i18n/hosted.ts';
+import type { HostedWidget } from '../lib/i18n/hosted.ts';
 import { ShellLayout } from './ShellLayout.tsx';
 import { RequireEmail } from './require-email.tsx';
 import { nextTopBarHidden } from './top-bar-visibility.ts';

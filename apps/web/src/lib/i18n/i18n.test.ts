@@ -4,8 +4,9 @@ import { applyDocumentLanguage, initTranslation, initialLanguage } from './index
 import { testI18n } from '../../test/i18n.ts';
 import { languageOptions } from './languages.ts';
 import { isExcludedPath } from './excluded-paths.ts';
-import { builtInTranslationService, hostedTranslationService, widgetExcludedPaths } from './service.ts';
-import type { HostedWidget } from './service.ts';
+import { builtInTranslationService } from './service.ts';
+import { hostedTranslationService, widgetExcludedPaths } from './hosted.ts';
+import type { HostedWidget } from './hosted.ts';
 import { testConfig } from '../../test/config.ts';
 
 function fakeWidget(): HostedWidget & { emit(code: string): void } {
@@ -155,10 +156,14 @@ describe('initTranslation with a translation key', () => {
     widget.initialize = vi.fn(() => ready?.());
     const cfg = { translation: { key: 'pk_public', scriptUrl: 'https://cdn.example/widget.js' } };
     const pending = initTranslation(cfg, '');
-    const script = document.head.querySelector<HTMLScriptElement>(
-      'script[src="https://cdn.example/widget.js"]',
-    );
-    expect(script).not.toBeNull();
+    // the hosted service's module is loaded first, then the widget's script is added
+    const script = await vi.waitFor(() => {
+      const added = document.head.querySelector<HTMLScriptElement>(
+        'script[src="https://cdn.example/widget.js"]',
+      );
+      expect(added).not.toBeNull();
+      return added;
+    });
     (window as unknown as Record<string, unknown>).Weglot = widget;
     script?.dispatchEvent(new Event('load'));
     const { service } = await pending;
@@ -174,9 +179,13 @@ describe('initTranslation with a translation key', () => {
       { translation: { key: 'pk', scriptUrl: 'https://cdn.example/broken.js' } },
       '',
     );
-    const script = document.head.querySelector<HTMLScriptElement>(
-      'script[src="https://cdn.example/broken.js"]',
-    );
+    const script = await vi.waitFor(() => {
+      const added = document.head.querySelector<HTMLScriptElement>(
+        'script[src="https://cdn.example/broken.js"]',
+      );
+      expect(added).not.toBeNull();
+      return added;
+    });
     script?.dispatchEvent(new Event('error'));
     const { service } = await pending;
     expect(service.kind).toBe('built-in');

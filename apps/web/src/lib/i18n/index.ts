@@ -6,13 +6,7 @@ import type { Resources } from './resources.ts';
 import { isBundled, loadLanguage } from './load.ts';
 import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE } from './languages.ts';
 import type { BundledLanguage } from './languages.ts';
-import {
-  builtInTranslationService,
-  hostedTranslationService,
-  loadHostedWidget,
-  rememberLanguage,
-  rememberedLanguage,
-} from './service.ts';
+import { builtInTranslationService, rememberLanguage, rememberedLanguage } from './service.ts';
 import type { TranslationService } from './service.ts';
 
 export type { TranslationService } from './service.ts';
@@ -79,6 +73,7 @@ export async function initTranslation(
   if (key && scriptUrl) {
     const i18n = createI18n(SOURCE_LANGUAGE, {});
     try {
+      const { hostedTranslationService, loadHostedWidget } = await import('./hosted.ts');
       const [widget] = await Promise.all([
         loadHostedWidget(scriptUrl, key),
         loadLanguage(i18n, SOURCE_LANGUAGE),
