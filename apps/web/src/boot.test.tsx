@@ -90,7 +90,7 @@ describe('boot (issue 2 §2, §8)', () => {
   });
 });
 
-describe('AppErrorBoundary', () => {
+describe('the error boundary around the providers', () => {
   it('shows the friendly page when a provider fails outside the router', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     function Broken(): never {

@@ -177,5 +177,3 @@ export function useForm<Input extends FieldValues, Output>({
 
   return { ...form, errors };
 }
-
-export type Form<Input extends FieldValues, Output> = ReturnType<typeof useForm<Input, Output>>;

@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 /**
  * The app's cache of server answers: useQuery (an answer shared by every component that asks for its
  * key, fetched once at a time, kept while fresh) and useMutation (a call a person makes). It stands in
- * for TanStack Query, whose 10 kB (brotli) the sign-in pages' first script could not carry (docs/ARCHITECTURE.md),
+ * for TanStack Query, whose 9 kB (brotli) the sign-in pages' first script could not carry (docs/ARCHITECTURE.md),
  * and keeps its names and defaults where the app uses them: no retry unless asked, a failed try retried
  * after 1 s, 2 s…, an answer kept 5 minutes after its last user is gone.
  */

@@ -73,8 +73,7 @@ export default function AccessCodePage() {
         })}
       >
         <CodeField
-          field={form.field('code')}
-          error={form.errors.code}
+          form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
           length={ACCESS_CODE_LENGTH}

@@ -5,18 +5,18 @@ import { useMessageText } from './messages.ts';
 
 /** The one-field code forms (verification, reset and access codes): the kit's CodeInput bound to `code`. */
 export function CodeField({
-  field,
-  error,
+  form,
   resend,
   ...input
 }: Omit<CodeInputProps, 'value' | 'onChange' | 'onBlur' | 'name' | 'ref' | 'error' | 'onResend'> & {
-  /** The code form's `form.field('code')` and `form.errors.code`. */
-  field: FieldControl<string>;
-  error: FieldError | undefined;
+  /** The code form (useCodeForm): its `code` field and that field's error. */
+  form: { field(name: 'code'): FieldControl<string>; errors: { code?: FieldError } };
   /** A resend call; its failure is shown by the caller's onError, the countdown still guards against hammering. */
   resend?: () => Promise<unknown>;
 }) {
   const messageText = useMessageText();
+  const field = form.field('code');
+  const error = form.errors.code;
   return (
     <CodeInput
       {...input}

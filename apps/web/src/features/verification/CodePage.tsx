@@ -84,8 +84,7 @@ export default function CodePage() {
         })}
       >
         <CodeField
-          field={form.field('code')}
-          error={form.errors.code}
+          form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
           hint={t('resend_prompt')}
