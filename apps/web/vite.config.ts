@@ -2,13 +2,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { CSP_NONCE_PLACEHOLDER, HASHED_DIR } from '@frontdoor/contract';
 import { languageCatalogs } from './build/catalogs.ts';
+import { treeShakableRouter } from './build/tree-shakable-router.ts';
 
 /** The API server (apps/api) serves the API, the authorization server, dev tools and config.json. */
 const API_ORIGIN = 'http://localhost:8080';
 const proxied = ['/api', '/oidc', '/dev', '/assets/cfg'];
 
 export default defineConfig({
-  plugins: [react(), languageCatalogs()],
+  plugins: [react(), languageCatalogs(), treeShakableRouter()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { useConfig } from '../../lib/config.tsx';
 import { Button, buttonClassName } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Link } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { LOGIN_BUTTON_PROVIDERS, PROVIDER_DISPLAY_NAMES } from '@frontdoor/contract';
 import type { UpstreamProvider } from '@frontdoor/contract';
 import { Alert } from '../../ui/Alert.tsx';

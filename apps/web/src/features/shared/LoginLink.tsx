@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { getLoginCsrf } from '../../lib/storage.ts';
 import { loginPath } from './paths.ts';
 

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { buildForgotPasswordUrl, cognitoLoginBody } from '@frontdoor/contract';
 import * as z from 'zod/mini';
 import { cognitoLogin } from '../shared/api.ts';

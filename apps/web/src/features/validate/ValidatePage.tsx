@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useQuery } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { emailCodeSchema, emailSchema } from '@frontdoor/contract';
 import type { MessageCode } from '@frontdoor/contract';
 import { confirm } from '../shared/api.ts';

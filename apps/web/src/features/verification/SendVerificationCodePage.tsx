@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { Link } from '../../ui/Link.tsx';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
 import { Alert } from '../../ui/Alert.tsx';
