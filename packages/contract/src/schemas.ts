@@ -1,16 +1,19 @@
 import * as z from 'zod/mini';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
+import { lazySchema } from './lazy-schema.ts';
 import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
 import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
 /* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
 
-export const errorEnvelopeSchema = z.object({
-  status: z.literal('error'),
-  msg: z.string(),
-  code: z.optional(z.string()),
-});
+export const errorEnvelopeSchema = lazySchema(() =>
+  z.object({
+    status: z.literal('error'),
+    msg: z.string(),
+    code: z.optional(z.string()),
+  }),
+);
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export const successEnvelope = <T extends z.ZodMiniType>(payload: T) =>
@@ -33,66 +36,80 @@ const emailField = (code: MessageCode) =>
     z.transform(normalizeEmail),
   );
 
-export const emailSchema = emailField('emailFormatInvalid');
+export const emailSchema = lazySchema(() => emailField('emailFormatInvalid'));
 
-export const passwordSchema = z
-  .string(errorCode('passwordRequired'))
-  .check(
-    z.minLength(1, errorCode('passwordRequired')),
-    z.maxLength(256, errorCode('passwordPolicy')),
-    z.refine(isStrongPassword, errorCode('passwordPolicy')),
-  );
+export const passwordSchema = lazySchema(() =>
+  z
+    .string(errorCode('passwordRequired'))
+    .check(
+      z.minLength(1, errorCode('passwordRequired')),
+      z.maxLength(256, errorCode('passwordPolicy')),
+      z.refine(isStrongPassword, errorCode('passwordPolicy')),
+    ),
+);
 
 /** Codes arrive in any script's digits (a phone's keyboard, a pasted message) and are kept in ASCII. */
-export const emailCodeSchema = z
-  .string(errorCode('codeRequired'))
-  .check(
-    z.trim(),
-    z.overwrite(normalizeDigits),
-    z.regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired')),
-  );
+export const emailCodeSchema = lazySchema(() =>
+  z
+    .string(errorCode('codeRequired'))
+    .check(
+      z.trim(),
+      z.overwrite(normalizeDigits),
+      z.regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired')),
+    ),
+);
 
-export const accessCodeSchema = z
-  .string(errorCode('accessCodeLength'))
-  .check(z.trim(), z.overwrite(normalizeDigits), z.length(ACCESS_CODE_LENGTH, errorCode('accessCodeLength')));
+export const accessCodeSchema = lazySchema(() =>
+  z
+    .string(errorCode('accessCodeLength'))
+    .check(
+      z.trim(),
+      z.overwrite(normalizeDigits),
+      z.length(ACCESS_CODE_LENGTH, errorCode('accessCodeLength')),
+    ),
+);
 
 /* ---------- §3 entities ---------- */
 
 /** Email status values (§3); the server decides the next screen with one of these. */
 export const EMAIL_STATUSES = ['login', 'create-account', 'unconfirmed', 'verify', 'reset-password'] as const;
-export const emailStatusSchema = z.enum(EMAIL_STATUSES);
+export const emailStatusSchema = lazySchema(() => z.enum(EMAIL_STATUSES));
 export type EmailStatus = z.infer<typeof emailStatusSchema>;
 
-export const loginParamsSchema = z.object({
-  url: z.url(),
-  isTeacher: z.boolean(),
-  sp_id: z.string().check(z.minLength(1)),
-});
+export const loginParamsSchema = lazySchema(() =>
+  z.object({
+    url: z.url(),
+    isTeacher: z.boolean(),
+    sp_id: z.string().check(z.minLength(1)),
+  }),
+);
 export type LoginParams = z.infer<typeof loginParamsSchema>;
 
 export const DESCRIPTIONS = ['teacher', 'student', 'administrator', 'parent', 'other'] as const;
-export const descriptionSchema = z.enum(DESCRIPTIONS, errorCode('descriptionRequired'));
+export const descriptionSchema = lazySchema(() => z.enum(DESCRIPTIONS, errorCode('descriptionRequired')));
 export type Description = z.infer<typeof descriptionSchema>;
 
-export const rolesSchema = z.record(z.string(), z.array(z.int()));
+export const rolesSchema = lazySchema(() => z.record(z.string(), z.array(z.int())));
 export type Roles = z.infer<typeof rolesSchema>;
 
 /**
  * What a school's directory or roster said of the person at their latest sign-in with a provider
  * (docs/identity.md, "What a product learns"); each provider gives some of it, roles lower case.
  */
-export const identityDirectorySchema = z.object({
-  /** Microsoft's tid; ClassLink's tenant id. */
-  tenant: z.optional(z.string()),
-  /** Clever's district id. */
-  district: z.optional(z.string()),
-  /** Clever's school ids; ClassLink's BuildingId. */
-  schools: z.optional(z.array(z.string())),
-  /** Clever's user_type or role names, ClassLink's Role: e.g. student, teacher. */
-  roles: z.optional(z.array(z.string())),
-  /** ClassLink's OneRoster sourcedId of the person. */
-  rosterId: z.optional(z.string()),
-});
+export const identityDirectorySchema = lazySchema(() =>
+  z.object({
+    /** Microsoft's tid; ClassLink's tenant id. */
+    tenant: z.optional(z.string()),
+    /** Clever's district id. */
+    district: z.optional(z.string()),
+    /** Clever's school ids; ClassLink's BuildingId. */
+    schools: z.optional(z.array(z.string())),
+    /** Clever's user_type or role names, ClassLink's Role: e.g. student, teacher. */
+    roles: z.optional(z.array(z.string())),
+    /** ClassLink's OneRoster sourcedId of the person. */
+    rosterId: z.optional(z.string()),
+  }),
+);
 export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
 
 /**
@@ -100,193 +117,233 @@ export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
  * the email it asserted, whether it said that email is verified, and whether the portal trusts it
  * for linking (verified, from Google or Apple). The account's own email is a placeholder otherwise.
  */
-export const linkedIdentitySchema = z.object({
-  provider: z.enum(UPSTREAM_PROVIDERS),
-  subject: z.string(),
-  email: z.nullable(z.string()),
-  emailVerified: z.boolean(),
-  emailTrusted: z.boolean(),
-  ...identityDirectorySchema.shape,
-});
+export const linkedIdentitySchema = lazySchema(() =>
+  z.object({
+    provider: z.enum(UPSTREAM_PROVIDERS),
+    subject: z.string(),
+    email: z.nullable(z.string()),
+    emailVerified: z.boolean(),
+    emailTrusted: z.boolean(),
+    ...identityDirectorySchema.shape,
+  }),
+);
 export type LinkedIdentity = z.infer<typeof linkedIdentitySchema>;
 
-export const signatureUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  first: z.string(),
-  last: z.string(),
-  roles: rolesSchema,
-  /** Always sent by auth/sig; optional so a signature built without them (older servers, tests) parses. */
-  identities: z.optional(z.array(linkedIdentitySchema)),
-});
+export const signatureUserSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    first: z.string(),
+    last: z.string(),
+    roles: rolesSchema,
+    /** Always sent by auth/sig; optional so a signature built without them (older servers, tests) parses. */
+    identities: z.optional(z.array(linkedIdentitySchema)),
+  }),
+);
 export type SignatureUser = z.infer<typeof signatureUserSchema>;
 
-export const signatureSchema = z.object({
-  user: signatureUserSchema,
-  masq: z.optional(signatureUserSchema),
-});
+export const signatureSchema = lazySchema(() =>
+  z.object({
+    user: signatureUserSchema,
+    masq: z.optional(signatureUserSchema),
+  }),
+);
 export type Signature = z.infer<typeof signatureSchema>;
 
-export const sessionSchema = z.discriminatedUnion('loggedin', [
-  z.object({
-    loggedin: z.literal(true),
-    payload: z.object({ token: z.string(), signature: signatureSchema }),
-  }),
-  z.object({ loggedin: z.literal(false), payload: z.null() }),
-]);
+export const sessionSchema = lazySchema(() =>
+  z.discriminatedUnion('loggedin', [
+    z.object({
+      loggedin: z.literal(true),
+      payload: z.object({ token: z.string(), signature: signatureSchema }),
+    }),
+    z.object({ loggedin: z.literal(false), payload: z.null() }),
+  ]),
+);
 export type Session = z.infer<typeof sessionSchema>;
 
 /* ---------- request bodies and answers, per call of §7 ---------- */
 
-export const validateEmailBody = z.object({ email: emailSchema });
-export const validateEmailResponse = envelope(emailStatusSchema);
+export const validateEmailBody = lazySchema(() => z.object({ email: emailSchema }));
+export const validateEmailResponse = lazySchema(() => envelope(emailStatusSchema));
 
-export const getCsrfQuery = z.object({
-  r: z.optional(z.url()),
-  p: identityProviderSchema,
-  /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
-  c: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-});
-export const getCsrfPayload = z.object({
-  csrf: z.string(),
-  /**
-   * PKCE S256 challenge of this state: the authorize url carries it as code_challenge with
-   * code_challenge_method=S256 (the authorization server requires PKCE).
-   */
-  code_challenge: z.optional(z.string()),
-});
-export const getCsrfResponse = envelope(getCsrfPayload);
+export const getCsrfQuery = lazySchema(() =>
+  z.object({
+    r: z.optional(z.url()),
+    p: identityProviderSchema,
+    /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
+    c: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  }),
+);
+export const getCsrfPayload = lazySchema(() =>
+  z.object({
+    csrf: z.string(),
+    /**
+     * PKCE S256 challenge of this state: the authorize url carries it as code_challenge with
+     * code_challenge_method=S256 (the authorization server requires PKCE).
+     */
+    code_challenge: z.optional(z.string()),
+  }),
+);
+export const getCsrfResponse = lazySchema(() => envelope(getCsrfPayload));
 
-export const inviteEmailPayload = z.object({ email: z.string() });
-export const inviteEmailResponse = envelope(inviteEmailPayload);
+export const inviteEmailPayload = lazySchema(() => z.object({ email: z.string() }));
+export const inviteEmailResponse = lazySchema(() => envelope(inviteEmailPayload));
 
 const nameSchema = (code: MessageCode) =>
   z
     .string(errorCode(code))
     .check(z.trim(), z.minLength(1, errorCode(code)), z.maxLength(100, errorCode(code)));
 
-export const signupBody = z.object({
-  first: nameSchema('firstNameRequired'),
-  last: nameSchema('lastNameRequired'),
-  email: emailField('emailInvalidSignup'),
-  pw: passwordSchema,
-  description: descriptionSchema,
-  code: z.optional(z.string().check(z.maxLength(128))),
-});
+export const signupBody = lazySchema(() =>
+  z.object({
+    first: nameSchema('firstNameRequired'),
+    last: nameSchema('lastNameRequired'),
+    email: emailField('emailInvalidSignup'),
+    pw: passwordSchema,
+    description: descriptionSchema,
+    code: z.optional(z.string().check(z.maxLength(128))),
+  }),
+);
 export type SignupBody = z.input<typeof signupBody>;
-export const signupResponse = envelope(z.object({ email: z.string() }));
+export const signupResponse = lazySchema(() => envelope(z.object({ email: z.string() })));
 
-export const confirmBody = z.object({ un: emailSchema, code: emailCodeSchema });
+export const confirmBody = lazySchema(() => z.object({ un: emailSchema, code: emailCodeSchema }));
 export type ConfirmBody = z.input<typeof confirmBody>;
 
 export const RESEND_RESULTS = ['password_reset', 'verify_email'] as const;
-export const resendResultSchema = z.enum(RESEND_RESULTS);
+export const resendResultSchema = lazySchema(() => z.enum(RESEND_RESULTS));
 export type ResendResult = z.infer<typeof resendResultSchema>;
-export const resendVerificationResponse = envelope(resendResultSchema);
+export const resendVerificationResponse = lazySchema(() => envelope(resendResultSchema));
 
-export const sendResetBody = z.object({ un: emailSchema });
+export const sendResetBody = lazySchema(() => z.object({ un: emailSchema }));
 
-export const resetBody = z
-  .object({ un: emailSchema, code: emailCodeSchema, pw: passwordSchema, confirmPw: z.string() })
-  .check(z.refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] })));
+export const resetBody = lazySchema(() =>
+  z
+    .object({ un: emailSchema, code: emailCodeSchema, pw: passwordSchema, confirmPw: z.string() })
+    .check(z.refine((b) => b.pw === b.confirmPw, errorCode('passwordsDoNotMatch', { path: ['confirmPw'] }))),
+);
 export type ResetBody = z.input<typeof resetBody>;
 
-export const cognitoLoginBody = z.object({
-  email: emailSchema,
-  password: z.string().check(z.minLength(1, errorCode('passwordRequired')), z.maxLength(256)),
-  /** The authorization-server interaction this password check completes. */
-  uid: z.optional(z.string().check(z.maxLength(200))),
-});
-export const cognitoLoginPayload = z.object({ redirect: z.string() });
+export const cognitoLoginBody = lazySchema(() =>
+  z.object({
+    email: emailSchema,
+    password: z.string().check(z.minLength(1, errorCode('passwordRequired')), z.maxLength(256)),
+    /** The authorization-server interaction this password check completes. */
+    uid: z.optional(z.string().check(z.maxLength(200))),
+  }),
+);
+export const cognitoLoginPayload = lazySchema(() => z.object({ redirect: z.string() }));
 
-export const loginParamsResponse = envelope(loginParamsSchema);
+export const loginParamsResponse = lazySchema(() => envelope(loginParamsSchema));
 
-export const createCsrfLoginBody = z.object({ url: z.url(), isTeacher: z._default(z.boolean(), false) });
-export const createCsrfLoginPayload = z.object({ csrf: z.string() });
+export const createCsrfLoginBody = lazySchema(() =>
+  z.object({ url: z.url(), isTeacher: z._default(z.boolean(), false) }),
+);
+export const createCsrfLoginPayload = lazySchema(() => z.object({ csrf: z.string() }));
 
 /** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
 /** A session id is the sha256 (hex) of its cookie token. */
-export const gatewaySessionParams = z.object({ sid: z.string().check(z.regex(/^[0-9a-f]{64}$/)) });
-export const gatewaySessionPayload = z.object({ active: z.boolean() });
-export const gatewaySessionResponse = envelope(gatewaySessionPayload);
+export const gatewaySessionParams = lazySchema(() =>
+  z.object({ sid: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+);
+export const gatewaySessionPayload = lazySchema(() => z.object({ active: z.boolean() }));
+export const gatewaySessionResponse = lazySchema(() => envelope(gatewaySessionPayload));
 
-export const basicUserRoleParam = z.object({ isStudent: z.enum(['0', '1']) });
+export const basicUserRoleParam = lazySchema(() => z.object({ isStudent: z.enum(['0', '1']) }));
 
-export const subscriptionChangeSchema = z.object({
-  id: z.union(
-    EMAIL_PREFERENCES.map((k) => z.literal(SUBSCRIPTION_IDS[k])) as unknown as [
-      z.ZodMiniLiteral<number>,
-      z.ZodMiniLiteral<number>,
-    ],
-  ),
-  subscribed: z.boolean(),
-});
-export const subscriptionBody = z.object({
-  subscriptionChanges: z.array(subscriptionChangeSchema).check(z.minLength(1), z.maxLength(4)),
-});
+export const subscriptionChangeSchema = lazySchema(() =>
+  z.object({
+    id: z.union(
+      EMAIL_PREFERENCES.map((k) => z.literal(SUBSCRIPTION_IDS[k])) as unknown as [
+        z.ZodMiniLiteral<number>,
+        z.ZodMiniLiteral<number>,
+      ],
+    ),
+    subscribed: z.boolean(),
+  }),
+);
+export const subscriptionBody = lazySchema(() =>
+  z.object({
+    subscriptionChanges: z.array(subscriptionChangeSchema).check(z.minLength(1), z.maxLength(4)),
+  }),
+);
 export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
 
-export const accessCodeParams = z.object({
-  code: accessCodeSchema,
-  sp_id: z.string().check(z.minLength(1), z.maxLength(100)),
-});
-export const accessCodePayload = z.object({ cookie_hash: z.string(), sp_id: z.string() });
-export const accessCodeResponse = envelope(accessCodePayload);
+export const accessCodeParams = lazySchema(() =>
+  z.object({
+    code: accessCodeSchema,
+    sp_id: z.string().check(z.minLength(1), z.maxLength(100)),
+  }),
+);
+export const accessCodePayload = lazySchema(() => z.object({ cookie_hash: z.string(), sp_id: z.string() }));
+export const accessCodeResponse = lazySchema(() => envelope(accessCodePayload));
 
 /** How an account signs in (cognito/get_account_type): its password, or an upstream provider. */
 export const ACCOUNT_METHODS = ['password', ...UPSTREAM_PROVIDERS] as const;
-export const accountTypePayload = z.object({
-  exists: z.boolean(),
-  methods: z.array(z.enum(ACCOUNT_METHODS)),
-});
-export const accountTypeResponse = envelope(accountTypePayload);
+export const accountTypePayload = lazySchema(() =>
+  z.object({
+    exists: z.boolean(),
+    methods: z.array(z.enum(ACCOUNT_METHODS)),
+  }),
+);
+export const accountTypeResponse = lazySchema(() => envelope(accountTypePayload));
 export type AccountTypePayload = z.infer<typeof accountTypePayload>;
 
-export const realmBody = z.object({
-  email: emailField('workEmailInvalid'),
-});
-export const realmPayload = z.object({
-  accountType: microsoftAccountTypeSchema,
-  domain: z.optional(z.string()),
-});
-export const realmResponse = envelope(realmPayload);
+export const realmBody = lazySchema(() =>
+  z.object({
+    email: emailField('workEmailInvalid'),
+  }),
+);
+export const realmPayload = lazySchema(() =>
+  z.object({
+    accountType: microsoftAccountTypeSchema,
+    domain: z.optional(z.string()),
+  }),
+);
+export const realmResponse = lazySchema(() => envelope(realmPayload));
 
-export const cookieQuery = z.object({
-  hash: z.string().check(z.minLength(1), z.maxLength(200)),
-  return_url: z.url(),
-  // the login csrf of the sign-in request: required, so a hash alone cannot start a session
-  token: z.string().check(z.minLength(1), z.maxLength(200)),
-});
+export const cookieQuery = lazySchema(() =>
+  z.object({
+    hash: z.string().check(z.minLength(1), z.maxLength(200)),
+    return_url: z.url(),
+    // the login csrf of the sign-in request: required, so a hash alone cannot start a session
+    token: z.string().check(z.minLength(1), z.maxLength(200)),
+  }),
+);
 
 /* ---------- §3 configuration file (assets/cfg/config.json) ---------- */
 
-export const configSchema = z.object({
-  env: z.string().check(z.minLength(1)),
-  apiUrl: z.string().check(z.minLength(1)),
-  loginUrl: z.string().check(z.minLength(1)),
-  siteUrls: z.object({
-    root: z.string(),
-    contactUs: z.string(),
-    privacy: z.string(),
-    terms: z.string(),
-    help: z.string(),
+export const configSchema = lazySchema(() =>
+  z.object({
+    env: z.string().check(z.minLength(1)),
+    apiUrl: z.string().check(z.minLength(1)),
+    loginUrl: z.string().check(z.minLength(1)),
+    siteUrls: z.object({
+      root: z.string(),
+      contactUs: z.string(),
+      privacy: z.string(),
+      terms: z.string(),
+      help: z.string(),
+    }),
+    clientIds: z.object({ portal: z.string() }),
+    redirectUri: z.string(),
+    translation: z.object({ key: z.nullable(z.string()), scriptUrl: z.nullable(z.string()) }),
+    sentryDsn: z.nullable(z.string()),
+    requestTimeoutMs: z.int().check(z.positive()),
+    providerName: z.string(),
   }),
-  clientIds: z.object({ portal: z.string() }),
-  redirectUri: z.string(),
-  translation: z.object({ key: z.nullable(z.string()), scriptUrl: z.nullable(z.string()) }),
-  sentryDsn: z.nullable(z.string()),
-  requestTimeoutMs: z.int().check(z.positive()),
-  providerName: z.string(),
-});
+);
 export type PortalConfig = z.infer<typeof configSchema>;
 export const isProduction = (cfg: Pick<PortalConfig, 'env'>): boolean => cfg.env === 'production';
 
 /** One message of the development mailbox (GET /dev/mailbox.json, newest first; non-production only). */
-export const mailboxMessageSchema = z.object({
-  to: z.string(),
-  subject: z.string(),
-  text: z.string(),
-  html: z.string(),
-  sentAt: z.number(),
-});
+export const mailboxMessageSchema = lazySchema(() =>
+  z.object({
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    sentAt: z.number(),
+  }),
+);
 export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;
