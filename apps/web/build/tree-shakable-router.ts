@@ -12,7 +12,7 @@ const NAMED = /^[A-Za-z_$][\w$]*\.displayName = "[^"\n]*";\n/gm;
  * react-router's production build writes `const Link = React$1.forwardRef(…)` and, on the next line,
  * `Link.displayName = "Link"`. The bundler keeps both when nothing uses Link (a call it cannot know
  * is pure, then a property write), and with Link, NavLink, Form and unused contexts comes what they
- * reach: about 3 kB compressed of the first script. This marks those calls pure and drops the names
+ * reach: 1.6 kB compressed of the first script. This marks those calls pure and drops the names
  * (DevTools then shows the functions' own names), so what the app does not use is left out.
  */
 export function treeShakableRouterModule(code: string): MagicString | undefined {
