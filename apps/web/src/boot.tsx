@@ -1,3 +1,4 @@
+import { startTransition, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -7,6 +8,19 @@ import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts
 import { createQueryClient } from './lib/query.ts';
 import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
+
+/**
+ * hydrateRoot in a transition: React then hydrates in slices that yield to the browser every few
+ * milliseconds, instead of in one task that a slow device spends hundreds of milliseconds on.
+ */
+function hydrateInSlices(container: HTMLElement, app: ReactNode): Root {
+  let root: Root | undefined;
+  startTransition(() => {
+    root = hydrateRoot(container, app);
+  });
+  if (!root) throw new Error('hydrateRoot did not run');
+  return root;
+}
 
 /**
  * Start-up order: config (inlined by the server, else config.json) → translation → render (providers
@@ -49,7 +63,7 @@ export async function boot(
   );
   let root: Root;
   if (prerendered) {
-    root = hydrateRoot(container, app);
+    root = hydrateInSlices(container, app);
     const chosen = initialLanguage(window.location.search);
     if (service.kind === 'built-in' && chosen !== service.current()) void service.change(chosen);
   } else {

@@ -9,6 +9,7 @@ import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
 import { applyDocumentLanguage } from './lib/i18n/index.ts';
 import { PRERENDERED_PAGES } from './prerender.tsx';
+import { SYNC_COMMIT, isReactOwned, onReactCommit } from './test/react-commits.ts';
 
 const LANGUAGES = ['en', 'ar'] as const;
 const PATHS = PRERENDERED_PAGES.map(({ paths }) => paths[0]!);
@@ -56,6 +57,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
   applyDocumentLanguage('en');
   vi.restoreAllMocks();
+  onReactCommit(undefined);
 });
 
 /** What the server answers: the prerendered markup with this deployment's config in it and inlined. */
@@ -112,6 +114,25 @@ describe('prerendered pages', () => {
       expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(served ?? '');
       expect(errors).not.toHaveBeenCalled();
       errors.mockRestore();
+    },
+  );
+
+  it.each(PATHS)(
+    'hydrate %s in slices: the commit that takes the page over is never a synchronous one',
+    async (path) => {
+      server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
+      const container = servedPage(path, 'en');
+      const heading = container.querySelector('h1');
+      if (!heading) throw new Error(`${path} has no heading`);
+      // a synchronous render cannot yield: on a slow device the whole page would be one long task
+      const takenOverAt: number[] = [];
+      onReactCommit((priority) => {
+        if (!takenOverAt.length && isReactOwned(heading)) takenOverAt.push(priority);
+      });
+      root = (await act(() => boot(container))).root;
+      await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+      expect(takenOverAt).toHaveLength(1);
+      expect(takenOverAt[0]).not.toBe(SYNC_COMMIT);
     },
   );
 });

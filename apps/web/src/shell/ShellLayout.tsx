@@ -19,6 +19,20 @@ export const MAIN_ID = 'main';
 /** §2's environment stamp: a production page never downloads it. */
 const EnvStamp = lazy(() => import('./EnvStamp.tsx'));
 
+/**
+ * The stamp once the page is hydrated (it is never prerendered). A component of its own: switching it
+ * on re-renders it alone, not the shell around the page, which would make React hydrate the page in
+ * one blocking task instead of in slices.
+ */
+function EnvStampAfterHydration() {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <Suspense fallback={null}>
+      <EnvStamp />
+    </Suspense>
+  ) : null;
+}
+
 /** The shell of §1/§2 around every routed page. */
 export function ShellLayout() {
   const { t } = useTranslation('common');
@@ -29,7 +43,6 @@ export function ShellLayout() {
   const { announcement, arriveAtStep } = usePageArrival(pageKey, mainRef);
   useLocaleParam();
   const production = isProduction(useConfig());
-  const hydrated = useHydrated();
   return (
     <div className={styles.shell}>
       <a className={styles.skip} href={`#${MAIN_ID}`}>
@@ -54,11 +67,7 @@ export function ShellLayout() {
       </main>
       <PageAnnouncer announcement={announcement} />
       <Footer />
-      {!production && hydrated && (
-        <Suspense fallback={null}>
-          <EnvStamp />
-        </Suspense>
-      )}
+      {!production && <EnvStampAfterHydration />}
     </div>
   );
 }
