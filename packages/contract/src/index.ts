@@ -3,6 +3,7 @@ export * from './constants.ts';
 export * from './messages.ts';
 export * from './rules.ts';
 export * from './schemas.ts';
+export { lazySchema } from './lazy-schema.ts';
 export * from './providers.ts';
 export * from './api.ts';
 export * from './roles.ts';

@@ -6,6 +6,7 @@ import {
   envelope,
   getCsrfResponse,
   inviteEmailResponse,
+  lazySchema,
   loginParamsResponse,
   realmResponse,
   resendVerificationResponse,
@@ -25,8 +26,9 @@ import { apiRequest } from '../../lib/http.ts';
 /** One thin function per call of §7 the pages make; each returns the success envelope or throws ApiError. */
 type Cfg = Pick<PortalConfig, 'apiUrl' | 'requestTimeoutMs'>;
 
-const anyPayload = envelope(z.unknown());
-const redirectResponse = envelope(cognitoLoginPayload);
+// built when first used, as the contract's own schemas are (lazySchema)
+const anyPayload = lazySchema(() => envelope(z.unknown()));
+const redirectResponse = lazySchema(() => envelope(cognitoLoginPayload));
 
 /** Any string status passes here: nextStepForEmailStatus logs a value outside the contract union (§4). */
 export const validateEmail = (cfg: Cfg, email: string) =>

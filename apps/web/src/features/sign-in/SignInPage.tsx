@@ -3,7 +3,7 @@ import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useParams, useSearchParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
-import { buildForgotPasswordUrl, cognitoLoginBody } from '@frontdoor/contract';
+import { buildForgotPasswordUrl, cognitoLoginBody, lazySchema } from '@frontdoor/contract';
 import * as z from 'zod/mini';
 import { cognitoLogin } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
@@ -21,7 +21,7 @@ import { rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
-const signInForm = z.omit(cognitoLoginBody, { uid: true });
+const signInForm = lazySchema(() => z.omit(cognitoLoginBody, { uid: true }));
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
 const CALL_ERROR_ID = 'sign-in-call-error';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { containsPersonalWord, errorCode, signupBody } from '@frontdoor/contract';
+import { containsPersonalWord, errorCode, lazySchema, signupBody } from '@frontdoor/contract';
 import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
 
 /**
@@ -7,10 +7,10 @@ import { confirmPwSchema, withConfirmation } from '../shared/confirmation.ts';
  * §5, and the server's rule that the password holds no name or part of the email (the server's
  * common-password list stays there).
  */
-export const signupForm = withConfirmation(
-  z.extend(z.omit(signupBody, { code: true }), { confirmPw: confirmPwSchema }),
-).check(
-  z.refine((form) => !containsPersonalWord(form.pw, form), errorCode('passwordPersonal', { path: ['pw'] })),
+export const signupForm = lazySchema(() =>
+  withConfirmation(z.extend(z.omit(signupBody, { code: true }), { confirmPw: confirmPwSchema })).check(
+    z.refine((form) => !containsPersonalWord(form.pw, form), errorCode('passwordPersonal', { path: ['pw'] })),
+  ),
 );
 
 export type SignupFormOutput = z.output<typeof signupForm>;
