@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
-import { CONFIG_PATH, apiPaths } from '@frontdoor/contract';
+import { CONFIG_ELEMENT_ID, CONFIG_PATH, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
 import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
@@ -87,6 +87,20 @@ describe('boot (issue 2 §2, §8)', () => {
     act(() => frames.splice(0).forEach((frame) => frame(performance.now())));
     await waitFor(() => expect(init).toHaveBeenCalledOnce());
     vi.mocked(window.requestAnimationFrame).mockRestore();
+  });
+
+  it('goes on in a task of its own: the task that evaluated the script ends before the config is read', async () => {
+    server.use(
+      http.get(configUrl, () => HttpResponse.json(testConfig)),
+      http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
+    );
+    const lookups = vi.spyOn(document, 'getElementById');
+    const booting = boot(mount());
+    await Promise.resolve();
+    expect(lookups).not.toHaveBeenCalledWith(CONFIG_ELEMENT_ID);
+    await act(() => started(booting));
+    expect(lookups).toHaveBeenCalledWith(CONFIG_ELEMENT_ID);
+    lookups.mockRestore();
   });
 });
 

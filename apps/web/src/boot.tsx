@@ -10,6 +10,13 @@ import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
 
 /**
+ * Ends the current task, so that the browser may paint and answer input before start-up goes on:
+ * start-up runs as a chain of tasks (the script's evaluation, the config, the translation, hydration),
+ * none of which holds a tap for long on a slow device.
+ */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
  * hydrateRoot in a transition: React then hydrates in slices that yield to the browser every few
  * milliseconds, instead of in one task that a slow device spends hundreds of milliseconds on.
  */
@@ -35,6 +42,7 @@ export async function boot(
 ): Promise<{ outcome: 'started' | 'config-error'; root: Root }> {
   let cfg;
   try {
+    await nextTask();
     cfg = await loadConfig();
   } catch (error) {
     console.error(error);
@@ -45,6 +53,7 @@ export async function boot(
     root.render(<ConfigErrorPage error={error instanceof ConfigError ? error : null} />);
     return { outcome: 'config-error', root };
   }
+  await nextTask();
   const pageLanguage = document.documentElement.lang;
   const prerendered = container.hasChildNodes() && isBundled(pageLanguage);
   const { i18n, service } = await initTranslation(
