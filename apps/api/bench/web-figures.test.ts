@@ -65,6 +65,7 @@ const figures = (over: Partial<PageFigures> = {}): PageFigures => ({
   accessibility: 100,
   lcp: 1300,
   cls: 0,
+  tbt: 40,
   bytes: 86_000,
   requests: 3,
   initialJsCss: 85_000,
@@ -133,6 +134,9 @@ describe('pageVerdicts and pageTable', () => {
     const table = pageTable(figures({ bytes: 172_000, lcp: 2600 }), reference);
     expect(table).toContain('| bytes transferred | 86.0 kB | 172.0 kB | 2.00× | — |  |');
     expect(table).toContain('| LCP | 1.30 s | 2.60 s | 2.00× | ≤ 1.1× reference | FAIL |');
+    expect(pageTable(figures({ tbt: 120.4 }), reference)).toContain(
+      '| total blocking time | 40 ms | 120 ms | 3.01× | — |  |',
+    );
     expect(table).toContain('| CLS | 0.000 | 0.000 | — | 0 | PASS |');
   });
 });

@@ -20,6 +20,8 @@ export interface PageFigures {
   accessibility: number;
   lcp: number;
   cls: number;
+  /** Total blocking time (ms, simulated): what a page's Performance score loses most of on a slow machine. */
+  tbt: number;
   bytes: number;
   requests: number;
   initialJsCss: number;
@@ -116,6 +118,7 @@ export async function figuresOf(
     accessibility: score(lhr, 'accessibility'),
     lcp: numeric(lhr, 'largest-contentful-paint'),
     cls: numeric(lhr, 'cumulative-layout-shift'),
+    tbt: numeric(lhr, 'total-blocking-time'),
     bytes: numeric(lhr, 'total-byte-weight'),
     requests: records.length,
     initialJsCss,
@@ -149,6 +152,7 @@ export function medianFigures(runs: PageFigures[]): PageFigures | undefined {
     accessibility: of('accessibility'),
     lcp: of('lcp'),
     cls: of('cls'),
+    tbt: of('tbt'),
     bytes: of('bytes'),
     requests: of('requests'),
     initialJsCss: of('initialJsCss'),
@@ -198,6 +202,7 @@ const ROWS: Row[] = [
     // as Lighthouse shows it: three decimals
     goal: { text: '0', met: (f) => f.cls < 0.0005 },
   },
+  { label: 'total blocking time', value: (f) => f.tbt, format: (f) => `${Math.round(f.tbt)} ms` },
   { label: 'bytes transferred', value: (f) => f.bytes, format: (f) => kB(f.bytes) },
   { label: 'requests', value: (f) => f.requests, format: (f) => String(f.requests) },
   {

@@ -204,7 +204,7 @@ export async function webSpeed({
           log(
             `  lighthouse ${round}/${runs} ${target.key}: ${
               outcome.figures
-                ? `performance ${outcome.figures.performance}, LCP ${(outcome.figures.lcp / 1000).toFixed(2)} s`
+                ? `performance ${outcome.figures.performance}, TBT ${Math.round(outcome.figures.tbt)} ms, LCP ${(outcome.figures.lcp / 1000).toFixed(2)} s`
                 : `FAILED (${outcome.error})`
             } (${took})`,
           );
