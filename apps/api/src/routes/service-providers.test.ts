@@ -146,6 +146,8 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
       expect(res.statusCode).toBe(400);
       expect(res.json().msg).toBe('The code you entered is not for readingroom Learning');
       expect(res.json().msg.startsWith(messages.accessCodeWrongProviderPrefix)).toBe(true);
+      // the SPA shows the msg as it is by this code, never by its text
+      expect(res.json().code).toBe('accessCodeWrongProviderPrefix');
     });
 
     it('refuses unknown or revoked codes (404) and codes of the wrong length (400)', async () => {

@@ -59,7 +59,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
 
   it("a server message beginning 'The code you entered is not for' is shown as is", async () => {
     const msg = 'The code you entered is not for Reading Lab.';
-    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(403, 'forbidden', msg)));
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+        fail(400, 'accessCodeWrongProviderPrefix', msg),
+      ),
+    );
     await enter('K7Q2ZX');
     expect(await screen.findByText(msg)).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');

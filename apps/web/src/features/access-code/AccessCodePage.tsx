@@ -12,7 +12,6 @@ import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { ApiError } from '../../lib/http.ts';
 import { clearLoginData, confirmSignIn, getLoginCsrf } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
@@ -45,7 +44,7 @@ export default function AccessCodePage() {
     },
     onError: (error) => {
       if (onFatal(error)) return;
-      setCallError(accessCodeErrorMessage(error instanceof ApiError ? error.msg : undefined));
+      setCallError(accessCodeErrorMessage(error));
     },
   });
 
