@@ -1,6 +1,6 @@
-import './zod-config.ts';
 export * from './constants.ts';
 export * from './messages.ts';
+export * from './english-messages.ts';
 export * from './rules.ts';
 export * from './schemas.ts';
 export { lazySchema } from './lazy-schema.ts';

@@ -1,3 +1,4 @@
+import './zod-config.ts';
 /**
  * A schema built the first time anything reads it. The contract defines every payload schema at the
  * top of its modules, and zod builds each with its checks and internals: eagerly, a sign-in page spent

@@ -1,4 +1,5 @@
-import { messages, type MessageCode } from './messages.ts';
+import { messages } from './english-messages.ts';
+import type { MessageCode } from './messages.ts';
 
 /**
  * Every contract message by code, in every bundled language: the SPA's 'errors' namespace and the

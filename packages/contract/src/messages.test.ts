@@ -5,13 +5,16 @@ import {
   embeddedMessage,
   errorCode,
   extractEmbeddedMessage,
+  MESSAGE_CODES,
+  RULE_TEXTS,
   isMessageCode,
   issueCode,
-  messages,
+  type MessageCode,
   resetFailureCode,
   resetFailureMessage,
   stripParenthesised,
 } from './messages.ts';
+import { messages } from './english-messages.ts';
 import { cognitoLoginBody, passwordSchema, realmBody, resetBody, signupBody } from './schemas.ts';
 
 describe('messages are the spec texts word for word', () => {
@@ -61,7 +64,12 @@ describe('password reset failure text (§8)', () => {
 });
 
 describe('errors travel as codes', () => {
-  it('isMessageCode accepts the keys of messages only', () => {
+  it("the English catalog has a text for every code and no other key, the rules' texts among them", () => {
+    expect(Object.keys(messages).sort()).toEqual([...MESSAGE_CODES].sort());
+    for (const [code, text] of Object.entries(RULE_TEXTS)) expect(messages[code as MessageCode]).toBe(text);
+  });
+
+  it('isMessageCode accepts the codes only', () => {
     expect(isMessageCode('passwordsDoNotMatch')).toBe(true);
     expect(isMessageCode('Passwords do not match')).toBe(false);
     expect(isMessageCode('toString')).toBe(false);

@@ -1,4 +1,4 @@
-import { messages } from './messages.ts';
+import { RULE_TEXTS } from './messages.ts';
 import type { Signature, SignatureUser } from './schemas.ts';
 
 export interface RoleRequirement {
@@ -19,7 +19,7 @@ export function userHasRole(user: SignatureUser, role: string, level = 0): boole
 }
 
 function requireSignature(signature: Signature | null | undefined): Signature {
-  if (!signature) throw new Error(messages.authNotInitialized);
+  if (!signature) throw new Error(RULE_TEXTS.authNotInitialized);
   return signature;
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SUBSCRIPTION_IDS } from './constants.ts';
-import { isMessageCode, messages } from './messages.ts';
+import { messages } from './english-messages.ts';
+import { isMessageCode } from './messages.ts';
 import { normalizeEmail } from './rules.ts';
 import {
   accessCodeParams,

@@ -1,3 +1,4 @@
+import './zod-config.ts';
 import * as z from 'zod/mini';
 import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';

@@ -4,8 +4,8 @@ import {
   SESSION_FETCH_RETRIES,
   apiPaths,
   hasAnyRole,
+  RULE_TEXTS,
   hasRole,
-  messages,
   sessionSchema,
 } from '@frontdoor/contract';
 import type { RoleRequirement, Session } from '@frontdoor/contract';
@@ -41,7 +41,7 @@ export interface RoleChecks {
 export function roleChecks(session: Session | undefined): RoleChecks {
   if (session === undefined) {
     const notInitialized = (): never => {
-      throw new Error(messages.authNotInitialized);
+      throw new Error(RULE_TEXTS.authNotInitialized);
     };
     return { hasRole: notInitialized, hasAnyRole: notInitialized };
   }

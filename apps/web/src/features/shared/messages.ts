@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { PASSWORD_REFUSALS, isMessageCode, messages } from '@frontdoor/contract';
+import { PASSWORD_REFUSALS, isMessageCode } from '@frontdoor/contract';
 import type { MessageCode, PasswordRefusal } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from './shown-message.ts';
@@ -37,7 +37,7 @@ export function useMessageText(): (message: ShownMessage | string | undefined) =
           : isMessageCode(message)
             ? { code: message }
             : { text: message };
-      return 'code' in shown ? t(shown.code, { defaultValue: messages[shown.code] }) : shown.text;
+      return 'code' in shown ? t(shown.code) : shown.text;
     },
     [t],
   );
