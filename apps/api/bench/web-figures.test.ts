@@ -5,6 +5,7 @@ import {
   inlineStyleBytes,
   medianFigures,
   pageTable,
+  languageBytes,
   pageVerdicts,
   type PageFigures,
 } from './web-figures.ts';
@@ -138,5 +139,22 @@ describe('pageVerdicts and pageTable', () => {
       '| total blocking time | 40 ms | 120 ms | 3.01× | — |  |',
     );
     expect(table).toContain('| CLS | 0.000 | 0.000 | — | 0 | PASS |');
+  });
+});
+
+describe('languageBytes', () => {
+  it("judges each language's initial JS+CSS against the same goal, a failed run as FAIL", () => {
+    const { table, verdicts } = languageBytes('/log-in', [
+      { language: 'fr', figures: figures({ initialJsCss: 105_000 }) },
+      { language: 'de', figures: figures({ initialJsCss: 105_030 }) },
+      { language: 'ar', figures: undefined },
+    ]);
+    expect(table).toContain('| fr | 105.0 kB | ≤ 105.0 kB | PASS |');
+    expect(table).toContain('| de | 105.0 kB | ≤ 105.0 kB | FAIL |');
+    expect(verdicts).toEqual([
+      '- PASS: /log-in?locale=fr initial JS+CSS (as transferred) ≤ 105.0 kB (105.0 kB)',
+      '- FAIL: /log-in?locale=de initial JS+CSS (as transferred) ≤ 105.0 kB (105.0 kB)',
+      '- FAIL: /log-in?locale=ar initial JS+CSS (as transferred) ≤ 105.0 kB (no run succeeded)',
+    ]);
   });
 });

@@ -256,3 +256,32 @@ export function pageTable(page: PageFigures | undefined, reference: PageFigures 
     ...lines,
   ].join('\n');
 }
+
+/**
+ * The first page's initial JS+CSS in each other language (one run each: the bytes do not vary between
+ * runs): each language downloads its own catalogs, so the weight goal must hold in every one of them.
+ */
+export function languageBytes(
+  page: string,
+  byLanguage: { language: string; figures: PageFigures | undefined }[],
+): { table: string; verdicts: string[] } {
+  const goal = `≤ ${kB(WEB_GOALS.initialJsCssBytes)}`;
+  const rows = byLanguage.map(({ language, figures }) => ({
+    language,
+    figure: figures ? kB(figures.initialJsCss) : 'no run succeeded',
+    result: figures && figures.initialJsCss <= WEB_GOALS.initialJsCssBytes ? 'PASS' : 'FAIL',
+  }));
+  return {
+    table: [
+      `initial JS+CSS (as transferred) of ${page} in each other language:`,
+      '',
+      '| language | initial JS+CSS | goal | result |',
+      '|---|---:|---|---|',
+      ...rows.map((r) => `| ${r.language} | ${r.figure} | ${goal} | ${r.result} |`),
+    ].join('\n'),
+    verdicts: rows.map(
+      (r) =>
+        `- ${r.result}: ${page}?locale=${r.language} initial JS+CSS (as transferred) ${goal} (${r.figure})`,
+    ),
+  };
+}

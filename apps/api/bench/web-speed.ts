@@ -4,7 +4,8 @@
  * React + react-router page with one email form (bench/reference-web), built by the same Vite and
  * served by a bare Fastify with the portal's static-file settings, so that only the page differs.
  * Runs are interleaved (reference, a portal page, reference, the next page, …) so the machine's noise
- * hits both sides; each figure is the median of its runs. A failed run is reported, never thrown, and
+ * hits both sides; each figure is the median of its runs. Then /log-in once in each other built
+ * language, for its weight: each language downloads its own catalogs. A failed run is reported, never thrown, and
  * tried once more; both servers and every Chromium are closed whatever happens.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,7 +29,14 @@ import { build } from 'vite';
 import { HASHED_DIR } from '@frontdoor/contract';
 import { freePort } from '../test/fake-http.ts';
 import { benchApp } from './app.ts';
-import { figuresOf, medianFigures, pageTable, pageVerdicts, type PageFigures } from './web-figures.ts';
+import {
+  figuresOf,
+  languageBytes,
+  medianFigures,
+  pageTable,
+  pageVerdicts,
+  type PageFigures,
+} from './web-figures.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const REFERENCE_ROOT = path.join(REPO, 'bench/reference-web');
@@ -37,6 +45,17 @@ export const PORTAL_PAGES = ['/log-in', '/email', '/create-account', '/access-co
 /** The reference has one page, audited anew beside each portal page. */
 const REFERENCE_PAGE = '/log-in';
 const referenceKey = (page: string) => `reference (beside ${page})`;
+/** The page measured once in each other language (the pages above are measured in English). */
+const LANGUAGE_PAGE = '/log-in';
+const languageKey = (language: string) => `${LANGUAGE_PAGE}?locale=${language}`;
+
+/** The languages other than English that the build prerendered pages in (apps/web/dist/prerendered/<language>). */
+export const otherLanguages = (dist = PORTAL_DIST): string[] =>
+  readdirSync(path.join(dist, 'prerendered'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'en')
+    .map((entry) => entry.name)
+    .sort();
+
 const RUN_TIMEOUT_MS = 120_000;
 /**
  * A failed run is tried once more: Lighthouse now and then fails to record a trace (NO_NAVSTART), and a
@@ -177,11 +196,14 @@ export interface WebSpeedReport {
 export async function webSpeed({
   runs = 3,
   pages = PORTAL_PAGES,
+  languages,
   chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   log = (line: string) => console.info(line),
 }: {
   runs?: number;
   pages?: string[];
+  /** Languages in which LANGUAGE_PAGE is measured once more, for its weight; every other built one by default. */
+  languages?: string[];
   chromePath?: string;
   log?: (line: string) => void;
 } = {}): Promise<WebSpeedReport> {
@@ -189,36 +211,37 @@ export async function webSpeed({
   accessSync(chromePath, fsConstants.X_OK);
   if (!existsSync(path.join(PORTAL_DIST, 'index.html')))
     throw new Error(`${PORTAL_DIST} is not built: run \`npm run build\` first`);
+  const measuredLanguages = languages ?? otherLanguages();
   const referenceDist = await buildReference();
   const reference = await serveReference(referenceDist);
   let portal: Awaited<ReturnType<typeof servePortal>> | undefined;
   const outcomes = new Map<string, RunOutcome[]>();
   try {
     portal = await servePortal();
+    const measure = async (key: string, url: string, run: string) => {
+      for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
+        const started = Date.now();
+        const outcome = await lighthouseRun(url, chromePath);
+        outcomes.set(key, [...(outcomes.get(key) ?? []), outcome]);
+        const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+        log(
+          `  lighthouse ${run} ${key}: ${
+            outcome.figures
+              ? `performance ${outcome.figures.performance}, TBT ${Math.round(outcome.figures.tbt)} ms, LCP ${(outcome.figures.lcp / 1000).toFixed(2)} s, initial JS+CSS ${(outcome.figures.initialJsCss / 1000).toFixed(1)} kB`
+              : `FAILED (${outcome.error})`
+          } (${took})`,
+        );
+        if (outcome.figures) break;
+      }
+    };
     for (let round = 1; round <= runs; round++) {
       for (const page of pages) {
-        const targets = [
-          { key: referenceKey(page), url: `${reference.url}${REFERENCE_PAGE}` },
-          { key: page, url: `${portal.url}${page}` },
-        ];
-        for (const target of targets) {
-          for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
-            const started = Date.now();
-            const outcome = await lighthouseRun(target.url, chromePath);
-            outcomes.set(target.key, [...(outcomes.get(target.key) ?? []), outcome]);
-            const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-            log(
-              `  lighthouse ${round}/${runs} ${target.key}: ${
-                outcome.figures
-                  ? `performance ${outcome.figures.performance}, TBT ${Math.round(outcome.figures.tbt)} ms, LCP ${(outcome.figures.lcp / 1000).toFixed(2)} s`
-                  : `FAILED (${outcome.error})`
-              } (${took})`,
-            );
-            if (outcome.figures) break;
-          }
-        }
+        await measure(referenceKey(page), `${reference.url}${REFERENCE_PAGE}`, `${round}/${runs}`);
+        await measure(page, `${portal.url}${page}`, `${round}/${runs}`);
       }
     }
+    for (const language of measuredLanguages)
+      await measure(languageKey(language), `${portal.url}${languageKey(language)}`, '1/1');
   } finally {
     await reference.close();
     await portal?.close();
@@ -238,9 +261,15 @@ export async function webSpeed({
     const runsText = `portal runs ${count(page)}, reference runs ${count(referenceKey(page))}`;
     return `**${page}** (${runsText})\n\n${pageTable(figures, referenceFigures)}`;
   });
+  const inLanguages = languageBytes(
+    LANGUAGE_PAGE,
+    measuredLanguages.map((language) => ({ language, figures: succeeded(languageKey(language))[0] })),
+  );
+  verdicts.push(...inLanguages.verdicts);
   return {
     markdown: [
       ...tables,
+      ...(measuredLanguages.length ? [inLanguages.table] : []),
       failures.length ? `Failed runs:\n\n${failures.join('\n')}` : 'Failed runs: none',
     ].join('\n\n'),
     lighthouseVersion: all.find((o) => o.lighthouseVersion)?.lighthouseVersion ?? 'unknown',
