@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { apiSpeedTable, apiSpeedVerdicts, type ApiSpeed, type CallSpeed } from './api-speed.ts';
+import {
+  apiSpeedTable,
+  apiSpeedVerdicts,
+  cpuSecondsOfStat,
+  type ApiSpeed,
+  type CallSpeed,
+} from './api-speed.ts';
 
-const figures = { requestsPerSecond: 100, p50Ms: 2, p99Ms: 10, errors: 0 };
+const figures = { requestsPerSecond: 100, p50Ms: 2, p99Ms: 10, errors: 0, cpuUsPerCall: 12.4 };
 const call = (name: string, ratio: number, gauge?: boolean): CallSpeed => ({
   call: name,
   ...(gauge ? { gauge } : {}),
@@ -39,5 +46,17 @@ describe("the API benchmark's verdicts", () => {
     const speed = result([call('GET auth/sig (signed out)', 0.3, true)]);
     expect(apiSpeedVerdicts(speed).map((v) => v.goal)).toEqual(['peak RSS < 250 MB']);
     expect(apiSpeedTable(speed)).toContain('| GET auth/sig (signed out) (no goal) | 30 |');
+  });
+
+  it("shows each side's CPU time per call beside its rate", () => {
+    const table = apiSpeedTable(result([{ ...call('GET auth/sig', 0.5), cpuUsPerCall: 281.6 }]));
+    expect(table).toContain('| GET auth/sig | 50 | 2 | 10 | 0 | 282 | 100 | 10 | 12 | 0.50× |');
+  });
+
+  it("reads a process's user and system CPU time from /proc/<pid>/stat, whatever its command name", () => {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
+    const stat = '4242 (node main (1)) R 1 4242 4242 0 -1 4194304 9000 0 0 0 1234 56 0 0 20 0 11 0';
+    expect(cpuSecondsOfStat(stat)).toBeCloseTo(12.9);
+    expect(cpuSecondsOfStat(readFileSync('/proc/self/stat', 'utf8'))).toBeGreaterThan(0);
   });
 });

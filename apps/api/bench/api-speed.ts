@@ -3,7 +3,7 @@
  * it (its own process, SQLite in a temporary directory, logging at info to a file) and against
  * bare-server.ts, started by the same Node with the same flags. Each call is measured right after the
  * bare route of the same method, so both see the same moment of a shared machine; every figure is
- * given with its ratio to that bare route. The portal's peak RSS is its VmHWM (Linux). Beside the
+ * given with its ratio to that bare route, and each side with its CPU time per call. The portal's peak RSS is its VmHWM (Linux). Beside the
  * two calls with goals, auth/sig signed out gauges the request path alone, every call's floor.
  *
  *   node apps/api/bench/api-speed.ts [--connections 50] [--duration 10]
@@ -39,6 +39,11 @@ export interface Figures {
   p99Ms: number;
   /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
+  /**
+   * The server process's CPU time (user and system) per call over the measured run: unlike req/s it
+   * does not depend on which side, the server or autocannon, is the bottleneck.
+   */
+  cpuUsPerCall: number;
 }
 
 export interface CallSpeed extends Figures {
@@ -102,6 +107,21 @@ async function stopServer({ child }: Server): Promise<void> {
   await exited;
 }
 
+/** Linux reports a process's CPU time in /proc in ticks of 1/100 s (USER_HZ, fixed for user space). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The user and system CPU seconds of a process, from the text of its /proc/<pid>/stat: fields 14 and
+ * 15, counted after the command name, which is in parentheses and may hold spaces.
+ */
+export function cpuSecondsOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (the state)
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+const cpuSecondsOf = (pid: number) => cpuSecondsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
 /** A process's resident memory now and at its peak, from /proc (Linux). */
 function rssOf(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -111,14 +131,23 @@ function rssOf(pid: number): { now: number; peak: number } {
 
 type Load = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body'>;
 
-async function measure(load: Load, connections: number, durationSeconds: number): Promise<Figures> {
+async function measure(
+  server: Server,
+  load: Load,
+  connections: number,
+  durationSeconds: number,
+): Promise<Figures> {
   await autocannon({ ...load, connections, duration: WARMUP_SECONDS });
+  const pid = server.child.pid ?? 0;
+  const cpuBefore = cpuSecondsOf(pid);
   const result = await autocannon({ ...load, connections, duration: durationSeconds });
+  const cpuSeconds = cpuSecondsOf(pid) - cpuBefore;
   return {
     requestsPerSecond: result.requests.total / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.non2xx,
+    cpuUsPerCall: result.requests.total ? (cpuSeconds * 1e6) / result.requests.total : 0,
   };
 }
 
@@ -182,13 +211,14 @@ export async function apiSpeed({
       gauge = false,
     ): Promise<CallSpeed> => {
       const reference = await measure(
+        bare,
         method === 'GET'
           ? { url: `${bare.address}/bare` }
           : { url: `${bare.address}/bare`, method, headers: json, body: emailBody },
         connections,
         durationSeconds,
       );
-      const figures = await measure(load, connections, durationSeconds);
+      const figures = await measure(portal, load, connections, durationSeconds);
       return {
         call: `${method} ${name}`,
         ...(gauge ? { gauge } : {}),
@@ -263,11 +293,11 @@ export function apiSpeedVerdicts(result: ApiSpeed): { goal: string; figure: stri
 export function apiSpeedTable(result: ApiSpeed): string {
   const rate = (n: number) => n.toFixed(0);
   return [
-    '| call | req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| call | req/s | p50 ms | p99 ms | errors | CPU µs/call | bare req/s | bare p99 ms | bare CPU µs/call | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...result.calls.map(
       (c) =>
-        `| ${c.call}${c.gauge ? ' (no goal)' : ''} | ${rate(c.requestsPerSecond)} | ${c.p50Ms} | ${c.p99Ms} | ${c.errors} | ${rate(c.bare.requestsPerSecond)} | ${c.bare.p99Ms} | ${c.ratio.toFixed(2)}× |`,
+        `| ${c.call}${c.gauge ? ' (no goal)' : ''} | ${rate(c.requestsPerSecond)} | ${c.p50Ms} | ${c.p99Ms} | ${c.errors} | ${rate(c.cpuUsPerCall)} | ${rate(c.bare.requestsPerSecond)} | ${c.bare.p99Ms} | ${rate(c.bare.cpuUsPerCall)} | ${c.ratio.toFixed(2)}× |`,
     ),
   ].join('\n');
 }
