@@ -40,40 +40,86 @@ describe('hydrateAfterFirstPaint', () => {
     expect(inline[0]?.[2]).toContain('["/static/index-abc.js","/static/en-def.js"]');
   });
 
-  it('asks for them after the first frame when the page is visible, at once in a hidden tab', () => {
+  /**
+   * Runs the page's inline code with the browser's scheduling and paint timing replaced by recorders:
+   * what it asked for, and the frame, timer and paint observer it is waiting on.
+   */
+  const runLoader = (visibilityState: string, paintTiming = true) => {
     const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
-    const run = (visibilityState: string) => {
-      const asked: string[] = [];
-      const frames: (() => void)[] = [];
-      const timers: (() => void)[] = [];
-      // the inline code with import() and the browser's scheduling replaced by recorders
-      new Function(
-        'document',
-        'requestAnimationFrame',
-        'setTimeout',
-        'load_',
-        code.replaceAll('import(s)', 'load_(s)'),
-      )(
-        { visibilityState },
-        (frame: () => void) => frames.push(frame),
-        (timer: () => void) => timers.push(timer),
-        (src: string) => asked.push(src),
-      );
-      globals[HELD_PRESSES_GLOBAL]?.stop();
-      return { asked, frames, timers };
-    };
-    const visible = run('visible');
-    expect(visible.asked).toEqual([]);
-    visible.frames.forEach((frame) => frame());
-    expect(visible.asked).toEqual([]);
-    visible.timers.forEach((timer) => timer());
-    expect(visible.asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
-    expect(run('hidden').asked).toEqual(['/static/index-abc.js', '/static/en-def.js']);
+    const asked: string[] = [];
+    const frames: (() => void)[] = [];
+    const timers: { run: () => void; ms: number }[] = [];
+    const observers: { deliver: (names: string[]) => void; disconnected: boolean }[] = [];
+    class PerformanceObserver {
+      static supportedEntryTypes = paintTiming ? ['paint', 'largest-contentful-paint'] : ['resource'];
+      constructor(callback: (list: unknown, observer: unknown) => void) {
+        const observer = {
+          disconnected: false,
+          deliver: (names: string[]) =>
+            callback({ getEntriesByName: (name: string) => names.filter((n) => n === name) }, this),
+        };
+        observers.push(observer);
+        Object.assign(this, { disconnect: () => (observer.disconnected = true) });
+      }
+      observe(options: { type: string; buffered: boolean }) {
+        expect(options).toEqual({ type: 'paint', buffered: true });
+      }
+    }
+    new Function(
+      'document',
+      'requestAnimationFrame',
+      'setTimeout',
+      'self',
+      'load_',
+      code.replaceAll('import(s)', 'load_(s)'),
+    )(
+      { visibilityState },
+      (frame: () => void) => frames.push(frame),
+      (run: () => void, ms: number) => timers.push({ run, ms }),
+      { PerformanceObserver },
+      (src: string) => asked.push(src),
+    );
+    globals[HELD_PRESSES_GLOBAL]?.stop();
+    return { asked, frames, timers, observers };
+  };
+  const SCRIPTS = ['/static/index-abc.js', '/static/en-def.js'];
+
+  it('asks for them once the first contentful paint is on screen, once only', () => {
+    const page = runLoader('visible');
+    page.frames.forEach((frame) => frame());
+    expect(page.asked).toEqual([]);
+    // the first paint of the background alone is not the page
+    page.observers[0]?.deliver(['first-paint']);
+    expect(page.asked).toEqual([]);
+    page.observers[0]?.deliver(['first-paint', 'first-contentful-paint']);
+    expect(page.asked).toEqual(SCRIPTS);
+    expect(page.observers[0]?.disconnected).toBe(true);
+    // the fallback timer, still pending, asks for nothing more
+    page.timers.forEach((timer) => timer.run());
+    expect(page.asked).toEqual(SCRIPTS);
+  });
+
+  it('asks for them a second after the first frame when no paint is reported, after the frame where paint timing is missing, at once in a hidden tab', () => {
+    const silent = runLoader('visible');
+    silent.frames.forEach((frame) => frame());
+    expect(silent.timers.map((timer) => timer.ms)).toEqual([1000]);
+    silent.timers.forEach((timer) => timer.run());
+    expect(silent.asked).toEqual(SCRIPTS);
+
+    const older = runLoader('visible', false);
+    expect(older.observers).toEqual([]);
+    expect(older.asked).toEqual([]);
+    older.frames.forEach((frame) => frame());
+    expect(older.timers.map((timer) => timer.ms)).toEqual([0]);
+    older.timers.forEach((timer) => timer.run());
+    expect(older.asked).toEqual(SCRIPTS);
+
+    expect(runLoader('hidden').asked).toEqual(SCRIPTS);
   });
 
   it('holds button presses, radio choices and form submissions until the app takes over, so no form submits natively', () => {
     const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
-    new Function('requestAnimationFrame', code)(() => undefined);
+    new Function('requestAnimationFrame', 'self', code)(() => undefined, {});
     const held = globals[HELD_PRESSES_GLOBAL]!;
     const form = document.body.appendChild(document.createElement('form'));
     const button = form.appendChild(document.createElement('button'));
