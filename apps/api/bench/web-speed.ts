@@ -5,8 +5,8 @@
  * served by a bare Fastify with the portal's static-file settings, so that only the page differs.
  * Runs are interleaved (reference, a portal page, reference, the next page, …) so the machine's noise
  * hits both sides; each figure is the median of its runs. Then /log-in once in each other built
- * language, for its weight: each language downloads its own catalogs. A failed run is reported, never thrown, and
- * tried once more; both servers and every Chromium are closed whatever happens.
+ * language, for its weight: each language downloads its own catalogs. A failed run is reported, never
+ * thrown, and tried once more; both servers and every Chromium are closed whatever happens.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -50,8 +50,8 @@ const LANGUAGE_PAGE = '/log-in';
 const languageKey = (language: string) => `${LANGUAGE_PAGE}?locale=${language}`;
 
 /** The languages other than English that the build prerendered pages in (apps/web/dist/prerendered/<language>). */
-export const otherLanguages = (dist = PORTAL_DIST): string[] =>
-  readdirSync(path.join(dist, 'prerendered'), { withFileTypes: true })
+const otherLanguages = (): string[] =>
+  readdirSync(path.join(PORTAL_DIST, 'prerendered'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== 'en')
     .map((entry) => entry.name)
     .sort();
@@ -196,14 +196,11 @@ export interface WebSpeedReport {
 export async function webSpeed({
   runs = 3,
   pages = PORTAL_PAGES,
-  languages,
   chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   log = (line: string) => console.info(line),
 }: {
   runs?: number;
   pages?: string[];
-  /** Languages in which LANGUAGE_PAGE is measured once more, for its weight; every other built one by default. */
-  languages?: string[];
   chromePath?: string;
   log?: (line: string) => void;
 } = {}): Promise<WebSpeedReport> {
@@ -211,7 +208,7 @@ export async function webSpeed({
   accessSync(chromePath, fsConstants.X_OK);
   if (!existsSync(path.join(PORTAL_DIST, 'index.html')))
     throw new Error(`${PORTAL_DIST} is not built: run \`npm run build\` first`);
-  const measuredLanguages = languages ?? otherLanguages();
+  const measuredLanguages = otherLanguages();
   const referenceDist = await buildReference();
   const reference = await serveReference(referenceDist);
   let portal: Awaited<ReturnType<typeof servePortal>> | undefined;
