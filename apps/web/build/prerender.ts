@@ -59,10 +59,11 @@ const PAINT_WAIT_MAX_MS = 1000;
  * (allowed by the page's nonce), so that on a slow network they never compete with the page's first
  * paint. On screen, not merely produced: after the first frame alone, a script fetched fast could
  * arrive before that frame showed, and Lighthouse then counted it as needed for the paint (LCP about
- * twice as long in one run of seven, bench/README.md). All are asked for at once: no request waits for another. Until the app has hydrated, the
- * same script holds every button press, radio choice and form submission (HELD_PRESSES_GLOBAL): a form
- * must not submit natively, with its fields in the URL, and a radio React would uncheck as it hydrates
- * must not lose its choice; the app makes the choices again and presses the last one again when it can.
+ * twice as long in one run of seven, bench/README.md). All are asked for at once: no request waits
+ * for another. Until the app has hydrated, the same script holds every button press, radio choice
+ * and form submission (HELD_PRESSES_GLOBAL): a form must not submit natively, with its fields in the
+ * URL, and a radio React would uncheck as it hydrates must not lose its choice; the app makes the
+ * choices again and presses the last one again when it can.
  */
 export function hydrateAfterFirstPaint(html: string): string {
   const scripts: string[] = [];
