@@ -64,6 +64,9 @@ async function main(): Promise<void> {
         const file = path.join(OUT, `${visit.name}-${size.width}.png`);
         try {
           await visit.visit(page, ctx);
+          // what loads after hydration (the non-production stamp, a lazy chunk) is in the image, not
+          // left to a race
+          await page.waitForLoadState('networkidle');
           await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
           console.info(`wrote ${path.relative(REPO_ROOT, file)}`);
         } catch (err) {
