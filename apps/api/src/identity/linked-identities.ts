@@ -40,16 +40,19 @@ function parseClaims(json: string | null) {
 export async function linkedIdentities(db: Db, userId: string): Promise<LinkedIdentity[]> {
   const rows = await db
     .selectFrom('user_identities')
-    .select(['provider', 'subject', 'email', 'claims'])
+    .select(['id', 'provider', 'subject', 'email', 'claims'])
     .where('user_id', '=', userId)
-    .orderBy('id')
     .execute();
-  return rows.flatMap((row) => {
-    const provider = linkedIdentitySchema.shape.provider.safeParse(row.provider);
-    return provider.success
-      ? [{ provider: provider.data, subject: row.subject, email: row.email, ...parseClaims(row.claims) }]
-      : [];
-  });
+  // sorted here, not by ORDER BY: on SQLite that clause made this read of every auth/sig about five
+  // times dearer inside a request (26 against 5 µs), and the sort keeps the order on either database
+  return rows
+    .sort((a, b) => a.id - b.id)
+    .flatMap((row) => {
+      const provider = linkedIdentitySchema.shape.provider.safeParse(row.provider);
+      return provider.success
+        ? [{ provider: provider.data, subject: row.subject, email: row.email, ...parseClaims(row.claims) }]
+        : [];
+    });
 }
 
 const findByIdentity = (db: Db, identity: UpstreamIdentity) =>

@@ -169,6 +169,36 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       ]);
     });
 
+    it('lists the linked identities oldest first, also after the older one was signed in with again', async () => {
+      const user = await seedUser(t, { email: 'two-links@school.test' });
+      const link = (provider: 'Google' | 'Microsoft', subject: string) =>
+        t.db
+          .insertInto('user_identities')
+          .values({
+            user_id: user.id,
+            provider,
+            subject,
+            email: null,
+            created_at: t.clock.now(),
+            claims: null,
+          })
+          .execute();
+      await link('Google', 'g-first');
+      await link('Microsoft', 'm-second');
+      // a later sign-in with the older link rewrites its claims
+      await t.db
+        .updateTable('user_identities')
+        .set({ claims: JSON.stringify({ emailVerified: true, emailTrusted: false }) })
+        .where('subject', '=', 'g-first')
+        .execute();
+      const c = await signedInClient(t, user.id);
+      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      expect(session.loggedin && session.payload.signature.user.identities?.map((i) => i.subject)).toEqual([
+        'g-first',
+        'm-second',
+      ]);
+    });
+
     it('shows the masqueraded user as signature.masq', async () => {
       const admin = await seedUser(t, { email: 'admin@school.test', roles: { admin: [1] } });
       const student = await seedUser(t, { email: 'masq-student@school.test' });
