@@ -3,8 +3,9 @@
  * it (its own process, SQLite in a temporary directory, logging at info to a file) and against
  * bare-server.ts, started by the same Node with the same flags. Each call is measured right after the
  * bare route of the same method, so both see the same moment of a shared machine; every figure is
- * given with its ratio to that bare route, and each side with its CPU time per call. The portal's peak RSS is its VmHWM (Linux). Beside the
- * two calls with goals, auth/sig signed out gauges the request path alone, every call's floor.
+ * given with its ratio to that bare route, and each side with its CPU time per call. The portal's
+ * peak RSS is its VmHWM (Linux). Beside the two calls with goals, auth/sig signed out gauges the
+ * request path alone, every call's floor.
  *
  *   node apps/api/bench/api-speed.ts [--connections 50] [--duration 10]
  */
