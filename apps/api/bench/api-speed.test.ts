@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   apiSpeedTable,
   apiSpeedVerdicts,
+  cpuBudgetUs,
   cpuSecondsOfStat,
+  signatureBudget,
+  signatureMicroseconds,
   type ApiSpeed,
   type CallSpeed,
 } from './api-speed.ts';
@@ -24,6 +27,7 @@ const result = (calls: CallSpeed[]): ApiSpeed => ({
   calls,
   startRssMb: 150,
   peakRssMb: 200,
+  signatureUs: 31.4,
 });
 
 describe("the API benchmark's verdicts", () => {
@@ -58,5 +62,27 @@ describe("the API benchmark's verdicts", () => {
     const stat = '4242 (node main (1)) R 1 4242 4242 0 -1 4194304 9000 0 0 0 1234 56 0 0 20 0 11 0';
     expect(cpuSecondsOfStat(stat)).toBeCloseTo(12.9);
     expect(cpuSecondsOfStat(readFileSync('/proc/self/stat', 'utf8'))).toBeGreaterThan(0);
+  });
+
+  it('gives the CPU per call that a ratio of the bare rate leaves one core', () => {
+    expect(cpuBudgetUs(80_000, 0.5)).toBeCloseTo(25);
+    expect(cpuBudgetUs(20_000, 0.5)).toBeCloseTo(100);
+  });
+
+  it("sets auth/sig's signature beside what the ratio goal leaves it", () => {
+    const signedIn = {
+      ...call('GET auth/sig (signed in)', 0.05),
+      bare: { ...figures, requestsPerSecond: 80_000 },
+    };
+    const text = signatureBudget(result([signedIn, call('GET auth/sig (signed out)', 0.2, true)]));
+    expect(text).toContain('31 µs of CPU for the signature alone');
+    expect(text).toContain("0.5× of its bare route's 80,000 req/s leaves 25 µs per call");
+    expect(signatureBudget(result([call('POST auth/validateEmail', 0.2)]))).toBe('');
+  });
+
+  it("times the portal's own signer", async () => {
+    const us = await signatureMicroseconds(200);
+    expect(us).toBeGreaterThan(0);
+    expect(us).toBeLessThan(100_000);
   });
 });

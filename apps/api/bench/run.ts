@@ -7,7 +7,7 @@
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { RESULTS_FILE, benchApp, writeResultsSection } from './app.ts';
-import { apiSpeed, apiSpeedTable, apiSpeedVerdicts } from './api-speed.ts';
+import { apiSpeed, apiSpeedTable, apiSpeedVerdicts, signatureBudget } from './api-speed.ts';
 import { webSpeed } from './web-speed.ts';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@frontdoor/contract';
 import { hashPassword, newUserRow } from '../src/services/users.ts';
@@ -150,6 +150,8 @@ try {
     ...apiSpeedVerdicts(api).map((v) => `- ${v.pass ? 'PASS' : 'FAIL'}: ${v.goal} (${v.figure})`),
   );
   apiPart = `${apiSpeedTable(api)}
+
+${signatureBudget(api)}
 
 Portal resident memory: ${api.startRssMb.toFixed(0)} MB once listening, ${api.peakRssMb.toFixed(0)} MB at its peak.`;
 } catch (err) {
