@@ -7,6 +7,8 @@ export const MIN_PASSWORD_LENGTH = 12;
  */
 export const MIN_PERSONAL_WORD_LENGTH = 4;
 export const ACCESS_CODE_LENGTH = 6;
+/** The longest first or last name, after trimming (the sign-up form's inputs stop there too). */
+export const NAME_MAX_LENGTH = 100;
 /** Verification and reset codes mailed to users have the same length as access codes. */
 export const EMAIL_CODE_LENGTH = 6;
 

@@ -10,6 +10,8 @@ export const messages = {
   // §5 sign-up
   firstNameRequired: 'First Name is a required field.',
   lastNameRequired: 'Last Name is a required field.',
+  firstNameTooLong: 'First Name must be at most 100 characters.',
+  lastNameTooLong: 'Last Name must be at most 100 characters.',
   emailInvalidSignup: 'Please enter a valid email address above.',
   passwordRequired: 'Password is a required field.',
   confirmPasswordRequired: 'Confirmation password is required',

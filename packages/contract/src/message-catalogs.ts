@@ -15,6 +15,8 @@ export type ErrorsCatalog = Record<MessageCode, string>;
 export const es: ErrorsCatalog = {
   firstNameRequired: 'El nombre es un campo obligatorio.',
   lastNameRequired: 'El apellido es un campo obligatorio.',
+  firstNameTooLong: 'El nombre debe tener como máximo 100 caracteres.',
+  lastNameTooLong: 'El apellido debe tener como máximo 100 caracteres.',
   emailInvalidSignup: 'Introduce una dirección de correo electrónico válida arriba.',
   passwordRequired: 'La contraseña es un campo obligatorio.',
   confirmPasswordRequired: 'La contraseña de confirmación es obligatoria',
@@ -95,6 +97,8 @@ export const es: ErrorsCatalog = {
 export const fr: ErrorsCatalog = {
   firstNameRequired: 'Le prénom est un champ obligatoire.',
   lastNameRequired: 'Le nom est un champ obligatoire.',
+  firstNameTooLong: 'Le prénom doit comporter au maximum 100 caractères.',
+  lastNameTooLong: 'Le nom doit comporter au maximum 100 caractères.',
   emailInvalidSignup: 'Veuillez saisir une adresse e-mail valide ci-dessus.',
   passwordRequired: 'Le mot de passe est un champ obligatoire.',
   confirmPasswordRequired: 'Le mot de passe de confirmation est obligatoire',
@@ -173,6 +177,8 @@ export const fr: ErrorsCatalog = {
 export const pt: ErrorsCatalog = {
   firstNameRequired: 'O nome é um campo obrigatório.',
   lastNameRequired: 'O sobrenome é um campo obrigatório.',
+  firstNameTooLong: 'O nome deve ter no máximo 100 caracteres.',
+  lastNameTooLong: 'O sobrenome deve ter no máximo 100 caracteres.',
   emailInvalidSignup: 'Informe um endereço de e-mail válido acima.',
   passwordRequired: 'A senha é um campo obrigatório.',
   confirmPasswordRequired: 'A senha de confirmação é obrigatória',
@@ -251,6 +257,8 @@ export const pt: ErrorsCatalog = {
 export const zh: ErrorsCatalog = {
   firstNameRequired: '名字为必填项。',
   lastNameRequired: '姓氏为必填项。',
+  firstNameTooLong: '名字不能超过 100 个字符。',
+  lastNameTooLong: '姓氏不能超过 100 个字符。',
   emailInvalidSignup: '请在上方输入有效的电子邮件地址。',
   passwordRequired: '密码为必填项。',
   confirmPasswordRequired: '必须填写确认密码',
@@ -320,6 +328,8 @@ export const zh: ErrorsCatalog = {
 export const ar: ErrorsCatalog = {
   firstNameRequired: 'الاسم الأول حقل مطلوب.',
   lastNameRequired: 'اسم العائلة حقل مطلوب.',
+  firstNameTooLong: 'يجب ألا يزيد الاسم الأول على 100 حرف.',
+  lastNameTooLong: 'يجب ألا يزيد اسم العائلة على 100 حرف.',
   emailInvalidSignup: 'يرجى إدخال عنوان بريد إلكتروني صالح أعلاه.',
   passwordRequired: 'كلمة المرور حقل مطلوب.',
   confirmPasswordRequired: 'تأكيد كلمة المرور مطلوب',
@@ -397,6 +407,8 @@ export const ar: ErrorsCatalog = {
 export const de: ErrorsCatalog = {
   firstNameRequired: 'Vorname ist ein Pflichtfeld.',
   lastNameRequired: 'Nachname ist ein Pflichtfeld.',
+  firstNameTooLong: 'Der Vorname darf höchstens 100 Zeichen lang sein.',
+  lastNameTooLong: 'Der Nachname darf höchstens 100 Zeichen lang sein.',
   emailInvalidSignup: 'Bitte geben Sie oben eine gültige E-Mail-Adresse ein.',
   passwordRequired: 'Passwort ist ein Pflichtfeld.',
   confirmPasswordRequired: 'Die Passwortbestätigung ist erforderlich',

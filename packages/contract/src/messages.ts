@@ -6,6 +6,8 @@
 export const MESSAGE_CODES = [
   'firstNameRequired',
   'lastNameRequired',
+  'firstNameTooLong',
+  'lastNameTooLong',
   'emailInvalidSignup',
   'passwordRequired',
   'confirmPasswordRequired',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SUBSCRIPTION_IDS } from './constants.ts';
+import { NAME_MAX_LENGTH, SUBSCRIPTION_IDS } from './constants.ts';
 import { messages } from './english-messages.ts';
 import { isMessageCode } from './messages.ts';
 import { normalizeEmail } from './rules.ts';
@@ -37,6 +37,24 @@ describe('payload schemas', () => {
     expect(msgs).toContain('First Name is a required field.');
     expect(msgs).toContain('Last Name is a required field.');
     expect(msgs).toContain('Please enter a valid email address above.');
+  });
+
+  it('a name past NAME_MAX_LENGTH is too long, not missing; one at the limit passes, trimmed', () => {
+    const body = (first: string, last: string) => ({
+      first,
+      last,
+      email: 'ada@school.org',
+      pw: 'Abcdefghij1!',
+      description: 'teacher',
+    });
+    const long = 'a'.repeat(NAME_MAX_LENGTH + 1);
+    const msgs = signupBody.safeParse(body(long, long)).error?.issues.map((i) => read(i.message));
+    expect(msgs).toEqual([
+      'First Name must be at most 100 characters.',
+      'Last Name must be at most 100 characters.',
+    ]);
+    const atLimit = 'a'.repeat(NAME_MAX_LENGTH);
+    expect(signupBody.parse(body(` ${atLimit} `, atLimit)).first).toBe(atLimit);
   });
 
   it('sign-up lowercases and trims the email', () => {

@@ -1,6 +1,12 @@
 import './zod-config.ts';
 import * as z from 'zod/mini';
-import { ACCESS_CODE_LENGTH, EMAIL_CODE_LENGTH, EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from './constants.ts';
+import {
+  ACCESS_CODE_LENGTH,
+  EMAIL_CODE_LENGTH,
+  EMAIL_PREFERENCES,
+  NAME_MAX_LENGTH,
+  SUBSCRIPTION_IDS,
+} from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
 import { lazySchema } from './lazy-schema.ts';
 import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
@@ -190,15 +196,15 @@ export const getCsrfResponse = lazySchema(() => envelope(getCsrfPayload));
 export const inviteEmailPayload = lazySchema(() => z.object({ email: z.string() }));
 export const inviteEmailResponse = lazySchema(() => envelope(inviteEmailPayload));
 
-const nameSchema = (code: MessageCode) =>
+const nameSchema = (required: MessageCode, tooLong: MessageCode) =>
   z
-    .string(errorCode(code))
-    .check(z.trim(), z.minLength(1, errorCode(code)), z.maxLength(100, errorCode(code)));
+    .string(errorCode(required))
+    .check(z.trim(), z.minLength(1, errorCode(required)), z.maxLength(NAME_MAX_LENGTH, errorCode(tooLong)));
 
 export const signupBody = lazySchema(() =>
   z.object({
-    first: nameSchema('firstNameRequired'),
-    last: nameSchema('lastNameRequired'),
+    first: nameSchema('firstNameRequired', 'firstNameTooLong'),
+    last: nameSchema('lastNameRequired', 'lastNameTooLong'),
     email: emailField('emailInvalidSignup'),
     pw: passwordSchema,
     description: descriptionSchema,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ABUSE_LIMITS,
   CODE_MAX_ATTEMPTS,
+  NAME_MAX_LENGTH,
   RESEND_COOLDOWN_SECONDS,
   RESET_CODE_TTL_MS,
   SESSION_COOKIE,
@@ -80,6 +81,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     it.each([
       [{ first: '' }, messages.firstNameRequired],
       [{ last: '  ' }, messages.lastNameRequired],
+      [{ first: 'A'.repeat(NAME_MAX_LENGTH + 1) }, messages.firstNameTooLong],
+      [{ last: 'L'.repeat(NAME_MAX_LENGTH + 1) }, messages.lastNameTooLong],
       [{ email: 'nope' }, messages.emailInvalidSignup],
       [{ pw: 'short' }, messages.passwordPolicy],
       [{ pw: 'alllowercase-and-long1' }, messages.passwordPolicy],

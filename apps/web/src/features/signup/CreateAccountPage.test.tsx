@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { NAME_MAX_LENGTH, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
 
@@ -91,6 +91,15 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'new-password');
     expect(screen.getByLabelText('Confirm password')).toHaveAttribute('autocomplete', 'new-password');
+  });
+
+  it('stops the names at NAME_MAX_LENGTH characters, the length the server accepts', async () => {
+    const user = await open();
+    const first = screen.getByLabelText('First name');
+    await user.click(first);
+    await user.paste('A'.repeat(NAME_MAX_LENGTH + 20));
+    expect(first).toHaveValue('A'.repeat(NAME_MAX_LENGTH));
+    expect(screen.getByLabelText('Last name')).toHaveAttribute('maxlength', String(NAME_MAX_LENGTH));
   });
 
   it("offers the 'which best describes you' choice", async () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useNavigate, useParams } from 'react-router';
-import { DESCRIPTIONS, stripParenthesised } from '@frontdoor/contract';
+import { DESCRIPTIONS, NAME_MAX_LENGTH, stripParenthesised } from '@frontdoor/contract';
 import { getInviteEmail, signup } from '../shared/api.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -128,6 +128,7 @@ export default function CreateAccountPage() {
           id={FIELD_IDS.first}
           label={t('first_label')}
           autoComplete="given-name"
+          maxLength={NAME_MAX_LENGTH}
           error={fieldError('first')}
           {...form.register('first')}
         />
@@ -135,6 +136,7 @@ export default function CreateAccountPage() {
           id={FIELD_IDS.last}
           label={t('last_label')}
           autoComplete="family-name"
+          maxLength={NAME_MAX_LENGTH}
           error={fieldError('last')}
           {...form.register('last')}
         />
