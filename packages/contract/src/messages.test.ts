@@ -113,12 +113,14 @@ describe('password reset failure by code (§8)', () => {
     expect(embeddedMessage('no json here')).toBeUndefined();
     expect(embeddedMessage(undefined)).toBeUndefined();
   });
-  it('replaces the invalid-code refusal and offers a new code for it and for an expired code', () => {
+  it('replaces the invalid-code refusal and offers a new code for it, an expired code and a used-up one', () => {
     expect(resetFailureCode('invalidVerificationCode')).toEqual({
       code: 'invalidCodeRequestAgain',
       offerNewCode: true,
     });
     expect(resetFailureCode('expiredCode')).toEqual({ code: 'expiredCode', offerNewCode: true });
-    expect(resetFailureCode('attemptLimit')).toEqual({ code: 'attemptLimit', offerNewCode: false });
+    // the code's tries are used up: waiting never brings it back
+    expect(resetFailureCode('attemptLimit')).toEqual({ code: 'attemptLimit', offerNewCode: true });
+    expect(resetFailureCode('passwordPolicy')).toEqual({ code: 'passwordPolicy', offerNewCode: false });
   });
 });

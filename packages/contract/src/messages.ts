@@ -167,11 +167,15 @@ export function resetFailureMessage(msg: string | undefined | null): {
   return { text, offerNewCode: text === RULE_TEXTS.invalidCodeRequestAgain };
 }
 
+/** Refusals after which the mailed code can never work: only a new code goes on. */
+const DEAD_CODE_REFUSALS: readonly MessageCode[] = ['invalidCodeRequestAgain', 'expiredCode', 'attemptLimit'];
+
 /**
  * §8 by code, for an answer whose code names the embedded message: the invalid-code refusal is
- * replaced by 'invalidCodeRequestAgain' and, like an expired code, offers a new code.
+ * replaced by 'invalidCodeRequestAgain' and, like an expired code or one whose tries are used up,
+ * offers a new code.
  */
 export function resetFailureCode(code: MessageCode): { code: MessageCode; offerNewCode: boolean } {
   if (code === 'invalidVerificationCode') return { code: 'invalidCodeRequestAgain', offerNewCode: true };
-  return { code, offerNewCode: code === 'invalidCodeRequestAgain' || code === 'expiredCode' };
+  return { code, offerNewCode: DEAD_CODE_REFUSALS.includes(code) };
 }

@@ -8,9 +8,15 @@ const refused = (code: string | undefined, message: string) =>
 
 describe('resetFailureOf (§8 password reset failure)', () => {
   it('shows the code whose message the server embedded', () => {
+    expect(resetFailureOf(refused('passwordPolicy', messages.passwordPolicy))).toEqual({
+      message: { code: 'passwordPolicy' },
+      offerNewCode: false,
+    });
+  });
+  it('offers a new code once the code has used up its tries: waiting never brings it back', () => {
     expect(resetFailureOf(refused('attemptLimit', messages.attemptLimit))).toEqual({
       message: { code: 'attemptLimit' },
-      offerNewCode: false,
+      offerNewCode: true,
     });
   });
   it('replaces the invalid-code refusal and offers a new code, as for an expired code', () => {
