@@ -1,3 +1,5 @@
+import { DEV_SP_PATH } from '@frontdoor/contract';
+import { PORTAL_URL } from '../fixtures/env.ts';
 import { expect, test } from '../fixtures/index.ts';
 
 /**
@@ -34,7 +36,7 @@ test.describe('aria snapshots of the start pages (English)', () => {
           - paragraph:
             - text: Want this for your school?
             - link "Contact us":
-              - /url: https://staging.frontdoor.education/contact-us
+              - /url: ${PORTAL_URL}${DEV_SP_PATH}/contact-us
     `);
   });
 

@@ -9,6 +9,7 @@ import {
   CSP_NONCE_PLACEHOLDER,
   CSRF_COOKIE,
   CSRF_HEADER,
+  DEV_SP_PATH,
   LANGUAGE_COOKIE,
   MAX_BODY_BYTES,
   PRERENDER_DIR,
@@ -127,7 +128,9 @@ describe('serving', () => {
       redirectUri: 'http://localhost:8080/api/auth/callback',
       clientIds: { portal: 'frontdoor-portal' },
     });
-    expect(cfg.siteUrls.root).toBe('https://staging.frontdoor.education');
+    // no site of its own in development: the demo product stands in for it
+    expect(cfg.siteUrls.root).toBe(`http://localhost:8080${DEV_SP_PATH}`);
+    expect(cfg.siteUrls.privacy).toBe(`http://localhost:8080${DEV_SP_PATH}/privacy`);
   });
 
   it('serves a page reached at 127.0.0.1 that calls its own API: config.json names it relatively', async () => {

@@ -327,7 +327,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
   const identity = identitySettings(env, publicUrl, devIdp);
 
-  const defaultSite = production ? 'https://www.frontdoor.education' : 'https://staging.frontdoor.education';
+  // development has no site of its own: a sign-in without a product's link (and the logo) lands on
+  // the demo product, which shows what a product receives
+  const defaultSite = production ? 'https://www.frontdoor.education' : `${publicUrl}${DEV_SP_PATH}`;
   return {
     env: appEnv,
     production,

@@ -168,7 +168,7 @@ export const ENV_VARIABLES = variables({
   },
   SITE_URL: {
     group: 'Product',
-    defaultText: 'https://www.frontdoor.education in production, else https://staging.frontdoor.education',
+    defaultText: 'https://www.frontdoor.education in production, else the demo product (PUBLIC_URL/dev/sp)',
     meaning: 'config.json siteUrls root (contact-us, privacy, terms, help below it).',
   },
   PROVIDER_NAME: { group: 'Product', default: 'Frontdoor', meaning: 'Name in mails and config.json.' },
