@@ -71,6 +71,14 @@ describe('scrubUrl: the secrets of §7 calls and §2 pages', () => {
     );
   });
 
+  it('keeps ordinary words with a short number (oauth2, sha256), scrubbing tokens and codes beside them', () => {
+    expect(scrubUrl('/oidc/oauth2/authorize?client_id=portal')).toBe('/oidc/oauth2/authorize');
+    expect(scrubUrl('/dev/idp/Clever/oauth2/token')).toBe('/dev/idp/Clever/oauth2/token');
+    expect(scrubUrl('/api/hash/sha256/utf8-v2')).toBe('/api/hash/sha256/utf8-v2');
+    for (const secret of ['k7q2zx', 'abcdef123456', 'oauth2Q8zk', 'Oauth2', 'q8zk2mp0alx4', '000123'])
+      expect(scrubUrl(`/oidc/oauth2/${secret}`), secret).toBe('/oidc/oauth2/:token');
+  });
+
   it('leaves URLs without secrets as they are', () => {
     for (const url of [
       '/api/auth/sig',

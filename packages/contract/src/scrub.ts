@@ -41,8 +41,14 @@ const SECRET_PREFIXES = SECRET_AFTER.map(([prefix, placeholder]) => ({
   placeholder,
 }));
 
-/** Elsewhere, a segment shaped like a generated code or token (a digit among 6+ token characters). */
+/** Elsewhere, a segment shaped like a generated code or token (a digit among 6+ token characters)… */
 const TOKEN_LIKE = /^(?=.*\d)[\w-]{6,}$/;
+/**
+ * …unless it reads as lower-case words, each with at most a short number at its end (oauth2, sha256,
+ * utf8-v2): a generated token mixes cases or puts digits among its letters, a code is all digits.
+ */
+const WORDS = /^[a-z]+\d{0,3}(?:[-_][a-z]+\d{0,3})*$/;
+const isTokenLike = (segment: string): boolean => TOKEN_LIKE.test(segment) && !WORDS.test(segment);
 
 const safeDecode = (text: string): string => {
   try {
@@ -70,7 +76,7 @@ function scrubSegments(path: string): string {
       const placeholder = secretAt.get(i / 2);
       if (placeholder) return placeholder;
       if (safeDecode(part).includes('@')) return ':email';
-      return TOKEN_LIKE.test(safeDecode(part)) ? ':token' : part;
+      return isTokenLike(safeDecode(part)) ? ':token' : part;
     })
     .join('');
 }
