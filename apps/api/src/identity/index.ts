@@ -4,13 +4,13 @@ import formbody from '@fastify/formbody';
 import type Provider from 'oidc-provider';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomFetch } from 'openid-client';
-import type { IdentityProvider } from '@frontdoor/contract';
+import { UPSTREAM_PROVIDERS, type IdentityProvider } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
-import type { UpstreamSettings } from './settings.ts';
+import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
@@ -68,6 +68,13 @@ export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch):
       : upstream,
   );
   const available = (p: IdentityProvider) => p === 'COGNITO' || upstreams.some((u) => u.provider === p);
+  // the login page shows every provider's button (§2), so one without credentials can only fail
+  const unavailable = UPSTREAM_PROVIDERS.filter((p) => !available(p));
+  if (unavailable.length)
+    ctx.logger.warn(
+      { providers: unavailable, variables: unavailable.map((p) => `${ENV_PREFIX[p]}_CLIENT_ID`) },
+      'identity providers without credentials: their sign-in ends on "Sign-in could not continue"',
+    );
   const portalClient = {
     clientId: PORTAL_CLIENT_ID,
     clientSecret: deriveSecret(keys.secret, 'portal-client', PORTAL_CLIENT_ID),
