@@ -119,6 +119,37 @@ describe('serving', () => {
     expect(root.body).toContain('id="root"');
   });
 
+  it("answers the SPA's pages to any client (curl's */*, no Accept, HEAD); another path is a page for browsers only", async () => {
+    for (const url of [
+      '/log-in',
+      '/email',
+      '/access-code',
+      '/code',
+      '/log-in/abc/',
+      '/Access-Code?locale=fr',
+    ])
+      for (const headers of [{ accept: '*/*' }, {}]) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const res = await t.app.inject({ method, url, headers });
+          expect(res.statusCode, `${method} ${url}`).toBe(200);
+          expect(res.headers['content-type'], `${method} ${url}`).toBe('text/html; charset=utf-8');
+          expect(res.headers['content-security-policy'], url).toContain("'nonce-");
+        }
+      }
+    // an unknown path or a missing file stays missing for a link checker, never a page in its place
+    for (const url of ['/log-in/abc/def', '/nothing-here', '/robots.txt']) {
+      const res = await t.app.inject({ url, headers: { accept: '*/*' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ status: 'error', msg: messages.notFound, code: 'notFound' });
+    }
+    // the API and the authorization server stay JSON (or their own), whatever the client accepts
+    for (const url of ['/api/nope', '/api/log-in', '/%61pi/email'])
+      expect((await t.app.inject({ url, headers: { accept: '*/*' } })).json(), url).toMatchObject({
+        code: 'notFound',
+      });
+    expect((await t.app.inject({ url: '/oidc/log-in' })).headers['content-type']).not.toContain('text/html');
+  });
+
   it('writes config.json from the environment in the contract shape', async () => {
     const cfg = configSchema.parse((await t.app.inject({ url: '/assets/cfg/config.json' })).json());
     expect(cfg).toMatchObject({
@@ -337,6 +368,16 @@ describe('request guards', () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ status: 'error', msg: messages.payloadTooLarge, code: 'payloadTooLarge' });
+  });
+
+  it('answers a URL the router cannot read (a bad %-escape) with the 400 envelope and the usual headers', async () => {
+    for (const url of ['/api/auth/sig%E0%A4%A', '/%', '/log-in/%zz', '/api/accessCodes/login/12%/sp']) {
+      const res = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ status: 'error', msg: messages.badRequest, code: 'badRequest' });
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-request-id'], url).toBeDefined();
+    }
   });
 
   it('turns malformed JSON and wrong content types into 400 envelopes without a stack', async () => {

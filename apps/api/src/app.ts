@@ -20,18 +20,18 @@ import {
   MAX_BODY_BYTES,
   PRERENDER_DIR,
   REQUEST_ID_HEADER,
-  messages,
   negotiateLanguage,
 } from '@frontdoor/contract';
+import { scrubText } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
-import { ApiError, errorBody, isApiError } from './services/http.ts';
+import { ApiError, isApiError, sendError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
-import { compressPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
+import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
 import { askedLanguage } from './services/request-language.ts';
 import { RequestLog } from './services/logger.ts';
-import { MINUTE_MS } from './services/limits.ts';
+import { MINUTE_MS, logLimitReached } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
 import { createIdentityEngine, registerIdentity } from './identity/index.ts';
@@ -66,6 +66,9 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+/** Node's default limit on a request's head (--max-http-header-size), its URL included. */
+const MAX_URL_BYTES = 16 * 1024;
+
 const wantsHtml = (request: FastifyRequest): boolean => (request.headers.accept ?? '').includes('text/html');
 
 /** TRUST_PROXY for Fastify: a hop count trusts that many proxies nearest the server, never any client. */
@@ -79,17 +82,30 @@ const isServerToServer = (request: FastifyRequest): boolean =>
   (request.routeOptions.url ?? '').startsWith(`${API_PREFIX}gateway/`) &&
   (request.headers.authorization ?? '').startsWith('Basic ');
 
-/** @fastify/rate-limit's store interface over the shared counters (Redis with a memory fallback). */
+/**
+ * @fastify/rate-limit's store interface over the shared counters (Redis with a memory fallback),
+ * keyed by the client's address. The first call over the limit logs that the guard refuses it.
+ */
 function floodStore(ctx: AppContext) {
   return class FloodStore {
     incr(
-      key: string,
+      address: string,
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
       timeWindow: number,
+      max: number,
     ) {
       const now = ctx.now();
-      ctx.limits.counters.hit(key, now, timeWindow).then(
-        ({ count, expiresAt }) => callback(null, { current: count, ttl: expiresAt - now }),
+      ctx.limits.counters.hit(`flood:${address}`, now, timeWindow).then(
+        ({ count, expiresAt }) => {
+          if (count === max + 1)
+            logLimitReached(ctx.logger, {
+              limit: 'flood guard',
+              code: 'tooManyRequests',
+              key: { key: 'address', address },
+              retryAfterMs: expiresAt - now,
+            });
+          callback(null, { current: count, ttl: expiresAt - now });
+        },
         (error: Error) => callback(error),
       );
     }
@@ -99,27 +115,24 @@ function floodStore(ctx: AppContext) {
   };
 }
 
-/** Maps Fastify's own errors (parse, size, rate limit) and ours onto the envelope; never a stack. */
+/** Maps Fastify's own errors (parse, size, a badly encoded URL) and ours onto the envelope; never a stack. */
 function errorHandler() {
   return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
-      return reply.code(error.statusCode).send(errorBody(error.code, error.message));
+      return sendError(reply, error.statusCode, error.code, error.message);
     }
     const status = error.statusCode ?? 500;
-    if (status === 413) return reply.code(413).send(errorBody('payloadTooLarge'));
-    if (status === 429) {
-      countLimitRefusal('tooManyRequests');
-      return reply.code(429).send(errorBody('tooManyRequests'));
-    }
-    if (status === 404) return reply.code(404).send(errorBody('notFound'));
+    if (status === 413) return sendError(reply, 413, 'payloadTooLarge');
+    if (status === 404) return sendError(reply, 404, 'notFound');
     if (status >= 400 && status < 500) {
-      request.log.info({ err: { code: error.code, message: error.message } }, 'bad request');
-      return reply.code(status).send(errorBody('badRequest'));
+      // Fastify's messages quote the URL (FST_ERR_BAD_URL), which can carry a code or an address
+      request.log.info({ err: { code: error.code, message: scrubText(error.message) } }, 'bad request');
+      return sendError(reply, status, 'badRequest');
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(errorBody('internalError'));
+    return sendError(reply, 500, 'internalError');
   };
 }
 
@@ -160,10 +173,11 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
     const pageGet =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !routePolicy(request).api &&
-      // the site root is a page for any client (curl, a load balancer's probe), deeper paths for browsers
-      (wantsHtml(request) || routed === '/');
+      // the SPA's pages for any client (curl, an uptime check, a link checker); any other path is
+      // the login page (§2) for a browser only, so a missing file or a mistyped link stays a 404
+      (isSpaPage(routed) || wantsHtml(request));
     // a missing hashed file is never a page: the page's CSP would be missing from it
-    if (!pageGet || isHashedFile(request)) return reply.code(404).send(errorBody('notFound'));
+    if (!pageGet || isHashedFile(request)) return sendError(reply, 404, 'notFound');
     if (!pages) {
       return reply
         .code(503)
@@ -188,6 +202,8 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const loggerInstance: FastifyBaseLogger = ctx.logger;
+  const handleError = errorHandler();
+  const headers = securityHeaders(config);
   const app = Fastify({
     loggerInstance,
     logController: new RequestLog(),
@@ -198,10 +214,21 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const given = req.headers[REQUEST_ID_HEADER];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // longer than any URL Node accepts: a parameter is judged by its route's schema (a 5,000-digit
+      // access code is a 400 accessCodeLength), never cut off by the router with Fastify's own 414
+      maxParamLength: MAX_URL_BYTES,
+    },
+    // a URL the router cannot read (a bad %-escape): no hook runs, so its headers are set here
+    frameworkErrors: (error, request, reply) => {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+      reply.header(REQUEST_ID_HEADER, request.id);
+      return handleError(error, request, reply);
+    },
   });
 
-  app.setErrorHandler(errorHandler());
+  app.setErrorHandler(handleError);
   // a callback hook, like the others on every request: no promise per request
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -210,7 +237,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
 
   // on the raw response, so that answers oidc-provider writes itself carry them too
-  const headers = securityHeaders(config);
   const fileHeaders = hashedFileHeaders(headers);
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
@@ -237,9 +263,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // static files and pages are cheap; service providers are limited per client id instead
     allowList: (request) =>
       !routePolicy(request).api || isServerToServer(request) || ctx.limits.allowlisted(request.ip),
-    keyGenerator: (request) => `flood:${request.ip}`,
+    keyGenerator: (request) => request.ip,
     store: floodStore(ctx),
-    errorResponseBuilder: () => new ApiError(429, 'tooManyRequests'),
+    errorResponseBuilder: (_request, { ttl }) => new ApiError(429, 'tooManyRequests', undefined, ttl),
   });
 
   app.decorateRequest('csrfToken', '');
@@ -276,7 +302,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       return { status: 'ok' };
     } catch (err) {
       ctx.logger.warn({ err }, 'readiness check: database unreachable');
-      return reply.code(503).send({ status: 'error', msg: messages.internalError, code: 'internalError' });
+      return sendError(reply, 503, 'internalError');
     }
   });
   app.get('/assets/cfg/config.json', async (_request, reply) => {

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { directionOf, negotiateLanguage, type LanguageAsked, type MessageCode } from '@frontdoor/contract';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { html, SafeHtml } from '../services/html.ts';
+import { noteAnsweredCode } from '../services/http.ts';
 import { askedLanguage } from '../services/request-language.ts';
 
 /** The stylesheet of every identity page, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
@@ -72,15 +73,20 @@ export function failurePage(
   );
 }
 
-/** Answers a refused sign-in step (400 unless said) with failurePage in the request's language, never cached. */
+/**
+ * Answers a refused sign-in step (400 unless said) with failurePage in the request's language, never
+ * cached; the request's log line carries the code.
+ */
 export const refusePage = (
   request: FastifyRequest,
   reply: FastifyReply,
   code: MessageCode = 'stateInvalid',
   { status = 400, href }: { status?: number; href?: string } = {},
-) =>
-  reply
+) => {
+  noteAnsweredCode(reply, code);
+  return reply
     .code(status)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(failurePage(pageLanguage(askedLanguage(request)), code, href ? { href } : {}));
+};

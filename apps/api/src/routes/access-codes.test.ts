@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@frontdoor/contract';
 import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 
@@ -22,6 +23,28 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
         expect(res.statusCode).toBe(200);
         expect(res.json().payload.sp_id).toBe(spId);
       }
+    },
+  );
+
+  it.skipIf(skip)(
+    'a code that is not six digits, however long, is a 400 accessCodeLength; another site is refused first',
+    async () => {
+      await seedServiceProvider(t, 'length-sp', ['https://app.length.test']);
+      for (const code of ['12345', '1234567', '1'.repeat(101), '1'.repeat(5000)]) {
+        const res = await t.client().get(`/api/accessCodes/login/${code}/length-sp`);
+        expect(res.statusCode, `${code.length} digits`).toBe(400);
+        expect(res.json(), `${code.length} digits`).toEqual({
+          status: 'error',
+          msg: messages.accessCodeLength,
+          code: 'accessCodeLength',
+        });
+      }
+      // the cross-site check comes before any look at the code: a bad one does not get past it
+      const crossSite = await t
+        .client()
+        .get(`/api/accessCodes/login/${'1'.repeat(5000)}/length-sp`, { 'sec-fetch-site': 'cross-site' });
+      expect(crossSite.statusCode).toBe(403);
+      expect(crossSite.json().code).toBe('crossSiteRequest');
     },
   );
 });

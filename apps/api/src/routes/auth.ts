@@ -7,7 +7,7 @@ import {
   validateEmailBody,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { ApiError, errorBody, ok, parseWith } from '../services/http.ts';
+import { ApiError, ok, parseWith, sendError } from '../services/http.ts';
 import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
@@ -24,7 +24,7 @@ function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppCon
       status: error.statusCode,
       href: `${ctx.config.publicUrl}/log-in`,
     });
-  return reply.code(error.statusCode).send(errorBody(error.code, error.message));
+  return sendError(reply, error.statusCode, error.code, error.message);
 }
 
 export const authRoutes =

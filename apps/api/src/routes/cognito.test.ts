@@ -146,7 +146,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       });
     });
 
-    it('refuses a wrong code, then stops after CODE_MAX_ATTEMPTS guesses', async () => {
+    it('refuses a wrong code, then stops after CODE_MAX_ATTEMPTS guesses until a new code is mailed', async () => {
       await t.client().post('/api/cognito/signup', signup('guesser@school.test'));
       const { code = '' } = await lastMail(t, 'guesser@school.test');
       for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
@@ -161,6 +161,18 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const locked = await t.client().post('/api/cognito/confirm', { un: 'guesser@school.test', code });
       expect(locked.statusCode).toBe(429);
       expect(locked.json().msg).toBe(messages.attemptLimit);
+      // the code is dead: Retry-After says when a new one may be mailed (the resend cooldown's rest)
+      const wait = RESEND_COOLDOWN_SECONDS - ABUSE_LIMITS.accountDelayStartMs / 1000;
+      expect(locked.headers['retry-after']).toBe(String(wait));
+      t.clock.advance(wait * 1000);
+      expect((await t.client().get('/api/cognito/resend_verification/guesser@school.test')).statusCode).toBe(
+        200,
+      );
+      const fresh = await lastMail(t, 'guesser@school.test');
+      const confirmed = await t
+        .client()
+        .post('/api/cognito/confirm', { un: 'guesser@school.test', code: fresh.code });
+      expect(confirmed.statusCode).toBe(200);
     });
 
     it('refuses an expired code and a superseded one', async () => {
@@ -217,12 +229,15 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(mail?.text).toContain(`/password-reset?code=${code}&email=resend-verify%40school.test`);
     });
 
-    it('refuses a second resend inside the cooldown, allows it after', async () => {
+    it('refuses a second resend inside the cooldown with the rest of it as Retry-After, allows it after', async () => {
       await seedUser(t, { email: 'resend-twice@school.test', confirmed: false });
       await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');
+      t.clock.advance(10_000);
       const soon = await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');
       expect(soon.statusCode).toBe(429);
-      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      expect(soon.json().code).toBe('tooManyRequests');
+      expect(soon.headers['retry-after']).toBe(String(RESEND_COOLDOWN_SECONDS - 10));
+      t.clock.advance((RESEND_COOLDOWN_SECONDS - 10) * 1000);
       expect(
         (await t.client().get('/api/cognito/resend_verification/resend-twice@school.test')).statusCode,
       ).toBe(200);
@@ -353,6 +368,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const limited = await reset({});
       expect(limited.statusCode).toBe(429);
       expect(extractEmbeddedMessage(limited.json().msg)).toBe(messages.attemptLimit);
+      expect(limited.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     });
 
     it('refuses an expired reset code and an unknown address', async () => {

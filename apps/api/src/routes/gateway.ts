@@ -26,7 +26,7 @@ async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, r
     reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
     throw new ApiError(401, 'serviceProviderAuthFailed');
   }
-  await assertServiceProviderCall(ctx, sp.clientId);
+  await assertServiceProviderCall(ctx, sp);
   return sp;
 }
 

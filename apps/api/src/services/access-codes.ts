@@ -6,7 +6,13 @@ import { accessCodeDigest, randomDigits } from './crypto.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { audit } from './audit.ts';
 import { ApiError } from './http.ts';
-import { DAY_MS, accessCodeBudget, assertAddressMayGuess, recordAddressFailure } from './limits.ts';
+import {
+  DAY_MS,
+  accessCodeBudget,
+  assertAddressMayGuess,
+  logLimitReached,
+  recordAddressFailure,
+} from './limits.ts';
 import { findServiceProvider } from './service-providers.ts';
 
 type CodeContext = Pick<AppContext, 'db' | 'config' | 'now'>;
@@ -148,15 +154,19 @@ async function recordProviderFailure(ctx: AppContext, spId: string): Promise<voi
     .where('exhausted_at', 'is', null)
     .executeTakeFirst();
   if (Number(marked.numUpdatedRows) !== 1) return;
-  const detail = {
-    failures: row.failures,
-    budget,
-    liveCodes,
-    resetsAt: new Date((day + 1) * DAY_MS).toISOString(),
-  };
-  ctx.logger.error(
-    { spId, ...detail },
-    'access-code budget exhausted: class-code sign-in paused for this provider until the day ends',
+  const resetsAt = (day + 1) * DAY_MS;
+  const detail = { failures: row.failures, budget, liveCodes, resetsAt: new Date(resetsAt).toISOString() };
+  // error, not warn: every class of the provider loses its code sign-in until the day ends
+  logLimitReached(
+    ctx.logger,
+    {
+      limit: 'access-code budget',
+      code: 'accessCodesPaused',
+      key: { key: 'provider', spId },
+      retryAfterMs: resetsAt - now,
+    },
+    detail,
+    'error',
   );
   await audit(ctx, { event: 'access-codes.budget-exhausted', spId, detail });
 }

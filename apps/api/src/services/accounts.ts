@@ -4,7 +4,7 @@ import { claimOnce } from '../db/claim-once.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
-import { ApiError } from './http.ts';
+import { ApiError, type FailureStatus } from './http.ts';
 import {
   checkCode,
   consumeCode,
@@ -21,6 +21,7 @@ import { enqueue } from './outbox.ts';
 import {
   assertMayGuess,
   assertMaySendCode,
+  codeSendWaitMs,
   guessAtUnknownAccount,
   recordCodeSent,
   recordFailure,
@@ -50,8 +51,9 @@ export async function queueAccountMail(
   });
 }
 
-const withinCooldown = (issuedAt: number | null, now: number) =>
-  issuedAt !== null && now - issuedAt < RESEND_COOLDOWN_SECONDS * 1000;
+/** What is left of the resend cooldown of a code issued at `issuedAt` (0: over, or none issued). */
+const cooldownLeftMs = (issuedAt: number | null, now: number): number =>
+  issuedAt === null ? 0 : Math.max(0, issuedAt + RESEND_COOLDOWN_SECONDS * 1000 - now);
 
 /**
  * Issues a code of `purpose` and mails it, from `address`, in the request's `languages` (tag lists
@@ -67,8 +69,9 @@ export async function mailCode(
   request: { address: string; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
 ): Promise<void> {
   const now = ctx.now();
-  if (withinCooldown(await lastIssuedAt(ctx.db, user.id, purpose), now)) {
-    if (request.onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests');
+  const cooldown = cooldownLeftMs(await lastIssuedAt(ctx.db, user.id, purpose), now);
+  if (cooldown > 0) {
+    if (request.onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests', undefined, cooldown);
     return;
   }
   await assertMaySendCode(ctx, request.address, user);
@@ -149,14 +152,39 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
 }
 
 const CODE_FAILURES: Record<
-  Exclude<CodeCheck['result'], 'ok'>,
-  { status: number; code: MessageCode; exception: string }
+  Exclude<CodeCheck['result'], 'ok' | 'attemptLimit'>,
+  { status: FailureStatus; code: MessageCode; exception: string }
 > = {
   mismatch: { status: 400, code: 'invalidVerificationCode', exception: 'CodeMismatchException' },
   none: { status: 400, code: 'expiredCode', exception: 'ExpiredCodeException' },
   expired: { status: 400, code: 'expiredCode', exception: 'ExpiredCodeException' },
-  attemptLimit: { status: 429, code: 'attemptLimit', exception: 'LimitExceededException' },
 };
+
+/** Reset failures carry their text as embedded JSON (§8), in the shape of the hosted service's errors. */
+const resetText = (code: MessageCode, exception: string): string =>
+  embedMessage('Password reset failed:', exception, messages[code]);
+
+/**
+ * Why a mailed code did not work, as the hosted service names it (`reset`: with its text embedded,
+ * §8). A code whose tries are used up never works again, so its 429 says when a new code may be
+ * mailed (the resend cooldown, the hourly sends): that is when trying again can succeed.
+ */
+async function codeRefusal(
+  ctx: AppContext,
+  request: { address: string; user: User; purpose: CodePurpose; reset: boolean },
+  result: Exclude<CodeCheck['result'], 'ok'>,
+): Promise<ApiError> {
+  const { address, user, purpose, reset } = request;
+  if (result === 'attemptLimit') {
+    const cooldown = cooldownLeftMs(await lastIssuedAt(ctx.db, user.id, purpose), ctx.now());
+    const wait = Math.max(1000, cooldown, await codeSendWaitMs(ctx, address, user));
+    const msg = reset ? resetText('attemptLimit', 'LimitExceededException') : undefined;
+    return new ApiError(429, 'attemptLimit', msg, wait);
+  }
+  const failure = CODE_FAILURES[result];
+  const msg = reset ? resetText(failure.code, failure.exception) : undefined;
+  return new ApiError(failure.status, failure.code, msg);
+}
 
 /**
  * Checks a mailed code under the abuse limits: refused unevaluated while the account, the pair or
@@ -192,32 +220,30 @@ export async function confirmAccount(
   if (user.confirmed) throw new ApiError(409, 'userAlreadyConfirmed');
   const now = ctx.now();
   const check = await checkCodeGuarded(ctx, address, user, 'verify', code);
-  if (check.result !== 'ok') {
-    const failure = CODE_FAILURES[check.result];
-    throw new ApiError(failure.status, failure.code);
-  }
+  if (check.result !== 'ok')
+    throw await codeRefusal(ctx, { address, user, purpose: 'verify', reset: false }, check.result);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now))) throw new ApiError(400, 'expiredCode');
     await trx.updateTable('users').set({ confirmed: 1, updated_at: now }).where('id', '=', user.id).execute();
   });
 }
 
-/** Reset failures carry their text as embedded JSON (§8), in the shape of the hosted service's errors. */
-export const resetFailure = (
-  status: number,
-  code: MessageCode,
-  exception: string,
-  retryAfterMs?: number,
-): ApiError =>
-  new ApiError(status, code, embedMessage('Password reset failed:', exception, messages[code]), retryAfterMs);
+/** A failure of the reset page (a bad request, a refused password), its text embedded (§8). */
+export const resetFailure = (status: FailureStatus, code: MessageCode, exception: string): ApiError =>
+  new ApiError(status, code, resetText(code, exception));
 
 /** A limit's refusal on the reset page travels like every reset failure: its text embedded (§8). */
 async function asResetFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 429)
-      throw resetFailure(429, error.code, 'LimitExceededException', error.retryAfterMs);
+    if (error instanceof ApiError && error.statusCode === 429 && error.retryAfterMs !== undefined)
+      throw new ApiError(
+        429,
+        error.code,
+        resetText(error.code, 'LimitExceededException'),
+        error.retryAfterMs,
+      );
     throw error;
   }
 }
@@ -237,10 +263,12 @@ export async function resetPassword(
   }
   const now = ctx.now();
   const check = await asResetFailure(() => checkCodeGuarded(ctx, input.address, user, 'reset', input.code));
-  if (check.result !== 'ok') {
-    const failure = CODE_FAILURES[check.result];
-    throw resetFailure(failure.status, failure.code, failure.exception);
-  }
+  if (check.result !== 'ok')
+    throw await codeRefusal(
+      ctx,
+      { address: input.address, user, purpose: 'reset', reset: true },
+      check.result,
+    );
   // only a holder of the code learns why a password is refused: the names it is checked against stay private
   const refusal = passwordRefusal(input.password, user);
   if (refusal) throw resetFailure(400, refusal, 'InvalidPasswordException');

@@ -10,10 +10,12 @@ import {
   seedUser,
   type TestApp,
 } from '../../test/harness.ts';
+import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
 import { listAudit } from './audit.ts';
 import { accessCodeBudget, accountDelayMs, DAY_MS, HOUR_MS, unlockAccount } from './limits.ts';
+import { createLogger } from './logger.ts';
 import { findUserByEmail } from './users.ts';
 
 const csrf = { cookie: `${CSRF_COOKIE}=t`, [CSRF_HEADER]: 't' };
@@ -46,8 +48,8 @@ describe('limit rules', () => {
 
 describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
   const apps: TestApp[] = [];
-  const open = async (env: Env = {}) => {
-    const t = await createTestApp(dialect, { env: { RATE_LIMIT_MULTIPLIER: '1', ...env } });
+  const open = async (env: Env = {}, logger?: Logger) => {
+    const t = await createTestApp(dialect, { env: { RATE_LIMIT_MULTIPLIER: '1', ...env }, logger });
     apps.push(t);
     return t;
   };
@@ -430,6 +432,166 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await viaProxy(`203.0.113.${i}`)).statusCode);
       expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+  });
+
+  describe.skipIf(skip)('what an operator reads in the log', () => {
+    /** An app whose log lines are kept: all of them, and the lines saying a limit started refusing. */
+    const logged = async (env: Env) => {
+      const raw: string[] = [];
+      const t = await open(
+        env,
+        createLogger({ level: 'info', destination: { write: (l) => void raw.push(l) } }),
+      );
+      const lines = () => raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const reached = () => lines().filter((line) => line.msg === 'abuse limit reached');
+      const refusals = (code: string) =>
+        lines().filter((line) => line.msg === 'request completed' && line.code === code);
+      return { t, raw, lines, reached, refusals };
+    };
+    const WARN = 40;
+    const ERROR = 50;
+
+    it('the address failure ceiling: one warn line (address, Retry-After) when it trips, none per refusal; refused lines carry the code', async () => {
+      const log = await logged({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '5' });
+      const emails = Array.from({ length: 15 }, (_, i) => `sweep${i}@school.test`);
+      const statuses: number[] = [];
+      for (const email of emails)
+        statuses.push((await login(log.t, SCHOOL, email, 'Wrong-Passw0rd!')).status);
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(10).fill(429)]);
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'address failures',
+          code: 'addressFailureLimit',
+          key: 'address',
+          address: SCHOOL,
+          retryAfter: 3600,
+        }),
+      ]);
+      expect(log.refusals('addressFailureLimit')).toHaveLength(10);
+      expect(log.refusals('addressFailureLimit')[0]).toMatchObject({ res: { statusCode: 429 } });
+      expect(log.raw.filter((line) => emails.some((email) => line.includes(email)))).toEqual([]);
+    });
+
+    it('the pair block names the address and the account by id, never its email', async () => {
+      const log = await logged({});
+      const email = 'pair-logged@school.test';
+      const user = await seedUser(log.t, { email });
+      for (let i = 0; i < ABUSE_LIMITS.pairBlockAfterFailures; i++) {
+        await login(log.t, SCHOOL, email, 'Wrong-Passw0rd!');
+        log.t.clock.advance(accountDelayMs(i + 1));
+      }
+      for (let i = 0; i < 3; i++) expect((await login(log.t, SCHOOL, email)).status).toBe(429);
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'address and account failures',
+          code: 'tooManyFailures',
+          key: 'pair',
+          address: SCHOOL,
+          userId: user.id,
+          retryAfter: ABUSE_LIMITS.pairBlockMs / 1000,
+        }),
+      ]);
+      expect(log.refusals('tooManyFailures')).toHaveLength(3);
+      expect(log.raw.filter((line) => line.includes(email))).toEqual([]);
+    });
+
+    it('the account lock and the mail sends of an address: one warn line each', async () => {
+      const log = await logged({ LIMIT_MAIL_PER_ADDRESS_PER_HOUR: '2' });
+      const user = await seedUser(log.t, { email: 'lock-logged@school.test' });
+      await log.t.db
+        .updateTable('users')
+        .set({ failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1, last_failed_at: 0 })
+        .where('id', '=', user.id)
+        .execute();
+      await login(log.t, SCHOOL, 'lock-logged@school.test', 'Wrong-Passw0rd!');
+      for (let i = 0; i < 3; i++)
+        expect((await login(log.t, SCHOOL, 'lock-logged@school.test')).body.code).toBe('accountLocked');
+      for (let i = 0; i < 4; i++) {
+        await seedUser(log.t, { email: `mailed${i}@school.test` });
+        await call(log.t, '198.51.100.150', 'POST', '/api/cognito/sendreset', {
+          un: `mailed${i}@school.test`,
+        });
+      }
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'account lock',
+          code: 'accountLocked',
+          key: 'account',
+          userId: user.id,
+          retryAfter: ABUSE_LIMITS.accountLockMs / 1000,
+        }),
+        expect.objectContaining({
+          level: WARN,
+          limit: 'mail sends per address',
+          code: 'codeSendLimit',
+          key: 'address',
+          address: '198.51.100.150',
+          retryAfter: 3600,
+        }),
+      ]);
+      expect(log.refusals('accountLocked')).toHaveLength(3);
+      expect(log.refusals('codeSendLimit')).toHaveLength(2);
+    });
+
+    it("a provider's access-code budget: one error line naming the provider, until the day ends", async () => {
+      // one live code at 0.0002 %: a budget of 2 failures
+      const log = await logged({ ACCESS_CODE_DAILY_RISK: '0.000002' });
+      await seedServiceProvider(log.t, 'mathworld');
+      const student = await seedUser(log.t, { email: 'budget-logged@school.test' });
+      await createAccessCode(log.t.ctx, { spId: 'mathworld', userId: student.id });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await accessCode(log.t, `198.51.100.${160 + i}`, '999999', 'mathworld')).status);
+      expect(statuses).toEqual([404, 404, 429, 429, 429]);
+      const midnight = (Math.floor(log.t.clock.now() / DAY_MS) + 1) * DAY_MS;
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: ERROR,
+          limit: 'access-code budget',
+          code: 'accessCodesPaused',
+          key: 'provider',
+          spId: 'mathworld',
+          retryAfter: (midnight - log.t.clock.now()) / 1000,
+          budget: 2,
+        }),
+      ]);
+      expect(log.refusals('accessCodesPaused')).toHaveLength(3);
+    });
+
+    it('the flood guard and the calls of a service provider: one warn line each, however long the flood', async () => {
+      const log = await logged({ LIMIT_FLOOD_PER_MINUTE: '3', LIMIT_SP_CALLS_PER_MINUTE: '2' });
+      for (let i = 0; i < 20; i++) await call(log.t, '198.51.100.170', 'GET', '/api/auth/sig');
+      const credentials = await seedServiceProvider(log.t, 'readingroom');
+      for (let i = 0; i < 10; i++)
+        await log.t.app.inject({
+          method: 'POST',
+          url: '/api/gateway/createCsrfLogin',
+          headers: { authorization: basicAuth(credentials.clientId, credentials.clientSecret) },
+          payload: { url: 'https://app.readingroom.test/welcome' },
+        });
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'flood guard',
+          code: 'tooManyRequests',
+          key: 'address',
+          address: '198.51.100.170',
+          retryAfter: 60,
+        }),
+        expect.objectContaining({
+          level: WARN,
+          limit: 'service-provider calls',
+          code: 'tooManyRequests',
+          key: 'provider',
+          spId: 'readingroom',
+          retryAfter: 60,
+        }),
+      ]);
+      expect(log.refusals('tooManyRequests')).toHaveLength(17 + 8);
     });
   });
 

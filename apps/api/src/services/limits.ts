@@ -1,6 +1,6 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { Logger } from 'pino';
-import { ABUSE_LIMITS } from '@frontdoor/contract';
+import { ABUSE_LIMITS, type MessageCode } from '@frontdoor/contract';
 import { addNetwork, type AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
@@ -59,6 +59,31 @@ export function accessCodeBudget(risk: number, liveCodes: number): number {
   return Math.max(1, Math.floor((risk * 1e6) / Math.max(1, liveCodes)));
 }
 
+/** What a limit counts against, as its log line names it: never an email (an account is its id). */
+export type LimitKey =
+  | { key: 'address'; address: string }
+  | { key: 'pair'; address: string; userId: string }
+  | { key: 'account'; userId: string }
+  | { key: 'provider'; spId: string };
+
+/**
+ * The one line an operator reads when a limit starts refusing (docs/DEPLOYMENT.md): the limit, the
+ * code its refusals answer, what it counts against and for how many seconds it refuses (retryAfter).
+ * Written where the limit trips, never for the requests it then refuses, so a flood cannot flood the log.
+ */
+export function logLimitReached(
+  logger: Logger,
+  reached: { limit: string; code: MessageCode; key: LimitKey; retryAfterMs: number },
+  detail: Record<string, unknown> = {},
+  level: 'warn' | 'error' = 'warn',
+): void {
+  const { limit, code, key, retryAfterMs } = reached;
+  logger[level](
+    { limit, code, ...key, retryAfter: Math.ceil(retryAfterMs / 1000), ...detail },
+    'abuse limit reached',
+  );
+}
+
 const refuse = (
   code: 'tooManyFailures' | 'accountLocked' | 'addressFailureLimit',
   untilMs: number,
@@ -79,7 +104,15 @@ export async function assertAddressMayGuess(ctx: AppContext, address: string): P
 
 export async function recordAddressFailure(ctx: AppContext, address: string): Promise<void> {
   if (ctx.limits.allowlisted(address)) return;
-  await ctx.limits.counters.hit(addressKey(address), ctx.now(), HOUR_MS);
+  const now = ctx.now();
+  const spent = await ctx.limits.counters.hit(addressKey(address), now, HOUR_MS);
+  if (spent.count === ctx.config.limits.addressFailuresPerHour)
+    logLimitReached(ctx.logger, {
+      limit: 'address failures',
+      code: 'addressFailureLimit',
+      key: { key: 'address', address },
+      retryAfterMs: spent.expiresAt - now,
+    });
 }
 
 /**
@@ -142,7 +175,14 @@ export async function recordFailure(
   await auditFailure(ctx, address, user, guess);
   if (!user) return;
   const now = ctx.now();
-  await ctx.limits.counters.hit(pairKey(address, user.id), now, ABUSE_LIMITS.pairBlockMs, true);
+  const pair = await ctx.limits.counters.hit(pairKey(address, user.id), now, ABUSE_LIMITS.pairBlockMs, true);
+  if (pair.count === ABUSE_LIMITS.pairBlockAfterFailures)
+    logLimitReached(ctx.logger, {
+      limit: 'address and account failures',
+      code: 'tooManyFailures',
+      key: { key: 'pair', address, userId: user.id },
+      retryAfterMs: pair.expiresAt - now,
+    });
   const row = await ctx.db
     .updateTable('users')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), last_failed_at: now }))
@@ -164,9 +204,15 @@ export async function recordFailure(
   });
   if (!locked) return;
   ctx.outbox.notify();
-  ctx.logger.warn(
-    { userId: user.id, failures: row.failed_attempts },
-    'account locked after consecutive failures',
+  logLimitReached(
+    ctx.logger,
+    {
+      limit: 'account lock',
+      code: 'accountLocked',
+      key: { key: 'account', userId: user.id },
+      retryAfterMs: ABUSE_LIMITS.accountLockMs,
+    },
+    { failures: row.failed_attempts },
   );
   await audit(ctx, {
     event: 'account.locked',
@@ -217,14 +263,15 @@ export async function unlockAccount(
 const mailKey = (address: string) => `mail-sends:${address}`;
 
 /**
- * Before a code is mailed: at most LIMIT_MAIL_PER_ACCOUNT_PER_HOUR codes to one account (counted
- * from the codes issued, so every instance agrees) and LIMIT_MAIL_PER_ADDRESS_PER_HOUR from one address.
+ * How long until a code may be mailed to `user` (when known) from `address`: at most
+ * LIMIT_MAIL_PER_ACCOUNT_PER_HOUR codes to one account (counted from the codes issued, so every
+ * instance agrees) and LIMIT_MAIL_PER_ADDRESS_PER_HOUR from one address. 0: now.
  */
-export async function assertMaySendCode(
+export async function codeSendWaitMs(
   ctx: AppContext,
   address: string,
   user: User | undefined,
-): Promise<void> {
+): Promise<number> {
   const now = ctx.now();
   const { limits } = ctx.config;
   if (user) {
@@ -237,25 +284,54 @@ export async function assertMaySendCode(
       .execute();
     if (recent.length >= limits.mailSendsPerAccountPerHour) {
       const oldest = recent[recent.length - limits.mailSendsPerAccountPerHour]?.created_at ?? now;
-      throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, oldest + HOUR_MS - now));
+      return oldest + HOUR_MS - now;
     }
   }
-  if (ctx.limits.allowlisted(address)) return;
+  if (ctx.limits.allowlisted(address)) return 0;
   const sent = await ctx.limits.counters.peek(mailKey(address), now);
-  if (sent.count >= limits.mailSendsPerAddressPerHour)
-    throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, sent.expiresAt - now));
+  return sent.count >= limits.mailSendsPerAddressPerHour ? sent.expiresAt - now : 0;
+}
+
+/** Before a code is mailed: refuses (429 codeSendLimit) past the hourly sends (codeSendWaitMs). */
+export async function assertMaySendCode(
+  ctx: AppContext,
+  address: string,
+  user: User | undefined,
+): Promise<void> {
+  const wait = await codeSendWaitMs(ctx, address, user);
+  if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
 }
 
 export async function recordCodeSent(ctx: AppContext, address: string): Promise<void> {
   if (ctx.limits.allowlisted(address)) return;
-  await ctx.limits.counters.hit(mailKey(address), ctx.now(), HOUR_MS);
+  const now = ctx.now();
+  const sent = await ctx.limits.counters.hit(mailKey(address), now, HOUR_MS);
+  if (sent.count === ctx.config.limits.mailSendsPerAddressPerHour)
+    logLimitReached(ctx.logger, {
+      limit: 'mail sends per address',
+      code: 'codeSendLimit',
+      key: { key: 'address', address },
+      retryAfterMs: sent.expiresAt - now,
+    });
 }
 
-/** Server-to-server calls of one service provider a minute; never counted per address. */
-export async function assertServiceProviderCall(ctx: AppContext, clientId: string): Promise<void> {
+/** Server-to-server calls of one service provider a minute, counted per client id; never per address. */
+export async function assertServiceProviderCall(
+  ctx: AppContext,
+  sp: { spId: string; clientId: string },
+): Promise<void> {
   const now = ctx.now();
   const max = Math.ceil(ctx.config.limits.serviceProviderCallsPerMinute * ctx.config.rateLimitMultiplier);
-  const calls = await ctx.limits.counters.hit(`sp-calls:${clientId}`, now, MINUTE_MS);
-  if (calls.count > max)
-    throw new ApiError(429, 'tooManyRequests', undefined, Math.max(1000, calls.expiresAt - now));
+  const calls = await ctx.limits.counters.hit(`sp-calls:${sp.clientId}`, now, MINUTE_MS);
+  if (calls.count <= max) return;
+  const retryAfterMs = Math.max(1000, calls.expiresAt - now);
+  // the first call over the limit is where it starts refusing
+  if (calls.count === max + 1)
+    logLimitReached(ctx.logger, {
+      limit: 'service-provider calls',
+      code: 'tooManyRequests',
+      key: { key: 'provider', spId: sp.spId },
+      retryAfterMs,
+    });
+  throw new ApiError(429, 'tooManyRequests', undefined, retryAfterMs);
 }

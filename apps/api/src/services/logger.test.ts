@@ -88,6 +88,35 @@ describe('createLogger', () => {
     expect(leaked(out.lines, ['deep-t0ken-value', 'b3arer-value', 'Pa55-in-a-list'])).toEqual([]);
   });
 
+  it("shows error codes (an error's own, an answer's contract code) and redacts every other code", () => {
+    const out = capture();
+    const err = Object.assign(new Error('Unsupported Media Type'), {
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+    });
+    createLogger({ level: 'info', destination: out }).info(
+      {
+        err,
+        outbox: { err: { code: 'SQLITE_BUSY', cause: { code: 'ECONNREFUSED' } } },
+        code: 'addressFailureLimit',
+        body: { code: '123456', un: 'ada@school.test' },
+        callback: { code: 'SplxlOBeZQQYbYS6WxSbIA', state: 'xyz' },
+        upstream: { error: { code: 'K7Q2ZX1' } },
+        look: { code: 'ECONNREFUSED' },
+      },
+      'codes of every kind',
+    );
+    const entry = JSON.parse(out.lines[0] ?? '') as Record<string, Record<string, unknown>>;
+    expect(entry.err?.code).toBe('FST_ERR_CTP_INVALID_MEDIA_TYPE');
+    expect(entry.outbox).toEqual({ err: { code: 'SQLITE_BUSY', cause: { code: 'ECONNREFUSED' } } });
+    expect(entry.code).toBe('addressFailureLimit');
+    expect(entry.body?.code).toBe('[Redacted]');
+    expect(entry.callback?.code).toBe('[Redacted]');
+    expect(entry.upstream?.error).toEqual({ code: '[Redacted]' });
+    // an identifier in capitals passes only as an error's own code
+    expect(entry.look?.code).toBe('[Redacted]');
+    expect(leaked(out.lines, ['123456', 'SplxlOBeZQQYbYS6WxSbIA', 'K7Q2ZX1'])).toEqual([]);
+  });
+
   it("logs a request's URL scrubbed, keeping its method and address", () => {
     const out = capture();
     createLogger({ level: 'info', destination: out }).info(
@@ -117,6 +146,33 @@ describe('request log', () => {
           responseTime: expect.any(Number),
         }),
       ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('request log of an error answer', () => {
+  it("carries the answer's code, and a parse error's own code unredacted", async () => {
+    const out = capture();
+    const t = await createTestApp('sqlite', { logger: createLogger({ level: 'info', destination: out }) });
+    try {
+      const browser = t.client();
+      const res = await browser.post('/api/auth/validateEmail', '<a/>', {
+        'content-type': 'application/xml',
+      });
+      expect(res.statusCode).toBe(415);
+      const lines = out.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const mine = lines.filter((l) => l.reqId === res.headers['x-request-id']);
+      expect(mine).toEqual([
+        expect.objectContaining({
+          msg: 'bad request',
+          err: expect.objectContaining({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }),
+        }),
+        expect.objectContaining({ msg: 'request completed', res: { statusCode: 415 }, code: 'badRequest' }),
+      ]);
+      // an answer without an error names no code
+      expect(lines.find((l) => l.msg === 'request completed' && !('code' in l))).toBeDefined();
     } finally {
       await t.close();
     }

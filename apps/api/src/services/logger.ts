@@ -1,34 +1,52 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { isMessageCode } from '@frontdoor/contract';
 import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract/scrub';
+import { answeredCode } from './http.ts';
 
 /** Fields holding a secret or an address wherever a logged object has them (with §7's names: pw, un). */
 const SECRET_FIELDS = ['password', 'pw', 'confirmPw', 'code', 'hash', 'cookie_hash', 'token', 'email', 'un'];
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie'];
 
-/**
- * Every key above, in any case, at any depth of a line (bodies, inputs, errors, headers). An error's own
- * `code` (ECONNREFUSED …) prints redacted too, as a key cannot tell it apart; its message usually says as much.
- */
+/** Every key above, in any case, at any depth of a line (bodies, inputs, errors, headers). */
 const SECRET_KEYS = new Set([...SECRET_FIELDS, ...SECRET_HEADERS].map((key) => key.toLowerCase()));
 /** Whether a JSON line may have one of them as a key: a quoted name followed by a colon. */
 const SECRET_KEY = new RegExp(`"(?:${[...SECRET_KEYS].join('|')})":`, 'i');
 const REDACTED = '[Redacted]';
 
-function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+/**
+ * An error's own code in capitals (FST_ERR_CTP_INVALID_MEDIA_TYPE, ECONNREFUSED, SQLITE_BUSY): letters
+ * first, digits only after an underscore, so no generated code (digits, or mixed letters and digits) passes.
+ */
+const ERROR_IDENTIFIER = /^[A-Z]+(?:_[A-Z\d]+)*$/;
+
+/**
+ * Whether a `code` is an error code, shown as it is: a contract message code (an answer's code, an
+ * ApiError's) anywhere, or an error identifier directly on an error (`err.code`, `err.cause.code`).
+ * Any other code (a verification, access or OAuth code) is redacted.
+ */
+const isErrorCode = (value: unknown, onError: boolean): boolean =>
+  isMessageCode(value) || (onError && typeof value === 'string' && ERROR_IDENTIFIER.test(value));
+
+/** Keys whose value is an error (pino's `err`, an error's `cause`, an AggregateError's `errors`). */
+const ERROR_KEYS = new Set(['err', 'error', 'cause', 'errors']);
+
+function redactValue(value: unknown, onError = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, onError));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [
-      key,
-      SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactValue(v),
-    ]),
+    Object.entries(value).map(([key, v]) => {
+      const lower = key.toLowerCase();
+      if (lower === 'code' && isErrorCode(v, onError)) return [key, v];
+      return [key, SECRET_KEYS.has(lower) ? REDACTED : redactValue(v, ERROR_KEYS.has(lower))];
+    }),
   );
 }
 
 /**
- * A log line with the value of every secret key replaced. Lines without one (nearly all: a request's
- * line has none) pass after one scan; pino's own path redaction cost more than the rest of a request.
+ * A log line with the value of every secret key replaced. Lines without one (nearly all: the line of
+ * a request answered without an error has none) pass after one scan; pino's own path redaction cost
+ * more than the rest of a request.
  */
 export function redactLine(line: string): string {
   return SECRET_KEY.test(line) ? `${JSON.stringify(redactValue(JSON.parse(line)))}\n` : line;
@@ -72,8 +90,9 @@ export function createLogger(options: { level: string; destination?: Destination
 
 /**
  * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
- * address, status, time) instead of an "incoming" and a "completed" line: half the logging cost of
- * every call for the same facts.
+ * address, status, time, and the contract code of an error answer, so refusals can be found by
+ * code) instead of an "incoming" and a "completed" line: half the logging cost of every call for
+ * the same facts.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
@@ -83,7 +102,8 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    const code = answeredCode(reply);
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(code && { code }) };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }

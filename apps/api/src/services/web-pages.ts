@@ -12,6 +12,47 @@ import {
 import { escapeHtml } from './html.ts';
 import { indexHtmlTemplate } from './security-headers.ts';
 
+/**
+ * The SPA's pages (spec §2; apps/web/src/features/routes.tsx, which web-pages.test.ts holds this
+ * list to), `:name` standing for one segment: a page for any client, curl and uptime checks included.
+ */
+export const SPA_PAGES: readonly string[] = [
+  '/',
+  '/log-in',
+  '/log-in/:csrf',
+  '/email',
+  '/send-verification-code',
+  '/create-account',
+  '/create-account/:csrf',
+  '/invite/:code',
+  '/code',
+  '/post-login',
+  '/post-login/:csrf',
+  '/password-reset',
+  '/forgot-password',
+  '/access-code',
+  '/access-code/:csrf',
+  '/validate',
+  '/error-generic',
+  '/error-generic/:csrf',
+  '/error-timeout',
+  '/error-timeout/:csrf',
+  '/sign-in/:uid',
+];
+
+const segmentsOf = (path: string): string[] => path.replace(/^\/+|\/+$/g, '').split('/');
+const PAGE_PATTERNS = SPA_PAGES.map(segmentsOf);
+
+/** Whether a routed path (decoded, slashes collapsed) is one of SPA_PAGES; letter case aside, as the SPA's router. */
+export function isSpaPage(routed: string): boolean {
+  const segments = segmentsOf(routed.toLowerCase());
+  return PAGE_PATTERNS.some(
+    (pattern) =>
+      pattern.length === segments.length &&
+      pattern.every((part, i) => part.startsWith(':') || part === segments[i]),
+  );
+}
+
 /** A header's comma-separated values with their q weights (1 when absent), best first, ties in order. */
 function weighted(header: string | undefined): { token: string; weight: number }[] {
   return (header ?? '')
