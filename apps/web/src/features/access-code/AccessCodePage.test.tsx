@@ -82,6 +82,29 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     expect(input).toHaveAccessibleDescription(messages.accessCodeFailed);
   });
 
+  it.each([
+    [429, 'accessCodesPaused'],
+    [429, 'addressFailureLimit'],
+    [429, 'tooManyRequests'],
+    [503, 'serverBusy'],
+  ] as const)(
+    'a %i %s refusal shows its own message, not the wrong-code one; the code stays valid and can be sent again',
+    async (status, code) => {
+      server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(status, code)));
+      const input = await enter('K7Q2ZX');
+      expect(await screen.findByText(messages[code])).toBeInTheDocument();
+      expect(screen.queryByText(messages.accessCodeFailed)).toBeNull();
+      expect(input).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByRole('button', { name: 'Continue' })).not.toHaveAttribute('aria-disabled');
+    },
+  );
+
+  it('a 5xx goes to /error-generic, as on every page', async () => {
+    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(500, 'internalError')));
+    await enter('K7Q2ZX');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic\/lc-7$/));
+  });
+
   it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
     localStorage.removeItem(STORAGE_KEYS.loginCsrf);
     server.use(

@@ -13,9 +13,8 @@ import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { clearLoginData, confirmSignIn, getLoginCsrf } from '../../lib/storage.ts';
-import type { ShownMessage } from '../shared/shown-message.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
-import { accessCodeErrorMessage } from './access-code-error.ts';
+import { accessCodeRefusal, type AccessCodeRefusal } from './access-code-error.ts';
 import { buildCookieUrl } from './cookie-url.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 
@@ -28,8 +27,10 @@ export default function AccessCodePage() {
   const cfg = useConfig();
   const { onFatal, messageText } = useCallError();
   const { loading, loginParams, error: paramsError } = useLoginParams();
-  const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const { form, errorSummary, onSubmit } = useCodeForm(accessCodeSchema, CODE_FIELD_ID);
+  const [callError, setCallError] = useState<AccessCodeRefusal | null>(null);
+  const { form, errorSummary, onSubmit } = useCodeForm(accessCodeSchema, CODE_FIELD_ID, () =>
+    setCallError(null),
+  );
 
   const login = useMutation({
     mutationFn: ({ code, spId }: { code: string; spId: string; returnUrl: string }) =>
@@ -37,21 +38,19 @@ export default function AccessCodePage() {
     onSuccess: ({ payload }, { returnUrl }) => {
       // token = the login csrf held for this sign-in request, read before the saved login data is cleared
       const token = getLoginCsrf();
-      if (!token) return setCallError({ code: 'loginRequestNotFound' });
+      // the code was accepted: the lost sign-in request is not the field's fault
+      if (!token) return setCallError({ message: { code: 'loginRequestNotFound' }, codeRefused: false });
       clearLoginData();
       confirmSignIn('classCode');
       goToUrl(buildCookieUrl(cfg, { hash: payload.cookie_hash, returnUrl, token }));
     },
     onError: (error) => {
       if (onFatal(error)) return;
-      setCallError(accessCodeErrorMessage(error));
+      setCallError(accessCodeRefusal(error));
     },
   });
 
   const pending = login.isPending || login.isSuccess;
-  // every refusal of the login call is about the code typed; a lost sign-in request is not
-  const codeRefused =
-    callError !== null && !('code' in callError && callError.code === 'loginRequestNotFound');
   return (
     <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('other_options')}</LoginLink>}>
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
@@ -59,14 +58,13 @@ export default function AccessCodePage() {
       {errorSummary}
       {callError && (
         <Alert tone="error" id={CALL_ERROR_ID}>
-          {messageText(callError)}
+          {messageText(callError.message)}
         </Alert>
       )}
       <form
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) => {
-          setCallError(null);
           if (pending || !loginParams) return;
           login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
         })}
@@ -77,7 +75,7 @@ export default function AccessCodePage() {
           label={t('code_label')}
           length={ACCESS_CODE_LENGTH}
           alphanumeric
-          refusalId={codeRefused ? CALL_ERROR_ID : undefined}
+          refusalId={callError?.codeRefused ? CALL_ERROR_ID : undefined}
         />
         <Button type="submit" loading={pending || loading} fullWidth>
           {t('submit')}

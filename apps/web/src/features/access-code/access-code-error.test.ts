@@ -1,22 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
-import { accessCodeErrorMessage } from './access-code-error.ts';
+import { accessCodeRefusal } from './access-code-error.ts';
 
-describe('accessCodeErrorMessage (§6, §8)', () => {
+describe('accessCodeRefusal (§6, §8)', () => {
   it("a server message beginning 'The code you entered is not for' is shown as is", () => {
     const msg = `${messages.accessCodeWrongProviderPrefix} Reading Lab`;
-    expect(accessCodeErrorMessage(new ApiError(400, 'accessCodeWrongProviderPrefix', msg))).toEqual({
-      text: msg,
+    expect(accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg))).toEqual({
+      message: { text: msg },
+      codeRefused: true,
     });
   });
   it("other failure shows 'The code you entered did not work. Try again or contact your teacher.'", () => {
-    expect(accessCodeErrorMessage(new ApiError(404, 'accessCodeNotFound', messages.notFound))).toEqual({
-      code: 'accessCodeFailed',
-    });
+    const wrongCode = { message: { code: 'accessCodeFailed' }, codeRefused: true };
+    expect(accessCodeRefusal(new ApiError(404, 'accessCodeNotFound', messages.notFound))).toEqual(wrongCode);
     // told apart by the code: a text that merely begins the same way is not that refusal
     const lookalike = new ApiError(400, 'badRequest', `${messages.accessCodeWrongProviderPrefix} you`);
-    expect(accessCodeErrorMessage(lookalike)).toEqual({ code: 'accessCodeFailed' });
-    expect(accessCodeErrorMessage(new Error('offline'))).toEqual({ code: 'accessCodeFailed' });
+    expect(accessCodeRefusal(lookalike)).toEqual(wrongCode);
+    expect(accessCodeRefusal(new Error('offline'))).toEqual(wrongCode);
+  });
+  it('a limit (429) or a busy server (503) shows its own message by its code, never about the code typed', () => {
+    expect(accessCodeRefusal(new ApiError(429, 'addressFailureLimit', messages.addressFailureLimit))).toEqual(
+      { message: { code: 'addressFailureLimit' }, codeRefused: false },
+    );
+    expect(accessCodeRefusal(new ApiError(503, 'serverBusy', messages.serverBusy))).toEqual({
+      message: { code: 'serverBusy' },
+      codeRefused: false,
+    });
+    // a limit answered without a contract code (a proxy's 429) is still a limit
+    expect(accessCodeRefusal(new ApiError(429, undefined, undefined))).toEqual({
+      message: { code: 'tooManyRequests' },
+      codeRefused: false,
+    });
   });
 });

@@ -1,16 +1,31 @@
 import type { MessageCode } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
+import { callErrorMessage } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
 /** The server's refusal of a code that belongs to another provider; its msg names that provider. */
 const WRONG_PROVIDER = 'accessCodeWrongProviderPrefix' satisfies MessageCode;
 
+export interface AccessCodeRefusal {
+  message: ShownMessage;
+  /** The refusal is about the code typed: the code field points to it. */
+  codeRefused: boolean;
+}
+
 /**
  * §6/§8: a refusal naming another provider ('The code you entered is not for…') is shown as the
- * server wrote it; any other failure is accessCodeFailed. Told apart by the answer's code, never by
- * its text.
+ * server wrote it. A refusal made before any code was looked at, an abuse limit's 429 or a busy
+ * server's 503 (other 5xx go to /error-generic first), shows that limit's own message as on every
+ * other form: a correct code must not be called wrong. Any other failure is accessCodeFailed. Told
+ * apart by the answer's status and code, never by its text.
  */
-export function accessCodeErrorMessage(error: unknown): ShownMessage {
-  if (error instanceof ApiError && error.code === WRONG_PROVIDER && error.msg) return { text: error.msg };
-  return { code: 'accessCodeFailed' };
+export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
+  if (error instanceof ApiError) {
+    if (error.code === WRONG_PROVIDER && error.msg)
+      return { message: { text: error.msg }, codeRefused: true };
+    if (error.httpStatus === 429 || error.httpStatus === 503) {
+      return { message: callErrorMessage(error, 'tooManyRequests'), codeRefused: false };
+    }
+  }
+  return { message: { code: 'accessCodeFailed' }, codeRefused: true };
 }

@@ -31,6 +31,7 @@ export default function EmailPage() {
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(validateEmailBody, {
     defaultValues: { email: getRememberedEmail() ?? '' },
     fieldIds: { email: EMAIL_FIELD_ID },
+    onAttempt: () => setCallError(null),
   });
 
   const check = useMutation({
@@ -81,7 +82,6 @@ export default function EmailPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ email }) => {
-          setCallError(null);
           if (!pending) check.mutate(email);
         })}
       >

@@ -238,6 +238,19 @@ describe('Work/school email modal', () => {
     expect(await within(dialog).findByText(messages.workEmailInvalid)).toBeInTheDocument();
   });
 
+  it('a new submit drops the last refusal: a bad address then shows its own message alone', async () => {
+    realm(() => fail(404, 'notFound'));
+    const dialog = await submitEmail('t@school.org');
+    await within(dialog).findByText(messages.workEmailNotFound);
+    const user = userEvent.setup();
+    const field = within(dialog).getByLabelText('Work or school email');
+    await user.clear(field);
+    await user.type(field, 'teacher@school');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await within(dialog).findByText(messages.workEmailInvalid)).toBeInTheDocument();
+    expect(within(dialog).queryByText(messages.workEmailNotFound)).toBeNull();
+  });
+
   it('Managed leads to the work/school provider with the email as login_hint', async () => {
     realm(() => ok({ accountType: 'Managed' }));
     captureCsrf();

@@ -60,10 +60,13 @@ export function WorkEmailDialog({
       <form
         noValidate
         className={styles.form}
-        onSubmit={form.handleSubmit(({ email }) => {
+        onSubmit={(event) => {
+          // every submit, valid or not, replaces the last call's refusal
           setCallError(null);
-          if (!pending) realm.mutate(email);
-        })}
+          form.handleSubmit(({ email }) => {
+            if (!pending) realm.mutate(email);
+          })(event);
+        }}
       >
         <TextField
           label={t('work_email_label')}

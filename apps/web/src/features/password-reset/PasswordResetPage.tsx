@@ -53,6 +53,10 @@ export default function PasswordResetPage() {
     defaultValues: { pw: '', confirmPw: '' },
     fieldIds: FIELD_IDS,
     long: true,
+    onAttempt: () => {
+      setFailure(null);
+      setResent(false);
+    },
   });
   const { form, errorSummary, onSubmit } = summaryForm;
 
@@ -111,8 +115,6 @@ export default function PasswordResetPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {
-          setFailure(null);
-          setResent(false);
           if (!pending) reset.mutate(values);
         })}
       >

@@ -12,11 +12,20 @@ const nameForm = z.object({
 });
 const FIELD_IDS = { first: 'first', last: 'last' };
 
-function NameForm({ long, onValid }: { long?: boolean; onValid: (v: z.output<typeof nameForm>) => void }) {
+function NameForm({
+  long,
+  onValid,
+  onAttempt,
+}: {
+  long?: boolean;
+  onValid: (v: z.output<typeof nameForm>) => void;
+  onAttempt?: () => void;
+}) {
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(nameForm, {
     defaultValues: { first: '', last: '' },
     fieldIds: FIELD_IDS,
     long,
+    onAttempt,
   });
   return (
     <>
@@ -63,6 +72,18 @@ describe('useSummaryForm', () => {
     await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
     expect(onValid.mock.calls[0]?.[0]).toEqual({ first: 'Ada', last: 'Byron' });
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('onAttempt runs at every submit, valid or not, before the check', async () => {
+    const calls: string[] = [];
+    const user = userEvent.setup();
+    renderForm({ onValid: () => calls.push('valid'), onAttempt: () => calls.push('attempt') });
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    expect(calls).toEqual(['attempt']);
+    await user.type(screen.getByLabelText('First'), 'Ada');
+    await user.type(screen.getByLabelText('Last'), 'Byron');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(calls).toEqual(['attempt', 'attempt', 'valid']);
   });
 
   it("a long form checks a field when it is left and leads its summary with 'formInvalid'", async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useForm, type FieldErrors, type FieldValues } from '../../lib/form.ts';
 import * as z from 'zod/mini';
 import { FormErrorSummary } from '../../ui/FormErrorSummary.tsx';
@@ -14,6 +15,11 @@ interface SummaryFormOptions<Input extends FieldValues> {
    * and leads its summary with 'formInvalid'.
    */
   long?: boolean;
+  /**
+   * Runs at every submit, valid or not, before the check: where a page drops the refusal of its last
+   * call, which would otherwise stay beside the new submit's own errors.
+   */
+  onAttempt?: () => void;
 }
 
 /**
@@ -22,7 +28,7 @@ interface SummaryFormOptions<Input extends FieldValues> {
  */
 export function useSummaryForm<Input extends FieldValues, Output>(
   schema: z.ZodMiniType<Output, Input>,
-  { defaultValues, fieldIds, long = false }: SummaryFormOptions<Input>,
+  { defaultValues, fieldIds, long = false, onAttempt }: SummaryFormOptions<Input>,
 ) {
   const messageText = useMessageText();
   const [failedSubmits, setFailedSubmits] = useState(0);
@@ -42,8 +48,13 @@ export function useSummaryForm<Input extends FieldValues, Output>(
     return typeof message === 'string' ? messageText(message) : undefined;
   };
   /** The form's onSubmit: valid values go to `onValid`; a failed submit shows and focuses the summary. */
-  const onSubmit = (onValid: (values: Output) => void) =>
-    form.handleSubmit(onValid, () => setFailedSubmits((n) => n + 1));
+  const onSubmit = (onValid: (values: Output) => void) => {
+    const check = form.handleSubmit(onValid, () => setFailedSubmits((n) => n + 1));
+    return (event?: FormEvent) => {
+      onAttempt?.();
+      check(event);
+    };
+  };
 
   return { form, errorSummary, fieldError, onSubmit };
 }
@@ -87,7 +98,11 @@ function useErrorsHeldDuringPress<Input extends FieldValues>(
 }
 
 /** The one-field form of every code page (verify, reset and access codes), for the shared CodeField. */
-export function useCodeForm(codeSchema: z.ZodMiniType<string, string>, fieldId: string) {
+export function useCodeForm(
+  codeSchema: z.ZodMiniType<string, string>,
+  fieldId: string,
+  onAttempt?: () => void,
+) {
   const schema = useMemo(() => z.object({ code: codeSchema }), [codeSchema]);
-  return useSummaryForm(schema, { defaultValues: { code: '' }, fieldIds: { code: fieldId } });
+  return useSummaryForm(schema, { defaultValues: { code: '' }, fieldIds: { code: fieldId }, onAttempt });
 }

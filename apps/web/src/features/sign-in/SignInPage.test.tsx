@@ -71,6 +71,18 @@ describe('SignInPage (/sign-in/:uid)', () => {
     }
   });
 
+  it("a new submit drops the last refusal: an emptied password shows 'Password is a required field.' alone", async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(401, 'incorrectCredentials')));
+    const user = userEvent.setup();
+    await signIn();
+    await screen.findByText(messages.incorrectCredentials);
+    await user.clear(screen.getByLabelText('Password'));
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findAllByText(messages.passwordRequired)).length).toBeGreaterThan(0);
+    expect(screen.queryByText(messages.incorrectCredentials)).toBeNull();
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+  });
+
   it('a refusal that is not about what was typed leaves the fields valid', async () => {
     server.use(http.post(api(apiPaths.cognitoLogin), () => fail(503, 'serverBusy')));
     await signIn();

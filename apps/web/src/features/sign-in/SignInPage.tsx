@@ -40,6 +40,7 @@ export default function SignInPage() {
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
     defaultValues: { email: knownEmail, password: '' },
     fieldIds: FIELD_IDS,
+    onAttempt: () => setCallError(null),
   });
   const login = useMutation({
     mutationFn: (values: z.output<typeof signInForm>) => cognitoLogin(cfg, { ...values, uid }),
@@ -71,7 +72,6 @@ export default function SignInPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {
-          setCallError(null);
           if (!pending) login.mutate(values);
         })}
       >

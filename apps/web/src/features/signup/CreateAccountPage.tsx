@@ -48,6 +48,7 @@ export default function CreateAccountPage() {
     defaultValues: { first: '', last: '', email: getRememberedEmail() ?? '', pw: '', confirmPw: '' },
     fieldIds: FIELD_IDS,
     long: true,
+    onAttempt: () => setCallError(null),
   });
   const { form, errorSummary, fieldError, onSubmit } = summaryForm;
   const description = form.field<string | undefined>('description');
@@ -120,7 +121,6 @@ export default function CreateAccountPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {
-          setCallError(null);
           if (!pending) create.mutate(values);
         })}
       >

@@ -38,7 +38,7 @@ export default function CodePage() {
     /** the code was refused: the message describes the code field */
     codeRefused?: boolean;
   } | null>(null);
-  const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
+  const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID, () => setNotice(null));
 
   const showError = (error: unknown, codeRefused = false) => {
     const message = failure(error);
@@ -79,7 +79,6 @@ export default function CodePage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) => {
-          setNotice(null);
           if (!pending) confirmCode.mutate(code);
         })}
       >
