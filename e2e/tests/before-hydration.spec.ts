@@ -2,6 +2,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { en, providerButton } from '../fixtures/text.ts';
+// the fixtures' test for the check of hydration itself: it needs a product's login request
+import { openLoginRequest, test as withProduct } from '../fixtures/index.ts';
 
 /**
  * A school Chromebook on a crowded network: the prerendered page shows (and takes input) long before
@@ -83,4 +85,40 @@ test.describe('presses before the app has hydrated (issue 10, a prerendered page
 
     await expect(page).toHaveURL(/\/code$/);
   });
+});
+
+/** The prerendered pages (apps/web/src/prerender.tsx), each with the {csrf} segment where its route takes one. */
+const PRERENDERED = [
+  { path: '/log-in', csrf: true },
+  { path: '/', csrf: false },
+  { path: '/email', csrf: false },
+  { path: '/create-account', csrf: true },
+  { path: '/access-code', csrf: true },
+];
+
+withProduct.describe('hydration matches the prerendered page (no React error #418)', () => {
+  withProduct(
+    'every prerendered page, with and without its {csrf} segment, in a fresh browser and in one holding a sign-in request, logs no error',
+    async ({ page, loginRequest }) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+      const visit = async (path: string) => {
+        // the fixtures' goto waits until React has taken the page over
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      };
+      for (const { path } of PRERENDERED) await visit(path);
+      // storage now holds a product's request (§3), which the server's markup could not know of
+      const { csrf } = await loginRequest();
+      await openLoginRequest(page, csrf);
+      for (const { path, csrf: takesCsrf } of PRERENDERED) {
+        await visit(path);
+        if (takesCsrf) await visit(`${path}/${csrf}`);
+      }
+      expect(errors).toEqual([]);
+    },
+  );
 });

@@ -154,6 +154,28 @@ test.describe('calls a page cannot do without (issue 2 HTTP client)', () => {
     await expect(page.getByRole('heading', { name: en.errorPages.timeout_title })).toBeVisible();
   });
 
+  test('a server that stops answering mid-flow still gets its timeout page shown, never the form it froze on', async ({
+    page,
+    loginRequest,
+  }) => {
+    await withPageConfig(page, (json) =>
+      JSON.stringify({ ...(JSON.parse(json) as PortalConfig), requestTimeoutMs: 1500 }),
+    );
+    const { csrf } = await loginRequest();
+    await page.goto(`/access-code/${csrf}`);
+    const submit = page.getByRole('button', { name: en.accessCode.submit });
+    await expect(submit).not.toHaveAttribute('aria-busy');
+    // the server freezes (kill -STOP): nothing asked of it from now on comes back, a page's chunk neither
+    await page.route('**/*', () => {
+      // left unanswered on purpose
+    });
+    await page.getByLabel(en.accessCode.code_label, { exact: true }).fill('ABCDEF');
+    await submit.click();
+    await expect(page).toHaveURL(new RegExp(`/error-timeout/${csrf}$`));
+    await expect(page.getByRole('heading', { name: en.errorPages.timeout_title })).toBeVisible();
+    await expect(submit).toHaveCount(0);
+  });
+
   test('API calls go to apiUrl with the cookies and the CSRF header equal to its cookie', async ({
     page,
     context,

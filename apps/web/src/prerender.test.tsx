@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
-import { CONFIG_ELEMENT_ID, CONFIG_PLACEHOLDER_PATTERN, apiPaths } from '@frontdoor/contract';
+import { CONFIG_ELEMENT_ID, CONFIG_PLACEHOLDER_PATTERN, STORAGE_KEYS, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
 import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
@@ -114,6 +114,33 @@ describe('prerendered pages', () => {
       expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(served ?? '');
       expect(errors).not.toHaveBeenCalled();
       errors.mockRestore();
+    },
+  );
+
+  it.each(PATHS)(
+    'hydrate %s without a mismatch while this browser holds a sign-in request, then show it',
+    async (path) => {
+      // what log-in/{csrf} of a product left in storage (§3): the markup was made without it
+      localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
+      localStorage.setItem(
+        STORAGE_KEYS.loginParams,
+        JSON.stringify({ url: 'https://app.example/after', isTeacher: false, sp_id: 'sp-1' }),
+      );
+      localStorage.setItem(STORAGE_KEYS.lastSignInMethod, 'classCode');
+      server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
+      const errors = vi.spyOn(console, 'error');
+      const container = servedPage(path, 'en');
+      const heading = container.querySelector('h1');
+      root = (await act(() => boot(container))).root;
+      await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+      expect(container.querySelector('h1')).toBe(heading);
+      expect(errors).not.toHaveBeenCalled();
+      errors.mockRestore();
+      // hydrated, the page is this browser's: the held request's params and its way back to log-in
+      expect(screen.queryByText(/Open the sign-in link your teacher gave you/)).toBeNull();
+      for (const link of container.querySelectorAll('a[href^="/log-in"]')) {
+        expect(link).toHaveAttribute('href', '/log-in/lc-1');
+      }
     },
   );
 

@@ -50,7 +50,12 @@ export function ShellLayout() {
       </a>
       <TopBar />
       <main ref={mainRef} id={MAIN_ID} className={styles.main} tabIndex={-1}>
+        {/* a boundary per page: a navigation is a transition, which keeps a boundary's content on
+            screen while the next page's chunk loads, so the page before, its form still working,
+            would stay under the new URL (for good, from a frozen server); a new boundary shows the
+            spinner instead */}
         <Suspense
+          key={pageKey}
           fallback={
             <div className={styles.loading}>
               <Spinner />
@@ -58,7 +63,7 @@ export function ShellLayout() {
           }
         >
           <StepArrivalProvider value={arriveAtStep}>
-            <Outlet key={pageKey} />
+            <Outlet />
           </StepArrivalProvider>
           {/* inside the page's boundary: React hydrates a boundary on its own, and an element of it
               has its props before the boundary commits; this effect runs once it has */}

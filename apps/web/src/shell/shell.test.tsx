@@ -348,6 +348,43 @@ describe('arriving on a page (WCAG 2.4.3, 4.1.3)', () => {
   });
 });
 
+// a page whose chunk never arrives (a frozen server)
+const NeverLoadedPage = lazy(() => new Promise<never>(() => undefined));
+
+describe('a page whose chunk is still on its way (the server froze)', () => {
+  it('shows the loading spinner under its URL, never the page before with its form still working', async () => {
+    const sent = vi.fn();
+    const user = userEvent.setup();
+    renderRoutes(
+      [
+        {
+          element: <ShellLayout />,
+          children: [
+            {
+              path: 'form',
+              element: (
+                <PageCard title="Form page">
+                  <form onSubmit={sent}>
+                    <button type="submit">Continue</button>
+                  </form>
+                  <Link to="/later">Later page</Link>
+                </PageCard>
+              ),
+            },
+            { path: 'later', element: <NeverLoadedPage /> },
+          ],
+        },
+      ],
+      { path: '/form' },
+    );
+    await user.click(await screen.findByRole('link', { name: 'Later page' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/later$/));
+    expect(within(screen.getByRole('main')).getByRole('status')).toHaveTextContent('Loading');
+    expect(screen.queryByRole('heading', { name: 'Form page' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+  });
+});
+
 describe('environment stamp (§2)', () => {
   it('outside production: a red rotated stamp outside the app root, aria-hidden, no pointer events, hidden in print', async () => {
     const { container } = renderRoutes(shellRoutes, { path: '/one', config: { env: 'staging' } });

@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths } from '@frontdoor/contract';
 import { goToUrl } from './browser.ts';
-import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 vi.mock('./browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
@@ -69,5 +69,92 @@ describe('useLoginParams: the URL and localStorage are the one store of the logi
       sp_id: 'sp-lc-a',
     });
     expect(Object.fromEntries(calls)).toEqual({ 'lc-a': 2, 'lc-b': 1 });
+  });
+});
+
+/** A slow API: GET gateway/getCsrfLogin/{csrf} is answered only when the test says so. */
+function slowParams() {
+  let answer: (response: Response) => void = () => undefined;
+  const answered = new Promise<Response>((resolve) => (answer = resolve));
+  server.use(http.get(api('gateway/getCsrfLogin/:csrf'), () => answered));
+  return { answer: (response: Response = ok(params)) => answer(response) };
+}
+
+const EMAIL = 'ana@school.org';
+const busy = (name: string) => screen.getByRole('button', { name }).getAttribute('aria-busy') === 'true';
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+/** /log-in/lc-1 while its params are on their way → 'Continue with Email' → an email with a password. */
+async function emailBeforeTheParams() {
+  const asked: URLSearchParams[] = [];
+  let accountAsked = false;
+  server.use(
+    http.post(api(apiPaths.validateEmail), () => ok('login')),
+    http.get(api(apiPaths.accountType(EMAIL)), () => {
+      accountAsked = true;
+      return ok({ exists: true, methods: ['password'] });
+    }),
+    http.get(api(apiPaths.getCsrf), ({ request }) => {
+      asked.push(new URL(request.url).searchParams);
+      return ok({ csrf: 'state-1', code_challenge: 'pkce' });
+    }),
+  );
+  const user = userEvent.setup();
+  renderRoute('/log-in/lc-1', { shell: false });
+  await user.click(await screen.findByRole('link', { name: 'Continue with Email' }));
+  await user.type(await screen.findByLabelText('Email'), EMAIL);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await waitFor(() => expect(accountAsked).toBe(true));
+  await settle();
+  return asked;
+}
+
+describe('a person faster than the login params (issue: the product lost on a slow API)', () => {
+  it('a sign-in started before they arrive waits for them: social/get_csrf carries the csrf and the return url', async () => {
+    const slow = slowParams();
+    const asked = await emailBeforeTheParams();
+    // busy, and nothing sent without the params
+    expect(busy('Continue')).toBe(true);
+    expect(asked).toEqual([]);
+    // the way back to the login page is the product's too
+    expect(screen.getByRole('link', { name: 'Continue with SSO' })).toHaveAttribute('href', '/log-in/lc-1');
+    slow.answer();
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.get('c')).toBe('lc-1');
+    expect(asked[0]?.get('r')).toBe(params.url);
+  });
+
+  it('when they fail, the sign-in that waited for them fails as any call: a 5xx → /error-generic', async () => {
+    const slow = slowParams();
+    const asked = await emailBeforeTheParams();
+    slow.answer(fail(500, 'internalError'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic$/));
+    expect(asked).toEqual([]);
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
+  it('/access-code opened before they arrive shows them loading, never older ones, then signs in with them', async () => {
+    // an older sign-in request of another product, still in storage
+    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-old');
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-old' }));
+    const slow = slowParams();
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('ABCDEF', 'sp-1')), () =>
+        ok({ cookie_hash: 'h', sp_id: 'sp-1' }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoute('/log-in/lc-1', { shell: false });
+    await user.click(await screen.findByRole('link', { name: 'Sign in with a class code' }));
+    await user.type(await screen.findByLabelText('Access code'), 'ABCDEF');
+    expect(busy('Continue')).toBe(true);
+    slow.answer(ok({ ...params, sp_id: 'sp-1' }));
+    await waitFor(() => expect(busy('Continue')).toBe(false));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    expect(url.searchParams.get('token')).toBe('lc-1');
+    expect(url.searchParams.get('return_url')).toBe(params.url);
   });
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '../../lib/query.ts';
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useParams } from 'react-router';
-import type { LoginParams } from '@frontdoor/contract';
+import type { LoginParams, PortalConfig } from '@frontdoor/contract';
 import { getCsrfLogin } from './api.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
@@ -17,23 +17,99 @@ export interface LoginParamsState {
 }
 
 /**
+ * The fetch of a csrf's login params under way. It belongs to the tab, not to the page that started
+ * it: a person who leaves log-in/{csrf} before the answer (Continue with Email, the class-code link)
+ * takes the sign-in request along, and whatever needs the params waits for it (useLoginParams,
+ * loginParamsSettled) instead of going on without them, which would end the sign-in on the site root
+ * instead of the product.
+ */
+let fetching: { csrf: string; answer: Promise<LoginParams> } | null = null;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  // another tab's sign-in request changes storage too
+  window.addEventListener('storage', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', listener);
+  };
+}
+const changed = () => listeners.forEach((listener) => listener());
+
+/** GET gateway/getCsrfLogin/{csrf}, saved as the tab's login request: one fetch of a csrf at a time. */
+function fetchLoginParams(cfg: PortalConfig, csrf: string): Promise<LoginParams> {
+  if (fetching?.csrf === csrf) return fetching.answer;
+  const entry = {
+    csrf,
+    answer: getCsrfLogin(cfg, csrf).then(({ payload }) => {
+      // a request opened since is the one storage follows
+      if (fetching === entry) saveLoginData(csrf, payload);
+      return payload;
+    }),
+  };
+  fetching = entry;
+  // before anyone awaiting the answer goes on: by then storage holds it and the fetch is over
+  const settle = () => {
+    if (fetching !== entry) return;
+    fetching = null;
+    changed();
+  };
+  entry.answer.then(settle, settle);
+  changed();
+  return entry.answer;
+}
+
+/**
+ * Resolves once no fetch of login params is under way (at once when none is), storage then holding
+ * what it brought; rejects with the failure of the fetch it waited for. For what reads the params
+ * from storage when it acts (social/get_csrf's return url and login csrf).
+ */
+export async function loginParamsSettled(): Promise<void> {
+  await fetching?.answer;
+}
+
+/**
+ * The login csrf of the tab's sign-in request, one on its way first, for the links back to
+ * log-in/{csrf}. Null while a prerendered page hydrates: its markup was made without storage.
+ */
+export function useLoginCsrf(): string | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => fetching?.csrf ?? getLoginCsrf(),
+    () => null,
+  );
+}
+
+/** The params in storage; none while a prerendered page hydrates, as its markup was made without them. */
+function useStoredLoginParams(): LoginParams | null {
+  const json = useSyncExternalStore(
+    subscribe,
+    () => JSON.stringify(getLoginParams()),
+    () => 'null',
+  );
+  return useMemo(() => JSON.parse(json) as LoginParams | null, [json]);
+}
+
+/**
  * The login params of a {csrf} route. The URL names the login request and localStorage's login_csrf
  * and login_params (§3) hold its params: the one store, which outlives the round trip through an
  * identity provider. Only a csrf the store does not hold is fetched (GET gateway/getCsrfLogin/{csrf})
  * and saved, so post-login/{csrf} after log-in/{csrf} asks no second time; navigating to the URL you
- * are on still refetches (§2). Without the segment, the ones held in storage.
+ * are on still refetches (§2). Without the segment, the ones held in storage, unless a fetch was
+ * under way when the page opened: then that fetch, shown as its {csrf} route would show it.
  */
 export function useLoginParams(): LoginParamsState {
-  const { csrf } = useParams();
+  const { csrf: routeCsrf } = useParams();
+  // read once: the page keeps showing that fetch (its failure too) after it is over
+  const [awaitedCsrf] = useState(() => fetching?.csrf);
+  const csrf = routeCsrf ?? awaitedCsrf;
   const cfg = useConfig();
   const { message, onFatal } = useCallError();
+  const stored = useStoredLoginParams();
   const query = useQuery({
     queryKey: ['loginParams', csrf],
-    queryFn: async () => {
-      const answer = await getCsrfLogin(cfg, csrf ?? '');
-      saveLoginData(csrf ?? '', answer.payload);
-      return answer.payload;
-    },
+    queryFn: () => fetchLoginParams(cfg, csrf ?? ''),
     initialData: () => savedLoginParamsOf(csrf),
     enabled: Boolean(csrf),
     staleTime: Infinity,
@@ -47,14 +123,9 @@ export function useLoginParams(): LoginParamsState {
     if (query.error) onFatal(query.error);
   }, [query.error, onFatal]);
 
-  if (!csrf) return { loading: false, loginParams: getLoginParams(), error: null };
+  if (!csrf) return { loading: false, loginParams: stored, error: null };
   if (query.error) {
-    const e = query.error;
-    return {
-      loading: false,
-      loginParams: getLoginParams(),
-      error: message(e, 'loginParamsFailure'),
-    };
+    return { loading: false, loginParams: stored, error: message(query.error, 'loginParamsFailure') };
   }
   return { loading: query.isPending, loginParams: query.data ?? null, error: null };
 }

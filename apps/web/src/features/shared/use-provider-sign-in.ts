@@ -5,6 +5,7 @@ import { goToUrl } from './browser.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { getLoginCsrf, getLoginParams } from '../../lib/storage.ts';
 import { chooseReturnUrl } from './return-url.ts';
+import { loginParamsSettled } from './use-login-params.ts';
 
 export interface ProviderSignIn {
   provider: IdentityProvider;
@@ -15,12 +16,15 @@ export interface ProviderSignIn {
 
 /**
  * §4 social login: fetch a CSRF state (social/get_csrf with the return url, the provider and the held
- * login csrf), then leave for the provider's authorize (or forgotPassword) page.
+ * login csrf), then leave for the provider's authorize (or forgotPassword) page. Login params still on
+ * their way are waited for (the call stays pending; their failure is its failure): without them the
+ * sign-in would come back to the site root, not the product.
  */
 export function useProviderSignIn() {
   const cfg = useConfig();
   return useMutation({
     mutationFn: async ({ provider, loginHint, target = 'authorize' }: ProviderSignIn) => {
+      await loginParamsSettled();
       const r = chooseReturnUrl(getLoginParams(), cfg);
       const { payload } = await getCsrf(cfg, { r, p: provider, c: getLoginCsrf() ?? undefined });
       const url =
