@@ -9,3 +9,4 @@ export * from './api.ts';
 export * from './roles.ts';
 export * from './authorize.ts';
 export * from './language.ts';
+export * from './pages.ts';

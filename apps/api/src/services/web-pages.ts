@@ -6,39 +6,15 @@ import {
   CONFIG_PLACEHOLDER_PATTERN,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
+  pagePaths,
   type PortalConfig,
   type PrerenderManifest,
 } from '@frontdoor/contract';
 import { escapeHtml } from './html.ts';
 import { indexHtmlTemplate } from './security-headers.ts';
 
-/**
- * The SPA's pages (spec §2; apps/web/src/features/routes.tsx, which web-pages.test.ts holds this
- * list to), `:name` standing for one segment: a page for any client, curl and uptime checks included.
- */
-export const SPA_PAGES: readonly string[] = [
-  '/',
-  '/log-in',
-  '/log-in/:csrf',
-  '/email',
-  '/send-verification-code',
-  '/create-account',
-  '/create-account/:csrf',
-  '/invite/:code',
-  '/code',
-  '/post-login',
-  '/post-login/:csrf',
-  '/password-reset',
-  '/forgot-password',
-  '/access-code',
-  '/access-code/:csrf',
-  '/validate',
-  '/error-generic',
-  '/error-generic/:csrf',
-  '/error-timeout',
-  '/error-timeout/:csrf',
-  '/sign-in/:uid',
-];
+/** The SPA's pages (the contract's pagePaths and the site root) as `/`-rooted paths. */
+export const SPA_PAGES: readonly string[] = ['/', ...Object.values(pagePaths).map((path) => `/${path}`)];
 
 const segmentsOf = (path: string): string[] => path.replace(/^\/+|\/+$/g, '').split('/');
 const PAGE_PATTERNS = SPA_PAGES.map(segmentsOf);

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
+import { pagePaths } from '@frontdoor/contract';
 import LoginPage from './login/LoginPage.tsx';
 import EmailPage from './email/EmailPage.tsx';
 import CreateAccountPage from './signup/CreateAccountPage.tsx';
@@ -7,7 +8,7 @@ import AccessCodePage from './access-code/AccessCodePage.tsx';
 import ErrorPage from './errors/ErrorPage.tsx';
 
 /**
- * Every route of spec §2, each {csrf} route with and without the segment. The four pages a sign-in
+ * Every page of spec §2 (the contract's pagePaths), each {csrf} page with and without the segment. The four pages a sign-in
  * starts on (prerendered by the build) are in the first bundle, so a page needs one script, not a
  * dozen small ones over a slow network; the pages after them load when first visited. The error
  * pages are in the first bundle too (0.3 kB): a timeout or a failing server sends the person there,
@@ -23,26 +24,26 @@ const ValidatePage = lazy(() => import('./validate/ValidatePage.tsx'));
 const SignInPage = lazy(() => import('./sign-in/SignInPage.tsx'));
 
 export const featureRoutes: RouteObject[] = [
-  { path: 'log-in', element: <LoginPage /> },
-  { path: 'log-in/:csrf', element: <LoginPage /> },
-  { path: 'email', element: <EmailPage /> },
-  { path: 'send-verification-code', element: <SendVerificationCodePage /> },
-  { path: 'create-account', element: <CreateAccountPage /> },
-  { path: 'create-account/:csrf', element: <CreateAccountPage /> },
-  { path: 'invite/:code', element: <CreateAccountPage /> },
-  { path: 'code', element: <CodePage /> },
-  { path: 'post-login', element: <PostLoginPage /> },
-  { path: 'post-login/:csrf', element: <PostLoginPage /> },
-  { path: 'password-reset', element: <PasswordResetPage /> },
-  { path: 'forgot-password', element: <ForgotPasswordPage /> },
-  { path: 'access-code', element: <AccessCodePage /> },
-  { path: 'access-code/:csrf', element: <AccessCodePage /> },
-  { path: 'validate', element: <ValidatePage /> },
-  { path: 'error-generic', element: <ErrorPage kind="generic" /> },
-  { path: 'error-generic/:csrf', element: <ErrorPage kind="generic" /> },
-  { path: 'error-timeout', element: <ErrorPage kind="timeout" /> },
-  { path: 'error-timeout/:csrf', element: <ErrorPage kind="timeout" /> },
-  { path: 'sign-in/:uid', element: <SignInPage /> },
+  { path: pagePaths.logIn, element: <LoginPage /> },
+  { path: pagePaths.logInCsrf, element: <LoginPage /> },
+  { path: pagePaths.email, element: <EmailPage /> },
+  { path: pagePaths.sendVerificationCode, element: <SendVerificationCodePage /> },
+  { path: pagePaths.createAccount, element: <CreateAccountPage /> },
+  { path: pagePaths.createAccountCsrf, element: <CreateAccountPage /> },
+  { path: pagePaths.invite, element: <CreateAccountPage /> },
+  { path: pagePaths.code, element: <CodePage /> },
+  { path: pagePaths.postLogin, element: <PostLoginPage /> },
+  { path: pagePaths.postLoginCsrf, element: <PostLoginPage /> },
+  { path: pagePaths.passwordReset, element: <PasswordResetPage /> },
+  { path: pagePaths.forgotPassword, element: <ForgotPasswordPage /> },
+  { path: pagePaths.accessCode, element: <AccessCodePage /> },
+  { path: pagePaths.accessCodeCsrf, element: <AccessCodePage /> },
+  { path: pagePaths.validate, element: <ValidatePage /> },
+  { path: pagePaths.errorGeneric, element: <ErrorPage kind="generic" /> },
+  { path: pagePaths.errorGenericCsrf, element: <ErrorPage kind="generic" /> },
+  { path: pagePaths.errorTimeout, element: <ErrorPage kind="timeout" /> },
+  { path: pagePaths.errorTimeoutCsrf, element: <ErrorPage kind="timeout" /> },
+  { path: pagePaths.signIn, element: <SignInPage /> },
   { index: true, element: <LoginPage /> },
   { path: '*', element: <LoginPage /> },
 ];
