@@ -102,18 +102,34 @@ export async function assertAddressMayGuess(ctx: AppContext, address: string): P
     throw refuse('addressFailureLimit', spent.expiresAt, now);
 }
 
-export async function recordAddressFailure(ctx: AppContext, address: string): Promise<void> {
+/**
+ * Counts one more of an address's hourly allowance (`counter`, `max`) unless the address is
+ * allowlisted; the count that reaches `max` logs that `limit` now refuses (answering `code`).
+ */
+async function countAddressHour(
+  ctx: AppContext,
+  address: string,
+  allowance: { counter: string; max: number; limit: string; code: MessageCode },
+): Promise<void> {
   if (ctx.limits.allowlisted(address)) return;
   const now = ctx.now();
-  const spent = await ctx.limits.counters.hit(addressKey(address), now, HOUR_MS);
-  if (spent.count === ctx.config.limits.addressFailuresPerHour)
+  const spent = await ctx.limits.counters.hit(allowance.counter, now, HOUR_MS);
+  if (spent.count === allowance.max)
     logLimitReached(ctx.logger, {
-      limit: 'address failures',
-      code: 'addressFailureLimit',
+      limit: allowance.limit,
+      code: allowance.code,
       key: { key: 'address', address },
       retryAfterMs: spent.expiresAt - now,
     });
 }
+
+export const recordAddressFailure = (ctx: AppContext, address: string): Promise<void> =>
+  countAddressHour(ctx, address, {
+    counter: addressKey(address),
+    max: ctx.config.limits.addressFailuresPerHour,
+    limit: 'address failures',
+    code: 'addressFailureLimit',
+  });
 
 /**
  * Before a password or a mailed code of `user` is checked: refuses (429, Retry-After) while the
@@ -302,18 +318,13 @@ export async function assertMaySendCode(
   if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
 }
 
-export async function recordCodeSent(ctx: AppContext, address: string): Promise<void> {
-  if (ctx.limits.allowlisted(address)) return;
-  const now = ctx.now();
-  const sent = await ctx.limits.counters.hit(mailKey(address), now, HOUR_MS);
-  if (sent.count === ctx.config.limits.mailSendsPerAddressPerHour)
-    logLimitReached(ctx.logger, {
-      limit: 'mail sends per address',
-      code: 'codeSendLimit',
-      key: { key: 'address', address },
-      retryAfterMs: sent.expiresAt - now,
-    });
-}
+export const recordCodeSent = (ctx: AppContext, address: string): Promise<void> =>
+  countAddressHour(ctx, address, {
+    counter: mailKey(address),
+    max: ctx.config.limits.mailSendsPerAddressPerHour,
+    limit: 'mail sends per address',
+    code: 'codeSendLimit',
+  });
 
 /** Server-to-server calls of one service provider a minute, counted per client id; never per address. */
 export async function assertServiceProviderCall(
