@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import type Provider from 'oidc-provider';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomFetch } from 'openid-client';
-import { UPSTREAM_PROVIDERS, type IdentityProvider } from '@frontdoor/contract';
+import { UPSTREAM_PROVIDERS, messages, type IdentityProvider } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
@@ -73,7 +73,7 @@ export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch):
   if (unavailable.length)
     ctx.logger.warn(
       { providers: unavailable, variables: unavailable.map((p) => `${ENV_PREFIX[p]}_CLIENT_ID`) },
-      'identity providers without credentials: their sign-in ends on "Sign-in could not continue"',
+      `identity providers without credentials: their sign-in ends on "${messages.signInStopped}"`,
     );
   const portalClient = {
     clientId: PORTAL_CLIENT_ID,
