@@ -65,19 +65,22 @@ describe('hydrateAfterFirstPaint', () => {
         expect(options).toEqual({ type: 'paint', buffered: true });
       }
     }
-    new Function(
-      'document',
-      'requestAnimationFrame',
-      'setTimeout',
-      'self',
-      'load_',
-      code.replaceAll('import(s)', 'load_(s)'),
-    )(
-      { visibilityState },
+    // a module script element for each, added to the document: what Chromium compiles as it streams in
+    const document = {
+      visibilityState,
+      createElement: (tag: string) => ({ tag }),
+      head: {
+        append: (element: { tag: string; type?: string; src?: string }) =>
+          asked.push(
+            element.tag === 'script' && element.type === 'module' ? element.src! : 'not a module script',
+          ),
+      },
+    };
+    new Function('document', 'requestAnimationFrame', 'setTimeout', 'self', code)(
+      document,
       (frame: () => void) => frames.push(frame),
       (run: () => void, ms: number) => timers.push({ run, ms }),
       { PerformanceObserver },
-      (src: string) => asked.push(src),
     );
     globals[HELD_PRESSES_GLOBAL]?.stop();
     return { asked, frames, timers, observers };

@@ -60,7 +60,10 @@ const PAINT_WAIT_MAX_MS = 1000;
  * paint. On screen, not merely produced: after the first frame alone, a script fetched fast could
  * arrive before that frame showed, and Lighthouse then counted it as needed for the paint (LCP about
  * twice as long in one run of seven, bench/README.md). All are asked for at once: no request waits
- * for another. Until the app has hydrated, the same script holds every button press, radio choice
+ * for another. They are script elements, not import(): Chromium compiles a script element's module on
+ * a background thread as it streams in, an import()ed one on the main thread (about 100 ms of
+ * blocking on a 2-core machine, before Lighthouse's 4× slow-down; bench/README.md).
+ * Until the app has hydrated, the same script holds every button press, radio choice
  * and form submission (HELD_PRESSES_GLOBAL): a form must not submit natively, with its fields in the
  * URL, and a radio React would uncheck as it hydrates must not lose its choice; the app makes the
  * choices again and presses the last one again when it can.
@@ -82,7 +85,7 @@ export function hydrateAfterFirstPaint(html: string): string {
     `window.${HELD_PRESSES_GLOBAL}=held`,
   ].join(';');
   const load = [
-    `const load=()=>{for(const s of ${JSON.stringify(scripts)})import(s)}`,
+    `const load=()=>{for(const s of ${JSON.stringify(scripts)}){const e=document.createElement('script');e.type='module';e.src=s;document.head.append(e)}}`,
     `let asked=0;const once=()=>{if(!asked++)load()}`,
     `const P=self.PerformanceObserver,paints=P?.supportedEntryTypes?.includes('paint')`,
     `if(document.visibilityState!=='visible')once()`,
