@@ -1,4 +1,4 @@
-import { Suspense, lazy, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { isProduction } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
@@ -16,21 +16,25 @@ import styles from './Shell.module.css';
 
 export const MAIN_ID = 'main';
 
-/** §2's environment stamp: a production page never downloads it. */
-const EnvStamp = lazy(() => import('./EnvStamp.tsx'));
-
 /**
- * The stamp once the page is hydrated (it is never prerendered). A component of its own: switching it
- * on re-renders it alone, not the shell around the page, which would make React hydrate the page in
- * one blocking task instead of in slices.
+ * §2's environment stamp, once the page is hydrated (it is never prerendered); a production page never
+ * downloads it. A component of its own: switching it on re-renders it alone, not the shell around the
+ * page, which would make React hydrate the page in one blocking task instead of in slices. Imported
+ * in an effect, not by lazy(): a Suspense fallback shown while the chunk loads would hold back
+ * React's next reveal of the page by 300 ms (its fallback throttle), and so the page's hydration.
  */
 function EnvStampAfterHydration() {
   const hydrated = useHydrated();
-  return hydrated ? (
-    <Suspense fallback={null}>
-      <EnvStamp />
-    </Suspense>
-  ) : null;
+  const [EnvStamp, setEnvStamp] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    if (!hydrated) return;
+    let current = true;
+    void import('./EnvStamp.tsx').then(({ default: stamp }) => current && setEnvStamp(() => stamp));
+    return () => {
+      current = false;
+    };
+  }, [hydrated]);
+  return EnvStamp ? <EnvStamp /> : null;
 }
 
 /** The shell of §1/§2 around every routed page. */
