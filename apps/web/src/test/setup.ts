@@ -1,5 +1,6 @@
 // first: react-dom looks for the DevTools hook once, when it loads
 import './react-commits.ts';
+import './web-streams.ts';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
