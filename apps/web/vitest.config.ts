@@ -20,7 +20,7 @@ export function webProject(test: WebTestOptions) {
 
 /**
  * The app's tests in VM contexts: one jsdom per worker instead of one per file, the suite about a
- * third of its time in child processes (143 -> 55 s on 2 cores). The build's tests run Vite's bundler,
+ * less than half of its time in child processes (143 -> 63 s on 2 cores). The build's tests run Vite's bundler,
  * whose native binding refuses objects made in another context: vitest.build.config.ts.
  */
 export default webProject({ name: 'web', include: ['src/**/*.test.{ts,tsx}'], pool: 'vmThreads' });
