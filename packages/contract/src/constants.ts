@@ -131,8 +131,13 @@ export const ABUSE_LIMITS = {
   /** Per (address, account): consecutive failures that block that pair, and for how long. */
   pairBlockAfterFailures: 10,
   pairBlockMs: 15 * 60 * 1000,
-  /** Per address: failed passwords and codes an hour (successes never count). */
+  /**
+   * Per address: failed passwords and codes an hour. Successes never count, and each takes back up
+   * to typosForgivenPerSuccess failures its own person made just before it, so a school's typos do
+   * not add up to its ceiling while a guesser's failures do.
+   */
   addressFailuresPerHour: 100,
+  typosForgivenPerSuccess: 3,
   /** Per address: every API call a minute, sized for a school of 1,000 signing in at 8:00. */
   floodRequestsPerMinute: 6000,
   /** Mailed codes: sends an hour per account and per address (beside the 30 s resend cooldown). */

@@ -4,7 +4,7 @@ import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { audit } from '../services/audit.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
-import { assertMayGuess, guessAtUnknownAccount, recordFailure, recordSuccess } from '../services/limits.ts';
+import { checkGuess, guessAtUnknownAccount } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
@@ -66,12 +66,15 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       await equaliseTiming(ctx, body.password);
       throw new ApiError(401, 'incorrectCredentials');
     }
-    await assertMayGuess(ctx, request.ip, user);
-    if (!(await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, body.password)))) {
-      await recordFailure(ctx, request.ip, user, 'password');
-      throw new ApiError(401, 'incorrectCredentials');
-    }
-    await recordSuccess(ctx, request.ip, user);
+    const right = await checkGuess(
+      ctx,
+      request.ip,
+      user,
+      'password',
+      () => ctx.limits.hashing.run(() => verifyPassword(user.password_hash, body.password)),
+      (verified) => (verified ? 'right' : 'wrong'),
+    );
+    if (!right) throw new ApiError(401, 'incorrectCredentials');
     await upgradePasswordHash(ctx, user, body.password);
     if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
     await audit(ctx, {

@@ -7,9 +7,10 @@ import { allowsReturnUrl, authenticateServiceProvider } from '../services/servic
 import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
 import { isSessionActive } from '../services/sessions.ts';
 import {
-  assertAddressMayGuess,
+  addressGuessFailed,
   assertServiceProviderCall,
-  recordAddressFailure,
+  releaseAddressGuess,
+  reserveAddressGuess,
 } from '../services/limits.ts';
 
 const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(200)) });
@@ -19,13 +20,14 @@ const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength
  * limited per client id, and wrong credentials count as failures of the address.
  */
 async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  await assertAddressMayGuess(ctx, request.ip);
+  const guess = await reserveAddressGuess(ctx, request.ip);
   const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
   if (!sp) {
-    await recordAddressFailure(ctx, request.ip);
+    addressGuessFailed(ctx, guess);
     reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
     throw new ApiError(401, 'serviceProviderAuthFailed');
   }
+  await releaseAddressGuess(ctx, guess);
   await assertServiceProviderCall(ctx, sp);
   return sp;
 }

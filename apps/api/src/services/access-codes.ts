@@ -8,10 +8,12 @@ import { audit } from './audit.ts';
 import { ApiError } from './http.ts';
 import {
   DAY_MS,
+  HOUR_MS,
   accessCodeBudget,
-  assertAddressMayGuess,
+  addressGuessFailed,
   logLimitReached,
-  recordAddressFailure,
+  releaseAddressGuess,
+  reserveAddressGuess,
 } from './limits.ts';
 import { findServiceProvider } from './service-providers.ts';
 
@@ -130,32 +132,24 @@ export async function accessCodeBudgetOf(ctx: CodeContext, spId: string) {
   };
 }
 
-/** Counts one failed guess against a provider; the guess that spends its budget tells the operator. */
-async function recordProviderFailure(ctx: AppContext, spId: string): Promise<void> {
+type Budget = Awaited<ReturnType<typeof accessCodeBudgetOf>>;
+
+/**
+ * A provider's budget is spent: the first to see it tells the operator (error line, audit entry),
+ * once a day, whether a failure spent it or new codes shrank it below the failures already counted.
+ */
+async function noticeBudgetSpent(ctx: AppContext, spId: string, spent: Budget): Promise<void> {
   const now = ctx.now();
-  const day = utcDay(now);
-  const row = await ctx.db
-    .insertInto('access_code_failures')
-    .values({ sp_id: spId, day, failures: 1, exhausted_at: null })
-    .onConflict((oc) =>
-      oc
-        .columns(['sp_id', 'day'])
-        .doUpdateSet((eb) => ({ failures: eb('access_code_failures.failures', '+', 1) })),
-    )
-    .returning(['failures', 'exhausted_at'])
-    .executeTakeFirstOrThrow();
-  const { budget, liveCodes } = await accessCodeBudgetOf(ctx, spId);
-  if (row.failures < budget || row.exhausted_at !== null) return;
   const marked = await ctx.db
     .updateTable('access_code_failures')
     .set({ exhausted_at: now })
     .where('sp_id', '=', spId)
-    .where('day', '=', day)
+    .where('day', '=', utcDay(now))
     .where('exhausted_at', 'is', null)
     .executeTakeFirst();
   if (Number(marked.numUpdatedRows) !== 1) return;
-  const resetsAt = (day + 1) * DAY_MS;
-  const detail = { failures: row.failures, budget, liveCodes, resetsAt: new Date(resetsAt).toISOString() };
+  const { failures, budget, liveCodes, resetsAt } = spent;
+  const detail = { failures, budget, liveCodes, resetsAt: new Date(resetsAt).toISOString() };
   // error, not warn: every class of the provider loses its code sign-in until the day ends
   logLimitReached(
     ctx.logger,
@@ -171,11 +165,50 @@ async function recordProviderFailure(ctx: AppContext, spId: string): Promise<voi
   await audit(ctx, { event: 'access-codes.budget-exhausted', spId, detail });
 }
 
+/** Counts one failed guess against a provider; the guess that spends its budget tells the operator. */
+async function recordProviderFailure(ctx: AppContext, spId: string): Promise<void> {
+  await ctx.db
+    .insertInto('access_code_failures')
+    .values({ sp_id: spId, day: utcDay(ctx.now()), failures: 1, exhausted_at: null })
+    .onConflict((oc) =>
+      oc
+        .columns(['sp_id', 'day'])
+        .doUpdateSet((eb) => ({ failures: eb('access_code_failures.failures', '+', 1) })),
+    )
+    .execute();
+  const spent = await accessCodeBudgetOf(ctx, spId);
+  if (spent.failures >= spent.budget) await noticeBudgetSpent(ctx, spId, spent);
+}
+
+/**
+ * Whether a wrong guess may still learn that its code is another provider's ('not for <provider>').
+ * That answer tests a guess against every live code of the deployment, so its budget is the
+ * deployment's: today's failures of every provider within accessCodeBudget of all live codes. Past
+ * it, such a code answers like any wrong one, and no provider's codes are exposed beyond the risk.
+ */
+async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
+  const now = ctx.now();
+  const live = await liveCodes(ctx.db, now)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const spent = await ctx.db
+    .selectFrom('access_code_failures')
+    .select((eb) => eb.fn.sum<number>('failures').as('failures'))
+    .where('day', '=', utcDay(now))
+    .executeTakeFirst();
+  const budget = accessCodeBudget(ctx.config.limits.accessCodeDailyRisk, Number(live.n));
+  return Number(spent?.failures ?? 0) <= budget;
+}
+
+/** Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few). */
+const typosKey = (address: string, browser: string) => `access-code-typos:${address}:${browser}`;
+
 /**
  * GET accessCodes/login/{code}/{sp_id}: the code is looked up within the provider asked for. A
  * wrong guess counts against that provider's daily budget and the address; a code of another
- * provider answers the spec's 'not for <provider>' and counts against both providers. While the
- * budget is spent, the provider's class-code sign-in answers 429 without looking anything up.
+ * provider answers the spec's 'not for <provider>' (while the deployment's budget allows it,
+ * mayNameOtherProvider) and counts against both providers. While the budget is spent, the
+ * provider's class-code sign-in answers 429 without looking anything up.
  */
 export async function accessCodeLogin(
   ctx: AppContext,
@@ -183,8 +216,7 @@ export async function accessCodeLogin(
 ): Promise<{ cookieHash: string; spId: string }> {
   if (!(await findServiceProvider(ctx.db, input.spId))) {
     // no provider, no budget to spend: the guess still counts against the address
-    await assertAddressMayGuess(ctx, input.address);
-    await recordAddressFailure(ctx, input.address);
+    addressGuessFailed(ctx, await reserveAddressGuess(ctx, input.address));
     await audit(ctx, {
       event: 'sign-in.failed',
       address: input.address,
@@ -192,10 +224,14 @@ export async function accessCodeLogin(
     });
     throw new ApiError(404, 'accessCodeNotFound');
   }
-  const { budget, failures, resetsAt } = await accessCodeBudgetOf(ctx, input.spId);
+  const spent = await accessCodeBudgetOf(ctx, input.spId);
   const now = ctx.now();
-  if (failures >= budget) throw new ApiError(429, 'accessCodesPaused', undefined, resetsAt - now);
-  await assertAddressMayGuess(ctx, input.address);
+  if (spent.failures >= spent.budget) {
+    await noticeBudgetSpent(ctx, input.spId, spent);
+    throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
+  }
+  const guess = await reserveAddressGuess(ctx, input.address);
+  const typos = typosKey(input.address, input.browser);
   const codeHash = accessCodeDigest(ctx.config.secret, input.code);
   const row = await liveCodes(ctx.db, now)
     .select(['user_id', 'sp_id'])
@@ -203,6 +239,8 @@ export async function accessCodeLogin(
     .where('sp_id', '=', input.spId)
     .executeTakeFirst();
   if (row) {
+    await releaseAddressGuess(ctx, guess, (await ctx.limits.counters.peek(typos, now)).count);
+    await ctx.limits.counters.clear(typos);
     await audit(ctx, {
       event: 'sign-in',
       userId: row.user_id,
@@ -220,7 +258,8 @@ export async function accessCodeLogin(
     };
   }
 
-  await recordAddressFailure(ctx, input.address);
+  addressGuessFailed(ctx, guess);
+  await ctx.limits.counters.hit(typos, now, HOUR_MS);
   await audit(ctx, {
     event: 'sign-in.failed',
     spId: input.spId,
@@ -228,6 +267,7 @@ export async function accessCodeLogin(
     detail: { method: 'access-code' },
   });
   await recordProviderFailure(ctx, input.spId);
+  if (!(await mayNameOtherProvider(ctx))) throw new ApiError(404, 'accessCodeNotFound');
   const other = await liveCodes(ctx.db, now)
     .select('sp_id')
     .where('code_hash', '=', codeHash)

@@ -19,13 +19,11 @@ import { revokeUserSessions } from './sessions.ts';
 import { audit } from './audit.ts';
 import { enqueue } from './outbox.ts';
 import {
-  assertMayGuess,
   assertMaySendCode,
+  checkGuess,
   codeSendWaitMs,
   guessAtUnknownAccount,
   recordCodeSent,
-  recordFailure,
-  recordSuccess,
 } from './limits.ts';
 
 /**
@@ -188,7 +186,8 @@ async function codeRefusal(
 
 /**
  * Checks a mailed code under the abuse limits: refused unevaluated while the account, the pair or
- * the address may not guess; a wrong code counts as a failure of the account, a right one resets it.
+ * the address may not guess (checkGuess); a wrong code counts as a failure of the account, a right
+ * one resets it.
  */
 async function checkCodeGuarded(
   ctx: AppContext,
@@ -197,11 +196,15 @@ async function checkCodeGuarded(
   purpose: CodePurpose,
   code: string,
 ): Promise<CodeCheck> {
-  await assertMayGuess(ctx, address, user);
-  const check = await checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now());
-  if (check.result === 'mismatch') await recordFailure(ctx, address, user, purpose);
-  if (check.result === 'ok') await recordSuccess(ctx, address, user);
-  return check;
+  return checkGuess(
+    ctx,
+    address,
+    user,
+    purpose,
+    () => checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now()),
+    // no live code, or one past its tries: nothing was checked
+    ({ result }) => (result === 'ok' ? 'right' : result === 'mismatch' ? 'wrong' : 'unchecked'),
+  );
 }
 
 /** Confirms a self-signed-up account with its mailed code. */

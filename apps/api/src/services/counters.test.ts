@@ -60,6 +60,18 @@ describe.each(stores)('%s counters', (_name, make, skip) => {
     await store.clear('s');
     expect((await store.peek('s', 100)).count).toBe(0);
   });
+
+  it.skipIf(skip)('undo takes back from a live count only, never below 0, its expiry unchanged', async () => {
+    const store = make();
+    for (const now of [0, 10, 20]) await store.hit('u', now, 100);
+    await store.undo('u', 30, 2);
+    expect(await store.peek('u', 30)).toEqual({ count: 1, expiresAt: 100 });
+    await store.undo('u', 40, 5);
+    expect(await store.peek('u', 40)).toEqual({ count: 0, expiresAt: 100 });
+    // an expired count is not revived, and a new window starts from 1
+    await store.undo('u', 100, 1);
+    expect(await store.hit('u', 100, 100)).toEqual({ count: 1, expiresAt: 200 });
+  });
 });
 
 /**

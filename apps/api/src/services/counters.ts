@@ -20,6 +20,11 @@ export interface CounterStore {
   ): Promise<{ count: number; expiresAt: number }>;
   /** The live count (0 when absent or expired) and when it expires. */
   peek(key: string, now: number): Promise<{ count: number; expiresAt: number }>;
+  /**
+   * Takes `by` back from a live count (never below 0), its expiry unchanged: a guess counted before
+   * it was evaluated that turned out not to be a failure.
+   */
+  undo(key: string, now: number, by: number): Promise<void>;
   clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,6 +57,10 @@ export function memoryCounters(): CounterStore {
       const live = entries.get(key);
       return live && live.expiresAt > now ? { ...live } : NONE;
     },
+    async undo(key, now, by) {
+      const live = entries.get(key);
+      if (live && live.expiresAt > now) live.count = Math.max(0, live.count - by);
+    },
     async clear(key) {
       entries.delete(key);
     },
@@ -79,6 +88,16 @@ redis.call('PEXPIRE', KEYS[1], ttl + 86400000)
 return {c, e}
 `;
 
+// KEYS[1]; ARGV: now, by. Only a live count goes down, never below 0; its expiry stays.
+const UNDO = `
+local e = tonumber(redis.call('HGET', KEYS[1], 'e') or '0')
+if e > tonumber(ARGV[1]) then
+  local c = tonumber(redis.call('HGET', KEYS[1], 'c')) - tonumber(ARGV[2])
+  redis.call('HSET', KEYS[1], 'c', math.max(0, c))
+end
+return 0
+`;
+
 export function redisCounters(redis: Redis, prefix: string): CounterStore {
   return {
     async hit(key, now, ttlMs, slide = false) {
@@ -92,6 +111,9 @@ export function redisCounters(redis: Redis, prefix: string): CounterStore {
       const [count, expiresAt] = await redis.hmget(prefix + key, 'c', 'e');
       const e = Number(expiresAt ?? 0);
       return e > now ? { count: Number(count ?? 0), expiresAt: e } : NONE;
+    },
+    async undo(key, now, by) {
+      await redis.eval(UNDO, 1, prefix + key, now, by);
     },
     async clear(key) {
       await redis.del(prefix + key);
@@ -127,6 +149,7 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
   return {
     hit: (key, now, ttlMs, slide) => attempt((s) => s.hit(key, now, ttlMs, slide)),
     peek: (key, now) => attempt((s) => s.peek(key, now)),
+    undo: (key, now, by) => attempt((s) => s.undo(key, now, by)),
     // a clear must reach both, or a success would leave the other's count standing
     clear: async (key) => {
       await Promise.allSettled([shared.clear(key), local.clear(key)]);

@@ -44,3 +44,33 @@ export class HashQueue {
     }
   }
 }
+
+/**
+ * Runs the work of one key at a time, in arrival order (different keys in parallel); past
+ * `maxWaiting` waiters of one key, 503 with Retry-After like the hashing queue.
+ */
+export class OneAtATime {
+  private readonly keys = new Map<string, { tail: Promise<void>; waiting: number }>();
+  readonly maxWaiting: number;
+
+  constructor(maxWaiting: number) {
+    this.maxWaiting = maxWaiting;
+  }
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const entry = this.keys.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
+    if (entry.waiting > this.maxWaiting) throw new ApiError(503, 'serverBusy', undefined, BUSY_RETRY_MS);
+    entry.waiting++;
+    this.keys.set(key, entry);
+    const previous = entry.tail;
+    let finished = () => {};
+    entry.tail = new Promise((resolve) => (finished = resolve));
+    try {
+      await previous;
+      return await work();
+    } finally {
+      finished();
+      if (--entry.waiting === 0) this.keys.delete(key);
+    }
+  }
+}

@@ -87,6 +87,13 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         ).toBe(404);
       expect((await accessCode(t, SCHOOL, code, 'mathworld')).status).toBe(200);
     });
+
+    it('a class on one shared account: 30 right passwords at the same moment all sign in', async () => {
+      const email = 'class-3b@school.test';
+      await seedUser(t, { email });
+      const answers = await Promise.all(Array.from({ length: 30 }, () => login(t, SCHOOL, email)));
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    });
   });
 
   describe.skipIf(skip)('per account', () => {
@@ -110,6 +117,20 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       // the count starts again: the next failure is evaluated and not delayed
       expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
       expect((await login(t, SCHOOL, email)).status).toBe(200);
+    });
+
+    it('a burst of parallel guesses meets the delay like guesses sent one by one: 5 checked, the right password refused among the rest', async () => {
+      const email = 'burst@school.test';
+      await seedUser(t, { email });
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          login(t, `198.51.100.${150 + i}`, email, i === 20 ? TEST_PASSWORD : `Guess-${i}-Passw0rd!`),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(5);
+      expect(answers.filter((a) => a.status === 429)).toHaveLength(25);
+      expect(answers[20]?.body.code).toBe('tooManyFailures');
+      expect((await findUserByEmail(t.db, email))?.failed_attempts).toBe(5);
     });
 
     it('counts failures from every address: three addresses guessing, then the right password from a fourth waits', async () => {
@@ -243,6 +264,32 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await login(t, '198.51.100.40', 'known@school.test')).status).toBe(200);
     });
 
+    it('a burst of parallel guesses across many accounts stops at the ceiling too', async () => {
+      const address = '198.51.100.42';
+      const known = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => seedUser(t, { email: `burst${i}@school.test` })),
+      );
+      const answers = await Promise.all([
+        ...known.map((u) => login(t, address, u.email, 'Summer-2026-Passw0rd')),
+        ...known.map((_, i) => login(t, address, `burst-unknown${i}@school.test`, 'Summer-2026-Passw0rd')),
+      ]);
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(5);
+      expect(answers.filter((a) => a.body.code === 'addressFailureLimit')).toHaveLength(7);
+    });
+
+    it("a school's typos do not add up to its ceiling: a right password takes back its account's typos here", async () => {
+      const address = '198.51.100.43';
+      for (let i = 0; i < 8; i++) {
+        const { email } = await seedUser(t, { email: `typo${i}@school.test` });
+        expect((await login(t, address, email, 'Summer-2026-Passw0rd')).status).toBe(401);
+        expect((await login(t, address, email)).status).toBe(200);
+      }
+      // a guesser behind the same address still meets the ceiling after 5 failures
+      for (let i = 0; i < 5; i++)
+        expect((await login(t, address, `guessed${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, 'typo0@school.test')).body.code).toBe('addressFailureLimit');
+    });
+
     it('an allowlisted school network has no per-address ceiling (per-account limits still hold)', async () => {
       for (let i = 0; i < 12; i++)
         await login(t, '192.0.2.10', `sweep-allowed${i}@school.test`, 'Summer-2026-Passw0rd');
@@ -365,6 +412,62 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await accessCode(t, '198.51.100.99', '999998', 'readingroom')).status).toBe(404);
       t.clock.advance(DAY_MS);
       expect((await accessCode(t, '198.51.100.99', codes[0] ?? '', 'mathworld')).status).toBe(200);
+    });
+
+    it("names another provider's code only within the deployment's budget; past it the code is just wrong", async () => {
+      // 10 live codes in the deployment at 0.003 % a day: 3 failures may learn that a code is another's
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'nocodes');
+      await seedServiceProvider(u, 'school');
+      const codes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `hint${i}@school.test` });
+        codes.push((await createAccessCode(u.ctx, { spId: 'school', userId: student.id })).code);
+      }
+      const unused = String((Number(codes[0]) + 1) % 1e6).padStart(6, '0');
+      const guess = (code: string) => accessCode(u, '198.51.100.120', code, 'nocodes');
+      expect((await guess(codes[0] ?? '')).status).toBe(400);
+      for (let i = 0; i < 2; i++)
+        expect((await guess(codes.includes(unused) ? '000000' : unused)).status).toBe(404);
+      // 4 failures of the deployment today (one counted at both providers): past its budget of 3
+      const past = await guess(codes[1] ?? '');
+      expect(past).toMatchObject({ status: 404, body: { code: 'accessCodeNotFound' } });
+      expect((await accessCodeBudgetOf(u.ctx, 'school')).failures).toBe(1);
+      // the students' own sign-in is untouched
+      expect((await accessCode(u, '198.51.100.121', codes[1] ?? '', 'school')).status).toBe(200);
+    });
+
+    it('new codes that shrink a budget below the failures already counted pause it, and the operator is told', async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'growing');
+      const seed = async (n: number, from: number) => {
+        const codes: string[] = [];
+        for (let i = from; i < from + n; i++) {
+          const student = await seedUser(u, { email: `growing${i}@school.test` });
+          codes.push((await createAccessCode(u.ctx, { spId: 'growing', userId: student.id })).code);
+        }
+        return codes;
+      };
+      const [code = ''] = await seed(10, 0);
+      for (let i = 0; i < 2; i++)
+        expect((await accessCode(u, `198.51.100.${122 + i}`, '999999', 'growing')).status).toBe(404);
+      // 20 live codes: a budget of 1, below the 2 failures of today
+      await seed(10, 10);
+      expect((await accessCode(u, '198.51.100.124', code, 'growing')).body.code).toBe('accessCodesPaused');
+      const [entry] = await listAudit(u.ctx, { limit: 1, event: 'access-codes.budget-exhausted' });
+      expect(entry).toMatchObject({ sp_id: 'growing', detail: { budget: 1, failures: 2, liveCodes: 20 } });
+    });
+
+    it("a class's typed-wrong codes do not add up to the address's ceiling: the right code takes its typos back", async () => {
+      const u = await open({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '3' });
+      await seedServiceProvider(u, 'typists');
+      for (let i = 0; i < 6; i++) {
+        const student = await seedUser(u, { email: `typist${i}@school.test` });
+        const { code } = await createAccessCode(u.ctx, { spId: 'typists', userId: student.id });
+        const typo = String((Number(code) + 1) % 1e6).padStart(6, '0');
+        expect((await accessCode(u, SCHOOL, typo, 'typists')).status).toBe(404);
+        expect((await accessCode(u, SCHOOL, code, 'typists')).status).toBe(200);
+      }
     });
 
     it('codes expire after ACCESS_CODE_TTL_DAYS and can be revoked', async () => {
@@ -598,10 +701,11 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
   describe.skipIf(skip)('hashing under a flood', () => {
     it('beyond the argon2 queue, 503 with Retry-After instead of every sign-in slowing down', async () => {
       const t = await open({ PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' });
-      await seedUser(t, { email: 'busy@school.test' });
-      const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => login(t, `198.51.100.${130 + i}`, 'busy@school.test')),
+      // different accounts: the guesses of one account are judged one at a time anyway
+      const users = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => seedUser(t, { email: `busy${i}@school.test` })),
       );
+      const answers = await Promise.all(users.map((u, i) => login(t, `198.51.100.${130 + i}`, u.email)));
       const busy = answers.filter((a) => a.status === 503);
       expect(busy.length).toBeGreaterThan(0);
       expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,8 @@ import { addNetwork, type AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { createCounters, type CounterStore } from './counters.ts';
-import { HashQueue } from './hash-queue.ts';
+import { HashQueue, OneAtATime } from './hash-queue.ts';
+import { findUserById } from './users.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
 import { queueAccountMail } from './accounts.ts';
@@ -20,6 +21,8 @@ import type { CodePurpose } from './codes.ts';
 export interface LimitState {
   counters: CounterStore;
   hashing: HashQueue;
+  /** One guess of an account judged at a time (checkGuess). */
+  guesses: OneAtATime;
   /** A network on LIMIT_ALLOWLIST: exempt from the per-address limits (never from per-account ones). */
   allowlisted: (address: string) => boolean;
 }
@@ -37,6 +40,7 @@ export async function createLimitState(
   return {
     counters: await createCounters(config, logger),
     hashing: new HashQueue(config.limits.passwordHashConcurrency, config.limits.passwordHashQueue),
+    guesses: new OneAtATime(config.limits.passwordHashQueue),
     allowlisted: (address) => allowlist.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'),
   };
 }
@@ -93,56 +97,59 @@ const refuse = (
 const addressKey = (address: string) => `address-failures:${address}`;
 const pairKey = (address: string, userId: string) => `pair-failures:${address}:${userId}`;
 
-/** Refuses when the address has spent its failures of the hour (unless it is allowlisted). */
-export async function assertAddressMayGuess(ctx: AppContext, address: string): Promise<void> {
-  if (ctx.limits.allowlisted(address)) return;
-  const now = ctx.now();
-  const spent = await ctx.limits.counters.peek(addressKey(address), now);
-  if (spent.count >= ctx.config.limits.addressFailuresPerHour)
-    throw refuse('addressFailureLimit', spent.expiresAt, now);
+/**
+ * A guess counted against its address before it is evaluated, so that guesses sent in parallel each
+ * see the ones before them (a burst cannot slip past the ceiling while the first guesses are still
+ * being checked). A failure keeps the count; a success, or a guess that was not checked, takes it back.
+ */
+export interface AddressGuess {
+  address: string;
+  /** The address's failures this hour with this guess, and when the hour ends; none when allowlisted. */
+  counted?: { count: number; expiresAt: number };
 }
 
 /**
- * Counts one more of an address's hourly allowance (`counter`, `max`) unless the address is
- * allowlisted; the count that reaches `max` logs that `limit` now refuses (answering `code`).
+ * Counts a guess against the address before it is evaluated; refuses (429, nothing counted) once
+ * the address has spent its failures of the hour. An allowlisted network is never counted.
  */
-async function countAddressHour(
-  ctx: AppContext,
-  address: string,
-  allowance: { counter: string; max: number; limit: string; code: MessageCode },
-): Promise<void> {
-  if (ctx.limits.allowlisted(address)) return;
+export async function reserveAddressGuess(ctx: AppContext, address: string): Promise<AddressGuess> {
+  if (ctx.limits.allowlisted(address)) return { address };
   const now = ctx.now();
-  const spent = await ctx.limits.counters.hit(allowance.counter, now, HOUR_MS);
-  if (spent.count === allowance.max)
-    logLimitReached(ctx.logger, {
-      limit: allowance.limit,
-      code: allowance.code,
-      key: { key: 'address', address },
-      retryAfterMs: spent.expiresAt - now,
-    });
+  const key = addressKey(address);
+  const counted = await ctx.limits.counters.hit(key, now, HOUR_MS);
+  if (counted.count > ctx.config.limits.addressFailuresPerHour) {
+    await ctx.limits.counters.undo(key, now, 1);
+    throw refuse('addressFailureLimit', counted.expiresAt, now);
+  }
+  return { address, counted };
 }
 
-export const recordAddressFailure = (ctx: AppContext, address: string): Promise<void> =>
-  countAddressHour(ctx, address, {
-    counter: addressKey(address),
-    max: ctx.config.limits.addressFailuresPerHour,
+/**
+ * Takes an address's reserved guess back (it was no failure), with up to `forgiven` more of its
+ * failures: those the same person made just before succeeding (ABUSE_LIMITS.typosForgivenPerSuccess).
+ */
+export async function releaseAddressGuess(ctx: AppContext, guess: AddressGuess, forgiven = 0): Promise<void> {
+  if (!guess.counted) return;
+  const by = 1 + Math.min(forgiven, ABUSE_LIMITS.typosForgivenPerSuccess);
+  await ctx.limits.counters.undo(addressKey(guess.address), ctx.now(), by);
+}
+
+/** A reserved guess of the address failed: it stays counted; the one that spends the hour says so. */
+export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
+  if (guess.counted?.count !== ctx.config.limits.addressFailuresPerHour) return;
+  logLimitReached(ctx.logger, {
     limit: 'address failures',
     code: 'addressFailureLimit',
+    key: { key: 'address', address: guess.address },
+    retryAfterMs: guess.counted.expiresAt - ctx.now(),
   });
+}
 
 /**
- * Before a password or a mailed code of `user` is checked: refuses (429, Retry-After) while the
- * account is locked or waiting out its delay, while this address is blocked for this account, or
- * while the address has spent its failures. Nothing is checked, so nothing is counted.
+ * Refuses (429, Retry-After) while the account is locked or waiting out its delay, or while this
+ * address is blocked for this account. Nothing is checked, so nothing is counted.
  */
-export async function assertMayGuess(
-  ctx: AppContext,
-  address: string,
-  user: User | undefined,
-): Promise<void> {
-  await assertAddressMayGuess(ctx, address);
-  if (!user) return;
+async function assertAccountMayGuess(ctx: AppContext, address: string, user: User): Promise<void> {
   const now = ctx.now();
   if (user.locked_at !== null) {
     const until = user.locked_at + ABUSE_LIMITS.accountLockMs;
@@ -166,6 +173,45 @@ export async function assertMayGuess(
 /** What a failed guess was: a password, or a mailed code of that purpose. */
 export type Guess = 'password' | CodePurpose;
 
+/** How a checked guess turned out; `unchecked`: there was nothing to check it against (no live code). */
+export type GuessOutcome = 'right' | 'wrong' | 'unchecked';
+
+/**
+ * Checks a password or a mailed code of `user` under the abuse limits. One guess of an account is
+ * judged at a time (on this instance), each after the ones before it have been counted, so a burst
+ * of parallel guesses meets the delay, the pair block and the lock like guesses sent one by one.
+ * Refused unevaluated (429) while the address, the pair or the account may not guess; a wrong guess
+ * counts against all three, a right one resets the account and the pair.
+ */
+export async function checkGuess<T>(
+  ctx: AppContext,
+  address: string,
+  user: User,
+  guess: Guess,
+  check: () => Promise<T>,
+  outcomeOf: (result: T) => GuessOutcome,
+): Promise<T> {
+  return ctx.limits.guesses.run(user.id, async () => {
+    // read in its turn: the failures of the guesses before this one are in the row
+    const current = (await findUserById(ctx.db, user.id)) ?? user;
+    const reserved = await reserveAddressGuess(ctx, address);
+    let result: T;
+    try {
+      await assertAccountMayGuess(ctx, address, current);
+      result = await check();
+    } catch (error) {
+      // refused, or not evaluated (the hashing queue was full): no failure
+      await releaseAddressGuess(ctx, reserved);
+      throw error;
+    }
+    const outcome = outcomeOf(result);
+    if (outcome === 'wrong') await recordFailure(ctx, reserved, current, guess);
+    else if (outcome === 'right') await recordSuccess(ctx, reserved, current);
+    else await releaseAddressGuess(ctx, reserved);
+    return result;
+  });
+}
+
 /** Writes a failed guess to the audit log: a failed sign-in, or a wrong mailed code. */
 async function auditFailure(ctx: AppContext, address: string, user: User | undefined, guess: Guess) {
   await audit(ctx, {
@@ -181,15 +227,15 @@ async function auditFailure(ctx: AppContext, address: string, user: User | undef
  * A wrong password or code: counts against the account, the pair and the address (locks at 100),
  * and is written to the audit log.
  */
-export async function recordFailure(
+async function recordFailure(
   ctx: AppContext,
-  address: string,
-  user: User | undefined,
+  reserved: AddressGuess,
+  user: User,
   guess: Guess,
 ): Promise<void> {
-  await recordAddressFailure(ctx, address);
+  const { address } = reserved;
+  addressGuessFailed(ctx, reserved);
   await auditFailure(ctx, address, user, guess);
-  if (!user) return;
   const now = ctx.now();
   const pair = await ctx.limits.counters.hit(pairKey(address, user.id), now, ABUSE_LIMITS.pairBlockMs, true);
   if (pair.count === ABUSE_LIMITS.pairBlockAfterFailures)
@@ -206,7 +252,7 @@ export async function recordFailure(
     .returning(['failed_attempts', 'locked_at'])
     .executeTakeFirst();
   if (!row || row.failed_attempts < ABUSE_LIMITS.accountLockAfterFailures || row.locked_at !== null) return;
-  // of concurrent failures, only the one that set the lock tells the owner, in the lock's transaction
+  // of concurrent failures (several instances), only the one that set the lock tells the owner
   const locked = await ctx.db.transaction().execute(async (trx) => {
     const set = await trx
       .updateTable('users')
@@ -243,14 +289,19 @@ export async function recordFailure(
  * address, and written to the audit log (without the email).
  */
 export async function guessAtUnknownAccount(ctx: AppContext, address: string, guess: Guess): Promise<void> {
-  await assertAddressMayGuess(ctx, address);
-  await recordAddressFailure(ctx, address);
+  addressGuessFailed(ctx, await reserveAddressGuess(ctx, address));
   await auditFailure(ctx, address, undefined, guess);
 }
 
-/** A right password or code: the account and the pair start again from no failures. */
-export async function recordSuccess(ctx: AppContext, address: string, user: User): Promise<void> {
-  await ctx.limits.counters.clear(pairKey(address, user.id));
+/**
+ * A right password or code: the account and the pair start again from no failures, and the address
+ * takes back this guess and this account's typos here just before it (the pair's count).
+ */
+async function recordSuccess(ctx: AppContext, reserved: AddressGuess, user: User): Promise<void> {
+  const key = pairKey(reserved.address, user.id);
+  const typos = await ctx.limits.counters.peek(key, ctx.now());
+  await releaseAddressGuess(ctx, reserved, typos.count);
+  await ctx.limits.counters.clear(key);
   if (user.failed_attempts === 0 && user.last_failed_at === null) return;
   await ctx.db
     .updateTable('users')
@@ -316,6 +367,27 @@ export async function assertMaySendCode(
 ): Promise<void> {
   const wait = await codeSendWaitMs(ctx, address, user);
   if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
+}
+
+/**
+ * Counts one more of an address's hourly allowance (`counter`, `max`) unless the address is
+ * allowlisted; the count that reaches `max` logs that `limit` now refuses (answering `code`).
+ */
+async function countAddressHour(
+  ctx: AppContext,
+  address: string,
+  allowance: { counter: string; max: number; limit: string; code: MessageCode },
+): Promise<void> {
+  if (ctx.limits.allowlisted(address)) return;
+  const now = ctx.now();
+  const spent = await ctx.limits.counters.hit(allowance.counter, now, HOUR_MS);
+  if (spent.count === allowance.max)
+    logLimitReached(ctx.logger, {
+      limit: allowance.limit,
+      code: allowance.code,
+      key: { key: 'address', address },
+      retryAfterMs: spent.expiresAt - now,
+    });
 }
 
 export const recordCodeSent = (ctx: AppContext, address: string): Promise<void> =>
