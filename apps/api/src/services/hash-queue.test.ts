@@ -30,9 +30,9 @@ describe('OneAtATime', () => {
     let release = () => {};
     const held = gate.run('a', () => new Promise<void>((resolve) => (release = resolve)));
     const queued = gate.run('a', async () => 'queued');
-    const refused = gate.run('a', async () => 'refused').catch((error: unknown) => error);
-    expect(await refused).toMatchObject({ statusCode: 503, code: 'serverBusy' });
-    expect((await refused) instanceof ApiError && (await refused).retryAfterMs).toBe(2000);
+    const refused = await gate.run('a', async () => 'refused').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ statusCode: 503, code: 'serverBusy', retryAfterMs: 2000 });
     release();
     await held;
     expect(await queued).toBe('queued');
