@@ -243,6 +243,8 @@ export async function apiSpeed({
       SECRET: randomBytes(32).toString('base64'),
       // never used by these calls; production refuses to start without a mail server
       SMTP_URL: 'smtp://127.0.0.1:25',
+      // nor are links; production refuses to start without a PUBLIC_URL
+      PUBLIC_URL: 'http://127.0.0.1',
       // the flood guard still counts every request; it must not refuse the benchmark's one address
       RATE_LIMIT_MULTIPLIER: '1000000',
     });

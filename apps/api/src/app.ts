@@ -229,18 +229,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(handleError);
-  // a callback hook, like the others on every request: no promise per request
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done(null, payload);
-  });
   if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
 
-  // on the raw response, so that answers oidc-provider writes itself carry them too
+  // on the raw response, so that answers oidc-provider writes itself carry them too (the request id
+  // finds the line of its internal error); a callback hook, like the others on every request: no
+  // promise per request
   const fileHeaders = hashedFileHeaders(headers);
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
       reply.raw.setHeader(name, value);
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
     done();
   });
   await app.register(cookie);

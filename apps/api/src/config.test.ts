@@ -5,6 +5,7 @@ import {
   developmentLinks,
   developmentWarning,
   loadConfig,
+  logLevel,
 } from './config.ts';
 
 describe('loadConfig', () => {
@@ -63,6 +64,48 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...prod, DEV_IDP: '1' })).toThrow(/DEV_IDP/);
     expect(() => loadConfig({ ...prod, DEV_MAILBOX: 'true' })).toThrow(/DEV_MAILBOX/);
     expect(() => loadConfig({ ...prod, SECRET: undefined })).toThrow(ConfigError);
+  });
+
+  it('refuses production without PUBLIC_URL: links, cookies and the issuer would name localhost', () => {
+    const prod = {
+      APP_ENV: 'production',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+    };
+    for (const PUBLIC_URL of [undefined, '', '  '])
+      expect(() => loadConfig({ ...prod, PUBLIC_URL })).toThrow(/PUBLIC_URL is required in production/);
+    expect(loadConfig({ ...prod, PUBLIC_URL: 'https://portal.test' })).toMatchObject({
+      publicUrl: 'https://portal.test',
+      cookieSecure: true,
+    });
+    // development keeps its default
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.test' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('refuses an SMTP_URL or DATABASE_URL that is not a URL of its kind, never showing its password', () => {
+    for (const SMTP_URL of ['smtp://mail.test', 'smtps://user:pw@mail.test:465', 'SMTP://mail.test:587'])
+      expect(loadConfig({ SMTP_URL }).smtpUrl).toBe(SMTP_URL);
+    for (const [SMTP_URL, shown] of [
+      ['notaurl', 'notaurl'],
+      ['mail.test:587', 'mail.test:587'],
+      ['https://user:s3cret-pw@mail.test', 'https://mail.test'],
+      ['user:s3cret-pw@mail.test:587', 'mail.test:587'],
+      ['smtp://', 'smtp://'],
+    ] as const) {
+      const refusal = () => loadConfig({ SMTP_URL });
+      expect(refusal).toThrow(
+        `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server (smtp://user:password@mail.example.org:587), got ${shown}`,
+      );
+    }
+    for (const DATABASE_URL of ['postgres://u:pw@db.test:5432/fd', 'postgresql://db.test/fd'])
+      expect(loadConfig({ DATABASE_URL }).databaseUrl).toBe(DATABASE_URL);
+    expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL .*, got notaurl$/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://fd:s3cret-pw@db.test/fd' })).toThrow(
+      /got mysql:\/\/db\.test\/fd$/,
+    );
+    expect(() => loadConfig({ REDIS_URL: ':s3cret-pw@cache.test:6379' })).toThrow(/got cache\.test:6379$/);
   });
 
   it('accepts APP_ENV production or development in any case and refuses anything else', () => {
@@ -177,6 +220,17 @@ describe('loadConfig', () => {
     ).toMatchObject({ realmUpstreamUrl: 'http://127.0.0.1:9/realm', realmTimeoutMs: 500 });
     for (const bad of ['0', '-1', '1.5', 'soon'])
       expect(() => loadConfig({ REALM_TIMEOUT_MS: bad })).toThrow(/REALM_TIMEOUT_MS/);
+  });
+
+  it('reads LOG_LEVEL apart, in any case, refusing a level pino does not have with the list of those it has', () => {
+    expect(logLevel({})).toBe('info');
+    expect(logLevel({ LOG_LEVEL: ' Warn ' })).toBe('warn');
+    expect(logLevel({ LOG_LEVEL: 'silent' })).toBe('silent');
+    expect(() => logLevel({ LOG_LEVEL: 'verbose' })).toThrow(
+      new ConfigError(
+        'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
+      ),
+    );
   });
 
   it('refuses a bad port, public url, multiplier or Redis URL', () => {

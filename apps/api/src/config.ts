@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
 import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
@@ -114,6 +115,32 @@ export interface LimitSettings {
 }
 
 export class ConfigError extends Error {}
+
+/** A URL setting as a refusal may show it: everything up to its last `@` (user and password) left out. */
+function withoutCredentials(value: string): string {
+  return value.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1');
+}
+
+/** `value` as a URL with one of `schemes` (`smtp:`), or null. */
+function urlOf(value: string, schemes: string[]): URL | null {
+  const url = URL.parse(value);
+  return url && schemes.includes(url.protocol) ? url : null;
+}
+
+const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
+
+/**
+ * LOG_LEVEL, read apart from loadConfig because the logger that reports a refused configuration
+ * is made first; pino itself would throw on an unknown level, as a stack trace.
+ */
+export function logLevel(env: Env): string {
+  const level = setting(env, 'LOG_LEVEL').toLowerCase();
+  if (!LOG_LEVELS.includes(level))
+    throw new ConfigError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`,
+    );
+  return level;
+}
 
 /** APP_ENV, fail-closed: a typo or `staging` must not start with development tools and secrets. */
 export function parseAppEnv(value: string | undefined): AppEnv {
@@ -291,6 +318,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && local && !smtpUrl);
   const multiplier = Number(setting(env, 'RATE_LIMIT_MULTIPLIER'));
   const redisUrl = env.REDIS_URL?.trim() || undefined;
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   const metrics = flag(env.METRICS) ?? false;
   const metricsToken = env.METRICS_TOKEN?.trim() ?? '';
 
@@ -298,6 +326,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const limits = limitSettings(env, problems);
   if (production) {
+    // without it links, cookies and the issuer would name http://localhost
+    if (!env.PUBLIC_URL?.trim())
+      problems.push(
+        'PUBLIC_URL is required in production: the https:// origin people reach the portal at (e.g. https://login.example.org), which mail links, Secure cookies and the issuer are made from',
+      );
     if (!smtpUrl) problems.push('SMTP_URL is required in production (mail cannot go to the dev mailbox)');
     if (devIdp) problems.push('DEV_IDP must be off in production');
     if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
@@ -323,7 +356,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!(multiplier > 0))
     problems.push(`RATE_LIMIT_MULTIPLIER must be a positive number, got ${env.RATE_LIMIT_MULTIPLIER}`);
   if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
-    problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${redisUrl}`);
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${withoutCredentials(redisUrl)}`);
+  // nodemailer would take anything else for its default, a mail server on this machine, at the first mail
+  if (smtpUrl && !urlOf(smtpUrl, ['smtp:', 'smtps:'])?.hostname)
+    problems.push(
+      `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server (smtp://user:password@mail.example.org:587), got ${withoutCredentials(smtpUrl)}`,
+    );
+  // pg would take anything else for a host name (`notaurl` becomes "getaddrinfo ENOTFOUND base")
+  if (databaseUrl && !urlOf(databaseUrl, ['postgres:', 'postgresql:']))
+    problems.push(
+      `DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@db.example.org:5432/frontdoor), got ${withoutCredentials(databaseUrl)}`,
+    );
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
   const identity = identitySettings(env, publicUrl, devIdp);
 
@@ -339,7 +382,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy,
     publicUrl,
     dataDir: path.resolve(setting(env, 'DATA_DIR')),
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    databaseUrl,
     smtpUrl,
     mailFrom: env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`,
     corsOrigins: list(env.CORS_ORIGINS).map((o) => o.replace(/\/+$/, '')),

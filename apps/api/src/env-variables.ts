@@ -27,7 +27,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     default: 'development',
     meaning:
-      '`production` or `development` (any case); anything else refuses to start (a staging server is production with its own settings); it is config.json env. Production refuses to start without SMTP_URL, with a weak SECRET, or with DEV_IDP or DEV_MAILBOX on.',
+      '`production` or `development` (any case); anything else refuses to start (a staging server is production with its own settings); it is config.json env. Production refuses to start without PUBLIC_URL or SMTP_URL, with a weak SECRET, or with DEV_IDP or DEV_MAILBOX on.',
   },
   PORT: { group: 'Server', default: '8080', meaning: 'Listen port.' },
   HOST: {
@@ -38,7 +38,7 @@ export const ENV_VARIABLES = variables({
   },
   PUBLIC_URL: {
     group: 'Server',
-    defaultText: 'http://localhost:PORT',
+    defaultText: 'http://localhost:PORT outside production; production requires it',
     meaning:
       'The origin the browser sees (https://login.example.org): the issuer of the authorization server and the product token, the base of config.json loginUrl and redirectUri and of mail links (config.json apiUrl is the relative /api/, so pages work at any name or address). Cookies are Secure unless it is http://localhost or 127.0.0.1.',
   },
@@ -66,7 +66,8 @@ export const ENV_VARIABLES = variables({
   LOG_LEVEL: {
     group: 'Server',
     default: 'info',
-    meaning: 'pino level (fatal, error, warn, info, debug, trace, silent).',
+    meaning:
+      'pino level (fatal, error, warn, info, debug, trace, silent, in any case); anything else refuses to start.',
   },
   DATA_DIR: {
     group: 'Database',
@@ -76,11 +77,12 @@ export const ENV_VARIABLES = variables({
   DATABASE_URL: {
     group: 'Database',
     meaning:
-      'PostgreSQL connection string (postgres://user:pass@host:5432/db); when set, used instead of SQLite. Needed for more than one instance.',
+      'PostgreSQL connection string (postgres://user:pass@host:5432/db, or postgresql://); when set, used instead of SQLite. Needed for more than one instance. Another scheme refuses to start.',
   },
   SMTP_URL: {
     group: 'Mail',
-    meaning: 'nodemailer SMTP URL (smtp://user:pass@host:587, smtps:// for TLS). Required in production.',
+    meaning:
+      'nodemailer SMTP URL naming the mail server (smtp://user:pass@host:587, smtps:// for TLS); anything else refuses to start. Required in production.',
   },
   MAIL_FROM: {
     group: 'Mail',

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +85,41 @@ describe('main.ts as a process', () => {
     );
     expect(run.stdout).not.toContain('frontdoor listening');
   }, 30_000);
+
+  it('ends any other failed start in one fatal line saying what to do, no stack trace, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const file = path.join(dataDir, 'a-file');
+    writeFileSync(file, '');
+    const production = {
+      APP_ENV: 'production',
+      SECRET: 'kL9#mQ2$vX7&nB4!pR8*tY3^wE6@zA1%',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      PUBLIC_URL: '',
+    };
+    const failures: [Record<string, string>, string][] = [
+      [{ PORT: String(port) }, `PORT ${port} is already in use on 127.0.0.1: stop the process`],
+      [{ DATA_DIR: path.join(file, 'data') }, `DATA_DIR ${path.join(file, 'data')} cannot be used (ENOTDIR`],
+      [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent'],
+      [production, 'configuration refused: PUBLIC_URL is required in production'],
+    ];
+    try {
+      for (const [env, message] of failures) {
+        const run = spawnSync(process.execPath, [MAIN], {
+          env: developmentEnv(env),
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(run.status, message).toBe(1);
+        expect(run.stderr, message).toBe('');
+        const last = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+        expect(last, message).toMatchObject({ level: 60, msg: expect.stringContaining(message) });
+      }
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
 });
 
 describe('scripts/require-node.mjs (npm prestart, pretest, preadmin)', () => {

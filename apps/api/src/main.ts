@@ -1,11 +1,13 @@
+import type { Logger } from 'pino';
 import { createLogger, terminalDestination } from './services/logger.ts';
 import { buildApp } from './app.ts';
 import {
-  ConfigError,
   developmentBanner,
   developmentLinks,
   developmentWarning,
   loadConfig,
+  logLevel,
+  type AppConfig,
 } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
@@ -15,28 +17,13 @@ import { createMailer } from './mail/mailer.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
+import { startupFailure } from './startup-failure.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
-async function main(): Promise<void> {
-  // before anything reads the environment; a variable of the real environment wins over the file
-  const fromEnvFile = readEnvFile();
-  const logger = createLogger({
-    level: setting(process.env, 'LOG_LEVEL'),
-    destination: await terminalDestination(process.env.APP_ENV),
-  });
-  if (fromEnvFile.length) logger.info({ file: ENV_FILE, variables: fromEnvFile }, 'read .env');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      logger.fatal(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+/** Opens the database, migrates it, builds the app and listens. */
+async function start(config: AppConfig, logger: Logger) {
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();
@@ -51,6 +38,32 @@ async function main(): Promise<void> {
   };
   const app = await buildApp(ctx);
   const address = await app.listen({ port: config.port, host: config.host });
+  return { ctx, app, mailer, address };
+}
+
+async function main(): Promise<void> {
+  // before anything reads the environment; a variable of the real environment wins over the file
+  const fromEnvFile = readEnvFile();
+  // at the default level until LOG_LEVEL is known to be one: its refusal is a line like any other's
+  const logger = createLogger({
+    level: setting({}, 'LOG_LEVEL'),
+    destination: await terminalDestination(process.env.APP_ENV),
+  });
+  let config: AppConfig | undefined;
+  let started;
+  try {
+    logger.level = logLevel(process.env);
+    if (fromEnvFile.length) logger.info({ file: ENV_FILE, variables: fromEnvFile }, 'read .env');
+    config = loadConfig(process.env);
+    started = await start(config, logger);
+  } catch (err) {
+    // one line saying what failed and which setting to look at, not a stack trace
+    const { message, fields } = startupFailure(err, config);
+    logger.fatal(fields, message);
+    process.exit(1);
+  }
+  const { ctx, app, mailer, address } = started;
+  const { db } = ctx;
   logger.info(
     {
       address,

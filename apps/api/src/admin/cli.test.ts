@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -502,6 +502,33 @@ describe('admin CLI as a child process', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ hasPassword: true });
     const help = await run('user', 'create', '--help');
     expect(help.stdout).toContain('--set-password');
+  }, 30_000);
+
+  it('says why it cannot start in one line, as the server does, not a stack trace: exit 1', async () => {
+    const file = path.join(dataDir, 'a-file');
+    writeFileSync(file, '');
+    const belowFile = path.join(file, 'data');
+    const failures: [NodeJS.ProcessEnv, string][] = [
+      [{ DATA_DIR: belowFile }, `error: DATA_DIR ${belowFile} cannot be used (ENOTDIR`],
+      [
+        { APP_ENV: 'production', SECRET: 'xx' },
+        'error: configuration refused: PUBLIC_URL is required in production',
+      ],
+      [
+        { DATABASE_URL: 'postgres://frontdoor:s3cret-pw@127.0.0.1:1/frontdoor' },
+        'error: PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) cannot be reached',
+      ],
+    ];
+    for (const [extra, message] of failures) {
+      const failed = await exec(process.execPath, [cli, 'sp', 'list'], { env: { ...env, ...extra } }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect('code' in failed && failed.code, message).toBe(1);
+      const lines = String(failed.stderr).trimEnd().split('\n');
+      expect(lines, message).toEqual([expect.stringMatching(/^error: /)]);
+      expect(lines[0]?.startsWith(message), `${lines[0]} starts with ${message}`).toBe(true);
+      expect(lines[0]).not.toContain('s3cret-pw');
+    }
   }, 30_000);
 
   it('refuses a masquerade by an account that is not an administrator: exit 1 and the reason', async () => {

@@ -1,10 +1,11 @@
 import pino from 'pino';
-import { loadConfig } from '../config.ts';
-import { createDb, migrateToLatest } from '../db/index.ts';
+import { loadConfig, type AppConfig } from '../config.ts';
+import { createDb, migrateToLatest, type Db } from '../db/index.ts';
 import { readEnvFile } from '../env-file.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
 import { createOutbox } from '../services/outbox.ts';
+import { startupFailure } from '../startup-failure.ts';
 import { HELP, UsageError, formatResult, helpFor, parseAdminArgs, runAdminCommand } from './commands.ts';
 import { readPassword } from './read-password.ts';
 
@@ -26,16 +27,27 @@ async function main(argv: string[]): Promise<number> {
     console.info(HELP);
     return 2;
   }
+  const fail = (message: string) =>
+    console.error(values.json ? JSON.stringify({ error: message }) : `error: ${message}`);
   // the server's .env, read the same way: the real environment wins
   readEnvFile();
-  const config = loadConfig(process.env);
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let config: AppConfig | undefined;
+  let db: Db | undefined;
+  try {
+    config = loadConfig(process.env);
+    db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await migrateToLatest(db, { secret: config.secret });
+  } catch (err) {
+    // the server's sentence for a setting it cannot start with, not a stack trace
+    fail(startupFailure(err, config).message);
+    await db?.destroy();
+    return 1;
+  }
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
   const logger = createLogger({ level: 'warn', destination: pino.destination(2) });
   const outbox = createOutbox({ config, db, logger, now }, mailer);
   try {
-    await migrateToLatest(db, { secret: config.secret });
     const result = await runAdminCommand(
       {
         db,
@@ -51,8 +63,7 @@ async function main(argv: string[]): Promise<number> {
     console.info(formatResult(result, values.json ?? false));
     return 0;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    console.error(values.json ? JSON.stringify({ error: message }) : `error: ${message}`);
+    fail(err instanceof Error ? err.message : String(err));
     return err instanceof UsageError ? 2 : 1;
   } finally {
     await mailer.close();

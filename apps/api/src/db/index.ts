@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './types.ts';
 import * as m001 from './migrations/001_initial.ts';
@@ -32,15 +32,29 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 const PREPARED_STATEMENTS = 500;
 
 /**
+ * Kysely's ROLLBACK after a statement that made SQLite roll the transaction back itself (SQLITE_FULL,
+ * SQLITE_IOERR): there is nothing left to undo, and running it would throw "cannot rollback - no
+ * transaction is active" in place of the statement's error, the one that says what went wrong.
+ */
+const ROLLED_BACK_ALREADY: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
+/**
  * Kysely prepares every query anew, which on SQLite is a parse and plan per call (most of a simple
  * read's cost); this keeps each statement prepared by its SQL text, oldest dropped past the limit.
- * Safe because better-sqlite3 is synchronous and Kysely runs one query at a time per connection.
+ * Safe because better-sqlite3 is synchronous and Kysely runs one query at a time per connection
+ * (so a statement runs right after it is prepared, in the transaction state seen here).
  */
 function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql) {
+      if (sql === 'rollback' && !sqlite.inTransaction) return ROLLED_BACK_ALREADY;
       let statement = statements.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
@@ -104,6 +118,8 @@ export async function migrateTo(db: Db, options: { secret: string }, name?: stri
   if (error || failed) {
     throw new Error(
       `database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+      // the driver's error, whose code says what failed (ECONNREFUSED, SQLITE_CANTOPEN: startup-failure.ts)
+      { cause: error },
     );
   }
 }

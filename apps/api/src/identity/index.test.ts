@@ -1,16 +1,24 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
 import type { Env } from '../config.ts';
 import { createLogger } from '../services/logger.ts';
+import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
 import { createTestApp } from '../../test/harness.ts';
+
+/** A test app with `env` whose log lines at `level` and above are kept, parsed. */
+async function loggedApp(level: string, env: Env = {}) {
+  const lines: string[] = [];
+  const destination: DestinationStream = { write: (line) => void lines.push(line) };
+  const t = await createTestApp('sqlite', { env, logger: createLogger({ level, destination }) });
+  return { t, logged: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
 
 /** The warn lines an app writes while it starts with `env`. */
 async function startWarnings(env: Env) {
-  const lines: string[] = [];
-  const destination: DestinationStream = { write: (line) => void lines.push(line) };
-  const t = await createTestApp('sqlite', { env, logger: createLogger({ level: 'warn', destination }) });
+  const { t, logged } = await loggedApp('warn', env);
   await t.close();
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return logged();
 }
 
 describe('the identity engine at start', () => {
@@ -37,5 +45,41 @@ describe('the identity engine at start', () => {
 
   it('says nothing in development, where the dev identity provider stands in for every provider', async () => {
     expect(await startWarnings({})).toEqual([]);
+  });
+});
+
+describe('the authorization server', () => {
+  it('logs an internal error (its database write failing) at error level, with the request id its answer carries', async () => {
+    const { t, logged } = await loggedApp('error');
+    try {
+      // every write of the oidc-provider adapter fails, as on a broken or full database
+      await sql`create trigger oidc_write_fails before insert on oidc_payloads
+        begin select raise(abort, 'oidc write failed'); end`.execute(t.db);
+      const query = new URLSearchParams({
+        client_id: PORTAL_CLIENT_ID,
+        response_type: 'code',
+        redirect_uri: portalConfig(t.ctx.config).redirectUri,
+        scope: 'openid',
+        state: 'state-1',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      const res = await t.app.inject({ url: `/oidc/oauth2/authorize?${query.toString()}` });
+      expect(res.statusCode).toBe(500);
+      // the answer oidc-provider wrote itself names the request, and so does the line
+      const reqId = res.headers['x-request-id'];
+      expect(reqId).toEqual(expect.any(String));
+      expect(logged()).toContainEqual(
+        expect.objectContaining({
+          level: 50,
+          reqId,
+          msg: 'authorization server error',
+          route: 'authorization',
+          err: expect.objectContaining({ message: 'oidc write failed', stack: expect.any(String) }),
+        }),
+      );
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -14,12 +14,13 @@ import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
+import { logServerErrors } from './oidc-common.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { PortalCodeExchange } from './portal-login.ts';
 
 /**
  * Mounts an oidc-provider under `mountPath` (middie, before body parsing as the library wants),
- * leaving the paths Fastify serves itself (`own`) to Fastify.
+ * leaving the paths Fastify serves itself (`own`) to Fastify, and logs its internal errors.
  */
 function mountProvider(
   scope: FastifyInstance,
@@ -27,6 +28,7 @@ function mountProvider(
   provider: Provider,
   own: (path: string) => boolean,
 ): void {
+  logServerErrors(provider, scope.log);
   const handle = provider.callback();
   scope.use(mountPath, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (own(req.url ?? '/')) return next();

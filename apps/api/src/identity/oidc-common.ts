@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import {
   interactionPolicy,
@@ -58,6 +59,19 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
     await ctx.oidc.session.destroy();
     // replaces the Set-Cookie the session handler wrote for this response
     ctx.cookies.set(provider.cookieName('session'), null, { ...cookieOptions, overwrite: true });
+  });
+}
+
+/**
+ * oidc-provider answers its own internal errors (a failed database write, a bug) with an error page
+ * and emits them, nothing more: without this the log has only the request's 500 line. The line
+ * goes through the request's own logger, which middie hands to the raw request, so it carries the
+ * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none.
+ */
+export function logServerErrors(provider: Provider, logger: FastifyBaseLogger): void {
+  provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+    const log = (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
+    log.error({ err, route: ctx.oidc?.route }, 'authorization server error');
   });
 }
 

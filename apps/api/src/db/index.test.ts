@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDb, type Db } from './index.ts';
+
+describe('createDb on SQLite', () => {
+  let dataDir: string;
+  let db: Db;
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'fd-db-'));
+    db = createDb({ dataDir });
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const count = async () =>
+    (await sql<{ n: number }>`select count(*) as n from blobs`.execute(db)).rows[0]?.n;
+
+  it("lets a transaction's error reach the caller when SQLite rolled back by itself (disk full), not Kysely's failed ROLLBACK", async () => {
+    await sql`create table blobs (v blob)`.execute(db);
+    const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0]?.page_count;
+    // a full disk, made small: two pages more than the file has cannot hold a 100 kB row
+    await sql.raw(`pragma max_page_count = ${Number(pages) + 2}`).execute(db);
+
+    const failed = await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(trx);
+        await sql`insert into blobs values (${Buffer.alloc(100_000)})`.execute(trx);
+      })
+      .catch((err: unknown) => err);
+    expect(failed).toMatchObject({ code: 'SQLITE_FULL', message: 'database or disk is full' });
+    expect(await count()).toBe(0);
+
+    // a transaction SQLite did not end is still rolled back by Kysely, and the connection goes on
+    const thrown = new Error('after the insert');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(trx);
+        throw thrown;
+      }),
+    ).rejects.toBe(thrown);
+    expect(await count()).toBe(0);
+    await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(db);
+    expect(await count()).toBe(1);
+  });
+});

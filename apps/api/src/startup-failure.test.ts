@@ -1,0 +1,143 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+import { createDb, migrateToLatest } from './db/index.ts';
+import { startupFailure, type StartupSettings } from './startup-failure.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'fd-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sqlite: StartupSettings = { port: 8080, host: '127.0.0.1', dataDir: dir, databaseUrl: undefined };
+const PASSWORD = 's3cret-Passw0rd';
+const postgres: StartupSettings = {
+  ...sqlite,
+  databaseUrl: `postgres://frontdoor:${PASSWORD}@127.0.0.1:1/frontdoor`,
+};
+
+/** The error `fn` throws or rejects with. */
+async function thrownBy(fn: () => unknown): Promise<unknown> {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('nothing was thrown');
+}
+
+/** An error as Node, better-sqlite3 or pg make it: a message and a code, sometimes a system call. */
+const coded = (message: string, fields: Record<string, unknown>) => Object.assign(new Error(message), fields);
+
+describe('startupFailure', () => {
+  it('says a refused setting in its own words', async () => {
+    const refused = await thrownBy(() => loadConfig({ PORT: 'eighty' }));
+    expect(startupFailure(refused)).toEqual({ message: 'PORT is not a port number: eighty', fields: {} });
+  });
+
+  it('names PORT when the port is in use or needs privileges, HOST when it is not this machine', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    const inUse = await thrownBy(
+      () =>
+        new Promise((resolve, reject) => {
+          const second = createServer().once('error', reject);
+          second.listen(port, '127.0.0.1', () => resolve(second.close()));
+        }),
+    );
+    holder.close();
+    expect(startupFailure(inUse, { ...sqlite, port })).toEqual({
+      message: `PORT ${port} is already in use on 127.0.0.1: stop the process listening there, or set PORT to a free port`,
+      fields: { errorCode: 'EADDRINUSE', setting: 'PORT', port, host: '127.0.0.1' },
+    });
+
+    const privileged = coded('listen EACCES: permission denied 0.0.0.0:80', {
+      code: 'EACCES',
+      syscall: 'listen',
+    });
+    expect(startupFailure(privileged, { ...sqlite, port: 80 }).message).toMatch(
+      /^PORT 80 needs privileges this user lacks .*: set PORT above 1023/,
+    );
+    const elsewhere = { ...sqlite, host: '10.255.255.1' };
+    const notHere = coded('listen EADDRNOTAVAIL: address not available 10.255.255.1', {
+      code: 'EADDRNOTAVAIL',
+      syscall: 'listen',
+    });
+    const unknownName = coded('getaddrinfo ENOTFOUND portal.invalid', {
+      code: 'ENOTFOUND',
+      syscall: 'getaddrinfo',
+      hostname: 'portal.invalid',
+    });
+    expect(startupFailure(notHere, elsewhere)).toEqual({
+      message:
+        'HOST 10.255.255.1 is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all of them',
+      fields: { errorCode: 'EADDRNOTAVAIL', setting: 'HOST', host: '10.255.255.1' },
+    });
+    expect(startupFailure(unknownName, { ...sqlite, host: 'portal.invalid' }).fields).toMatchObject({
+      setting: 'HOST',
+    });
+  });
+
+  it('names DATA_DIR and what to do when it cannot be created, opened or written', async () => {
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, '');
+    const belowFile = path.join(file, 'data');
+    const notADirectory = await thrownBy(() => createDb({ dataDir: belowFile }));
+    expect(startupFailure(notADirectory, { ...sqlite, dataDir: belowFile })).toEqual({
+      message: `DATA_DIR ${belowFile} cannot be used (ENOTDIR: not a directory, mkdir '${belowFile}'): it must be a directory this user can create and write: set DATA_DIR to one, or correct its owner and permissions`,
+      fields: { errorCode: 'ENOTDIR', setting: 'DATA_DIR', dataDir: belowFile },
+    });
+    // the database file's place is taken by a directory
+    const taken = path.join(dir, 'taken');
+    mkdirSync(path.join(taken, 'frontdoor.sqlite'), { recursive: true });
+    const cannotOpen = await thrownBy(() => createDb({ dataDir: taken }));
+    expect(startupFailure(cannotOpen, { ...sqlite, dataDir: taken }).message).toBe(
+      `DATA_DIR ${taken} cannot be used (unable to open database file): it must be a directory this user can create and write: set DATA_DIR to one, or correct its owner and permissions`,
+    );
+    const full = coded('database or disk is full', { code: 'SQLITE_FULL' });
+    const readOnly = coded("EACCES: permission denied, mkdir '/srv/data'", {
+      code: 'EACCES',
+      syscall: 'mkdir',
+    });
+    expect(startupFailure(new Error('database migration failed', { cause: full }), sqlite).message).toBe(
+      `DATA_DIR ${dir} cannot be used (database or disk is full): its disk is full: free space there`,
+    );
+    expect(startupFailure(readOnly, sqlite).fields).toMatchObject({ setting: 'DATA_DIR' });
+  });
+
+  it('names DATABASE_URL by its host and database when PostgreSQL cannot be reached or refuses, never its password', async () => {
+    const db = createDb({ databaseUrl: postgres.databaseUrl, dataDir: dir });
+    const refused = await thrownBy(() => migrateToLatest(db, { secret: 'x' }));
+    await db.destroy();
+    const failure = startupFailure(refused, postgres);
+    expect(failure).toEqual({
+      message:
+        'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) cannot be reached (connect ECONNREFUSED 127.0.0.1:1): start it, or correct the host and port in DATABASE_URL',
+      fields: { errorCode: 'ECONNREFUSED', setting: 'DATABASE_URL', database: '127.0.0.1:1/frontdoor' },
+    });
+    const wrongPassword = coded('password authentication failed for user "frontdoor"', {
+      code: '28P01',
+      severity: 'FATAL',
+    });
+    const wrongPasswordFailure = startupFailure(wrongPassword, postgres);
+    expect(wrongPasswordFailure.message).toBe(
+      'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) refused the connection (password authentication failed for user "frontdoor"): correct the user, password or database name in DATABASE_URL',
+    );
+    for (const { message, fields } of [failure, wrongPasswordFailure])
+      expect(message + JSON.stringify(fields)).not.toContain(PASSWORD);
+  });
+
+  it('reports anything else as a failed start with the error itself', () => {
+    const bug = new TypeError('cannot read properties of undefined');
+    expect(startupFailure(bug, sqlite)).toEqual({
+      message: 'start-up failed: cannot read properties of undefined',
+      fields: { err: bug },
+    });
+    // a SQL error of a migration is no fault of DATA_DIR
+    const sqlError = coded('no such table: users', { code: 'SQLITE_ERROR' });
+    expect(startupFailure(sqlError, sqlite).message).toBe('start-up failed: no such table: users');
+    expect(startupFailure('thrown text').message).toBe('start-up failed: thrown text');
+  });
+});

@@ -1,0 +1,118 @@
+import { ConfigError, type AppConfig } from './config.ts';
+
+/** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
+export interface StartupFailure {
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** The settings a start-up failure can point at; absent when the configuration itself was refused. */
+export type StartupSettings = Pick<AppConfig, 'port' | 'host' | 'dataDir' | 'databaseUrl'>;
+
+/** What Node, better-sqlite3 and pg put on their errors (a code, the system call, a host name). */
+interface CodedError {
+  message: string;
+  code: string;
+  syscall?: unknown;
+  hostname?: unknown;
+  severity?: unknown;
+}
+
+const isCoded = (value: unknown): value is CodedError =>
+  value instanceof Error && typeof (value as { code?: unknown }).code === 'string';
+
+/** The error itself or the first cause with a code: the migrator's error wraps the driver's. */
+function codedError(err: unknown): CodedError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (isCoded(e)) return e;
+  return undefined;
+}
+
+/** Network failures of a connection to PostgreSQL. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** PostgreSQL's own refusals of a connection: a wrong user or password (SQLSTATE class 28), a missing database (3D). */
+const PG_REFUSED = /^(28|3D)[0-9A-Z]{3}$/;
+
+/** What to do about DATA_DIR for each code creating it, opening the file or migrating it can end in. */
+const DATA_DIR_ADVICE: [RegExp, string][] = [
+  [/^(ENOSPC|SQLITE_FULL)/, 'its disk is full: free space there'],
+  [
+    /^SQLITE_(CORRUPT|NOTADB)/,
+    'frontdoor.sqlite there is damaged or not a SQLite database: restore it from a backup',
+  ],
+  [/^SQLITE_BUSY/, 'another process holds the database: run one server per DATA_DIR'],
+  [/^SQLITE_IOERR/, 'the disk failed to read or write: check it'],
+  [
+    /^(EACCES|EPERM|EROFS|ENOTDIR|EEXIST|EISDIR|SQLITE_(CANTOPEN|READONLY|PERM))/,
+    'it must be a directory this user can create and write: set DATA_DIR to one, or correct its owner and permissions',
+  ],
+];
+
+/** DATABASE_URL as a log line may show it: host, port and database, never the user or password. */
+function databaseLocation(databaseUrl: string): string {
+  const url = URL.parse(databaseUrl);
+  return url ? `${url.host}${url.pathname}` : '(unreadable DATABASE_URL)';
+}
+
+/**
+ * The operator's sentence for an error that stopped the server (or the admin CLI) before it could
+ * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use. Anything else
+ * is "start-up failed" with the error itself, stack included.
+ */
+export function startupFailure(err: unknown, settings?: StartupSettings): StartupFailure {
+  if (err instanceof ConfigError) return { message: err.message, fields: {} };
+  const coded = codedError(err);
+  if (settings && coded) {
+    const { code, syscall } = coded;
+    const { port, host, dataDir, databaseUrl } = settings;
+    const fields = { errorCode: code };
+    if (syscall === 'listen' && code === 'EADDRINUSE')
+      return {
+        message: `PORT ${port} is already in use on ${host}: stop the process listening there, or set PORT to a free port`,
+        fields: { ...fields, setting: 'PORT', port, host },
+      };
+    if (syscall === 'listen' && code === 'EACCES')
+      return {
+        message: `PORT ${port} needs privileges this user lacks (a port below 1024): set PORT above 1023 (8080 behind a reverse proxy)`,
+        fields: { ...fields, setting: 'PORT', port, host },
+      };
+    if (
+      (syscall === 'listen' && code === 'EADDRNOTAVAIL') ||
+      (syscall === 'getaddrinfo' && coded.hostname === host)
+    )
+      return {
+        message: `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all of them`,
+        fields: { ...fields, setting: 'HOST', host },
+      };
+    if (databaseUrl) {
+      const database = databaseLocation(databaseUrl);
+      if (UNREACHABLE.has(code))
+        return {
+          message: `PostgreSQL at ${database} (DATABASE_URL) cannot be reached (${coded.message}): start it, or correct the host and port in DATABASE_URL`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
+      if (typeof coded.severity === 'string' && PG_REFUSED.test(code))
+        return {
+          message: `PostgreSQL at ${database} (DATABASE_URL) refused the connection (${coded.message}): correct the user, password or database name in DATABASE_URL`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
+    } else {
+      const advice = DATA_DIR_ADVICE.find(([codes]) => codes.test(code))?.[1];
+      if (advice)
+        return {
+          message: `DATA_DIR ${dataDir} cannot be used (${coded.message}): ${advice}`,
+          fields: { ...fields, setting: 'DATA_DIR', dataDir },
+        };
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { message: `start-up failed: ${message}`, fields: { err } };
+}
