@@ -78,6 +78,8 @@ export const messages = {
   addressFailureLimit: 'Too many failed attempts from your network. Please try again later.',
   codeSendLimit:
     'Too many codes were sent to this email address. Please use the newest code you received, or try again in an hour.',
+  resendCooldown:
+    'A code was sent moments ago. Please check your email, or wait a few seconds before asking for another one.',
   accessCodesPaused:
     'Sign-in with class codes is paused for this application after too many wrong codes. Please ask your teacher.',
   serverBusy: 'The server is busy. Please try again in a few seconds.',

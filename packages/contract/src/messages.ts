@@ -64,6 +64,7 @@ export const MESSAGE_CODES = [
   'accountLocked',
   'addressFailureLimit',
   'codeSendLimit',
+  'resendCooldown',
   'accessCodesPaused',
   'serverBusy',
   'serviceProviderAuthFailed',

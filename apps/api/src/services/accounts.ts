@@ -69,7 +69,7 @@ export async function mailCode(
   const now = ctx.now();
   const cooldown = cooldownLeftMs(await lastIssuedAt(ctx.db, user.id, purpose), now);
   if (cooldown > 0) {
-    if (request.onCooldown === 'reject') throw new ApiError(429, 'tooManyRequests', undefined, cooldown);
+    if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
     return;
   }
   await assertMaySendCode(ctx, request.address, user);
