@@ -21,6 +21,8 @@ import { hashPassword, newUserRow } from '../src/services/users.ts';
 const PASSWORD_STUDENTS = 400;
 const CODE_STUDENTS = 100;
 const READING_CODES = 300;
+/** Every TYPO_EVERY-th student gets it wrong once first (a wrong password, a wrong code), then right. */
+const TYPO_EVERY = 5;
 const CONCURRENCY = 30;
 const PHASE_MS = 120_000;
 const STUDENT_PASSWORD = 'School-Passw0rd-2026!';
@@ -95,14 +97,15 @@ interface Student {
   email: string;
   kind: 'password' | 'code';
   code?: string;
+  typo: boolean;
 }
 const passwordStudents: Student[] = studentRows
   .slice(0, PASSWORD_STUDENTS)
-  .map((u) => ({ email: u.email, kind: 'password' }));
+  .map((u, i) => ({ email: u.email, kind: 'password', typo: i % TYPO_EVERY === 0 }));
 const codeStudents: Student[] = [];
 for (const u of studentRows.slice(PASSWORD_STUDENTS)) {
   const { code } = await createAccessCode(ctx, { spId: 'math', userId: u.id });
-  codeStudents.push({ email: u.email, kind: 'code', code });
+  codeStudents.push({ email: u.email, kind: 'code', code, typo: codeStudents.length % TYPO_EVERY === 0 });
 }
 // other students of the school have codes for the reading app: its k = 300 live codes
 for (const u of studentRows.slice(0, READING_CODES))
@@ -198,6 +201,8 @@ let students429 = 0;
 let phaseStart = 0;
 let studentsDone = false;
 const phaseDeadline = () => phaseStart + PHASE_MS;
+/** A wrong code one digit away from the right one, as a hurried finger types it. */
+const typoOf = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`;
 
 class Refused extends Error {}
 
@@ -240,10 +245,24 @@ async function signIn(s: Student): Promise<Outcome> {
     if (s.kind === 'password') {
       const v = await call('POST', '/api/auth/validateEmail', { email: s.email });
       if (v.status !== 200) throw new Refused(`validateEmail ${label(v)} "${v.msg ?? ''}"`);
+      if (s.typo) {
+        const wrong = await call('POST', '/api/cognito/login', {
+          email: s.email,
+          password: 'School-Passw0rd-2025!',
+        });
+        if (wrong.status !== 401)
+          throw new Refused(`a typo: cognito/login ${label(wrong)} "${wrong.msg ?? ''}"`);
+      }
       const l = await call('POST', '/api/cognito/login', { email: s.email, password: STUDENT_PASSWORD });
       if (l.status !== 200 || l.payload?.redirect !== '/post-login')
         throw new Refused(`cognito/login ${label(l)} "${l.msg ?? ''}"`);
     } else {
+      if (s.typo) {
+        const wrong = await call('GET', `/api/accessCodes/login/${typoOf(s.code ?? '')}/math`);
+        // 400: the typo happened to be another provider's code ('not for …'), a failure all the same
+        if (wrong.status !== 404 && wrong.status !== 400)
+          throw new Refused(`a typo: accessCodes/login ${label(wrong)} "${wrong.msg ?? ''}"`);
+      }
       const a = await call('GET', `/api/accessCodes/login/${s.code}/math`);
       if (a.status !== 200 || typeof a.payload?.cookie_hash !== 'string')
         throw new Refused(`accessCodes/login ${label(a)} "${a.msg ?? ''}"`);
@@ -399,7 +418,9 @@ const report = `${SECTION}
 SQLite in a temporary directory, real limits (RATE_LIMIT_MULTIPLIER 1, per-process counters). Every request
 comes from 127.0.0.1: ${PASSWORD_STUDENTS} students sign in with a password (validateEmail, cognito/login),
 ${CODE_STUDENTS} with a class access code for \`math\` (accessCodes/login), ${CONCURRENCY} students in flight at a time,
-each with its own cookie jar and CSRF token, retrying after Retry-After on 429/503. Meanwhile a password
+each with its own cookie jar and CSRF token, retrying after Retry-After on 429/503. One student in
+${TYPO_EVERY} types it wrong once first (${students.filter((s) => s.typo).length} failures of the school's address:
+a wrong password, or a code one digit off), then right. Meanwhile a password
 attacker guesses one account's password and a code attacker guesses random codes for \`reading\`
 (${readingBefore.liveCodes} live codes), each one request at a time as fast as answers come, until the students are
 done (at most ${PHASE_MS / 1000} s). Client and server share one Node process.
