@@ -56,6 +56,8 @@ describe('scrubUrl: the secrets of §7 calls and §2 pages', () => {
       expect(scrubUrl(`/${page}/someCsrfValue`)).toBe(`/${page}/:csrf`);
     expect(scrubUrl('/sign-in/abcDEF')).toBe('/sign-in/:uid');
     expect(scrubUrl('/oidc/interaction/abcDEF/login')).toBe('/oidc/interaction/:uid/login');
+    expect(scrubUrl('/oidc/oauth2/authorize/KmWbQzXyTuvRsPq')).toBe('/oidc/oauth2/authorize/:uid');
+    expect(scrubUrl('/oidc/oauth2/authorize?client_id=portal')).toBe('/oidc/oauth2/authorize');
   });
 
   it('replaces an email or a token-shaped segment anywhere, and user info', () => {

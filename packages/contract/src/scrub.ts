@@ -35,6 +35,8 @@ const SECRET_AFTER: readonly [prefix: string, placeholder: string][] = [
   ['error-timeout', ':csrf'],
   ['sign-in', ':uid'],
   ['interaction', ':uid'],
+  // the authorization server's resume path: an interaction id without a digit is no less a secret
+  ['oauth2/authorize', ':uid'],
 ];
 const SECRET_PREFIXES = SECRET_AFTER.map(([prefix, placeholder]) => ({
   prefix: prefix.split('/'),
