@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,16 @@ describe('npm run seed (admin/seed.ts) as a process', () => {
     expect(result.accounts.student.created).toBe(false);
     expect(result.loginUrl).toMatch(/^http:\/\/localhost:8080\/log-in\//);
   }, 60_000);
+
+  it('says in one line why it cannot open DATA_DIR, not with a stack trace (exit 1)', () => {
+    const file = path.join(dataDir, 'a-file');
+    writeFileSync(file, '');
+    const res = seed({ DATA_DIR: path.join(file, 'data') });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^npm run seed: DATA_DIR .*a-file\/data cannot be used \(ENOTDIR/),
+    ]);
+  }, 30_000);
 
   it('is refused in production before any database is opened (exit 2)', () => {
     const productionDir = path.join(dataDir, 'production');

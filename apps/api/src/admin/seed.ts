@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDb, migrateToLatest } from '../db/index.ts';
 import { readEnvFile } from '../env-file.ts';
 import { DemoRefused, assertDemoAllowed, demoInstructions, seedDemo } from '../services/demo.ts';
+import { startupFailure } from '../startup-failure.ts';
 
 const SEED_HELP = `Usage: npm run seed [-- --json]
 
@@ -44,9 +45,16 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError || err instanceof DemoRefused) return fail(err.message, 2);
     throw err;
   }
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let db;
   try {
+    db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await migrateToLatest(db, { secret: config.secret });
+  } catch (err) {
+    // the server's sentence for a DATA_DIR or database it cannot start with, not a stack trace
+    await db?.destroy();
+    return fail(startupFailure(err, config).message, 1);
+  }
+  try {
     const seed = await seedDemo({ db, config, now: () => Date.now() });
     console.info(values.json ? JSON.stringify(seed) : demoInstructions(seed));
     return 0;
