@@ -136,6 +136,34 @@ describe('apiRequest (§7)', () => {
     expect((error as TimeoutError).timeoutMs).toBe(30);
   });
 
+  it('bounds the whole call: headers that arrive with a body that never ends are a timeout', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // the headers and the start of the JSON arrive, then the connection stalls for good (a fake
+    // fetch: a stalled mock socket trips an assertion of Node's fetch once the call is aborted)
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (body) => body.enqueue(new TextEncoder().encode('{"loggedin":')),
+    });
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(new Response(stalled, { headers: { 'content-type': 'application/json' } }));
+    try {
+      let settled: unknown = 'pending';
+      void apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown()).then(
+        (answer) => (settled = answer),
+        (error: unknown) => (settled = error),
+      );
+      await vi.advanceTimersByTimeAsync(testConfig.requestTimeoutMs - 1);
+      expect(fetchSpy).toHaveBeenCalledOnce();
+      expect(settled).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBeInstanceOf(TimeoutError);
+      expect(settled).toMatchObject({ timeoutMs: testConfig.requestTimeoutMs });
+    } finally {
+      fetchSpy.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it('a per-call timeout overrides the config one', async () => {
     server.use(http.get(api(apiPaths.sig), () => new Promise<Response>(() => undefined)));
     const error = await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown(), undefined, undefined, {

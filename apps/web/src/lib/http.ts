@@ -99,8 +99,25 @@ export function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
   return url;
 }
 
-async function send(url: URL, init: RequestInit, timeoutMs: number, outer?: AbortSignal): Promise<Response> {
+/** An answer read whole: its status and headers, and its body as text. */
+interface Answer {
+  response: Response;
+  body: string;
+}
+
+/**
+ * Sends the request and reads the whole answer within `timeoutMs`: headers that arrive do not end the
+ * timeout, so a body that stalls after them (a phone on a failing network) is a timeout too.
+ */
+async function send(url: URL, init: RequestInit, timeoutMs: number, outer?: AbortSignal): Promise<Answer> {
   const controller = new AbortController();
+  // the fetch and the body read each race the abort: an abort that does not reach a body already
+  // being read (a stream of a service worker or a test's mock) still ends the call
+  const aborted = new Promise<never>((_resolve, reject) =>
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
+      once: true,
+    }),
+  );
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -109,7 +126,8 @@ async function send(url: URL, init: RequestInit, timeoutMs: number, outer?: Abor
   const onOuterAbort = () => controller.abort();
   outer?.addEventListener('abort', onOuterAbort);
   try {
-    return await fetch(url, { ...init, signal: controller.signal });
+    const response = await Promise.race([fetch(url, { ...init, signal: controller.signal }), aborted]);
+    return { response, body: await Promise.race([response.text(), aborted]) };
   } catch (error) {
     if (timedOut) throw new TimeoutError(timeoutMs);
     if (outer?.aborted) throw error;
@@ -141,7 +159,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     if (csrf) headers[CSRF_HEADER] = csrf;
   }
   const timeoutMs = options.timeoutMs ?? cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const response = await send(
+  const { response, body: text } = await send(
     url,
     { method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) },
     timeoutMs,
@@ -158,7 +176,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
   };
   let json: unknown;
   try {
-    json = await response.json();
+    json = JSON.parse(text);
   } catch (error) {
     if (!response.ok) throw failed(response.status, undefined, undefined);
     // a 2xx without JSON breaks the contract; treated like a failed answer
