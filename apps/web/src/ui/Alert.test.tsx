@@ -39,3 +39,32 @@ describe('Alert roles follow the tone (issue 12: alert only for errors)', () => 
     expect(screen.getByRole('alert')).toHaveAttribute('id', 'call-error');
   });
 });
+
+describe("Alert focusKey (a form's refusal from the server)", () => {
+  it('takes the focus for each new focusKey (a new refusal), not again for the same one, never without one', () => {
+    const first = { code: 'accountExists' };
+    const { rerender } = renderWithProviders(<Alert tone="error">No key</Alert>);
+    expect(screen.getByRole('alert')).not.toHaveFocus();
+    expect(screen.getByRole('alert')).not.toHaveAttribute('tabindex');
+    rerender(
+      <Alert tone="error" focusKey={first}>
+        Refused
+      </Alert>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveFocus();
+    alert.blur();
+    rerender(
+      <Alert tone="error" focusKey={first}>
+        Refused
+      </Alert>,
+    );
+    expect(alert).not.toHaveFocus();
+    rerender(
+      <Alert tone="error" focusKey={{ code: 'accountExists' }}>
+        Refused
+      </Alert>,
+    );
+    expect(alert).toHaveFocus();
+  });
+});

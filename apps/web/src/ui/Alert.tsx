@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { CloseIcon } from './icons.tsx';
 import styles from './Feedback.module.css';
+import { useTakeFocus } from './take-focus.ts';
 
 export type AlertTone = 'error' | 'success' | 'info' | 'warning';
 
@@ -16,6 +17,11 @@ export interface AlertProps {
   className?: string;
   /** Lets a field name this message as the refusal of its value (FieldMessages.refusalId). */
   id?: string;
+  /**
+   * A form's refusal from the server (the refusal itself: a new one per failed call): the alert takes
+   * the focus each time it changes, as the error summary does, so it comes into view above a long form.
+   */
+  focusKey?: unknown;
 }
 
 /**
@@ -29,10 +35,22 @@ const ROLES: Record<AlertTone, 'alert' | 'status' | undefined> = {
   info: undefined,
 };
 
-/** An inline message (announced as its tone says: ROLES), optionally self-closing after durationMs. */
-export function Alert({ tone = 'error', children, durationMs, onClose, className, id }: AlertProps) {
+/**
+ * An inline message (announced as its tone says: ROLES), optionally self-closing after durationMs,
+ * optionally taking the focus (focusKey).
+ */
+export function Alert({
+  tone = 'error',
+  children,
+  durationMs,
+  onClose,
+  className,
+  id,
+  focusKey,
+}: AlertProps) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(true);
+  const ref = useTakeFocus<HTMLDivElement>(focusKey);
   // the latest onClose, so a parent re-render does not restart the timer
   const onCloseRef = useRef(onClose);
   useEffect(() => {
@@ -49,8 +67,10 @@ export function Alert({ tone = 'error', children, durationMs, onClose, className
   if (!open) return null;
   return (
     <div
+      ref={ref}
       id={id}
       role={ROLES[tone]}
+      tabIndex={focusKey === undefined ? undefined : -1}
       className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}
     >
       <div className={styles.body}>{children}</div>

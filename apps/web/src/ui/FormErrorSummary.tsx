@@ -1,7 +1,7 @@
-import { useEffect, useRef } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import styles from './Feedback.module.css';
+import { useTakeFocus } from './take-focus.ts';
 
 export interface SummaryError {
   /** The id of the field's control (what the field's label points at). */
@@ -27,17 +27,11 @@ export interface FormErrorSummaryProps {
  */
 export function FormErrorSummary({ errors, message, title, focusKey }: FormErrorSummaryProps) {
   const { t } = useTranslation('common');
-  const ref = useRef<HTMLDivElement>(null);
   // only after a failed submit: errors of fields being typed into speak for themselves inline
   const visible = errors.length > 0 && focusKey > 0;
-  // the failed submit whose summary has had the focus: errors that come back while the person
-  // types show the summary again but must not pull the focus out of the field (WCAG 3.2.2)
-  const focusedKey = useRef(0);
-  useEffect(() => {
-    if (!visible || focusedKey.current === focusKey) return;
-    focusedKey.current = focusKey;
-    ref.current?.focus();
-  }, [focusKey, visible]);
+  // once per failed submit: errors that come back while the person types show the summary again
+  // but must not pull the focus out of the field
+  const ref = useTakeFocus<HTMLDivElement>(visible ? focusKey : undefined);
   if (!visible) return null;
   const goTo = (event: MouseEvent<HTMLAnchorElement>, fieldId: string) => {
     const field = document.getElementById(fieldId);

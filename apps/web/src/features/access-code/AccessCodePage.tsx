@@ -57,7 +57,7 @@ export default function AccessCodePage() {
       {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
       {errorSummary}
       {callError && (
-        <Alert tone="error" id={CALL_ERROR_ID}>
+        <Alert tone="error" id={CALL_ERROR_ID} focusKey={callError}>
           {messageText(callError.message)}
         </Alert>
       )}

@@ -77,7 +77,11 @@ export default function EmailPage() {
   return (
     <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('sso_link')}</LoginLink>}>
       {errorSummary}
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" focusKey={callError}>
+          {messageText(callError)}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}

@@ -68,7 +68,11 @@ export default function LoginPage() {
     >
       <SignedInNotice />
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" focusKey={callError}>
+          {messageText(callError)}
+        </Alert>
+      )}
       {loading && <Spinner label={t('loading_params')} showLabel />}
       <ul className={styles.stack} aria-label={t('providers_label')}>
         {LOGIN_BUTTON_PROVIDERS.map((provider) => (

@@ -56,7 +56,11 @@ export function WorkEmailDialog({
       title={t('work_email_title')}
       description={t('work_email_description')}
     >
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" focusKey={callError}>
+          {messageText(callError)}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}

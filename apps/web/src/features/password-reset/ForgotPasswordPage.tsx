@@ -39,7 +39,11 @@ export default function ForgotPasswordPage() {
   return (
     <PageCard title={t('forgot_title')} lead={t('forgot_body', { email })}>
       {errorSummary}
-      {notice && <Alert tone={notice.tone}>{messageText(notice.message)}</Alert>}
+      {notice && (
+        <Alert tone={notice.tone} focusKey={notice.tone === 'error' ? notice : undefined}>
+          {messageText(notice.message)}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}

@@ -156,6 +156,17 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     );
   });
 
+  it("the refused code's message, with its 'Request new verification code' link, takes the focus above the form", async () => {
+    resetFails(embedMessage('Reset failed:', 'CodeMismatchException', messages.invalidVerificationCode));
+    const user = await submit();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(messages.invalidCodeRequestAgain);
+    await waitFor(() => expect(alert).toHaveFocus());
+    // the next Tab reaches the link inside it
+    await user.tab();
+    expect(screen.getByRole('button', { name: messages.requestNewVerificationCode })).toHaveFocus();
+  });
+
   it('a refused new-code request shows its message and keeps offering a new code', async () => {
     resetFails(embedMessage('Reset failed:', 'CodeMismatchException', messages.invalidVerificationCode));
     server.use(http.post(api(apiPaths.sendReset), () => fail(429, 'tooManyRequests')));

@@ -100,7 +100,7 @@ export default function PasswordResetPage() {
     <PageCard title={t('title')} lead={t('intro', { email })}>
       {errorSummary}
       {failure && (
-        <Alert tone="error">
+        <Alert tone="error" focusKey={failure}>
           <p>{messageText(failure.message)}</p>
           {failure.offerNewCode && (
             <Button variant="link" loading={requestNewCode.isPending} onClick={() => requestNewCode.mutate()}>

@@ -77,7 +77,7 @@ export default function PostLoginPage() {
   const shown = callError ?? error;
   // a session that has ended (notSignedIn) cannot save the answer: the way on is signing in again
   const errorNotice = shown && (
-    <Alert tone="error">
+    <Alert tone="error" focusKey={callError ?? undefined}>
       <p>{messageText(shown)}</p>
       {callError && 'code' in callError && callError.code === 'notSignedIn' && (
         <LoginLink>{t('sign_in_again')}</LoginLink>

@@ -61,7 +61,7 @@ export default function SignInPage() {
     <PageCard title={t('title')} footer={<LoginLink>{t('other_methods')}</LoginLink>}>
       {errorSummary}
       {callError && (
-        <Alert tone="error" id={CALL_ERROR_ID}>
+        <Alert tone="error" id={CALL_ERROR_ID} focusKey={callError}>
           <p>{messageText(callError)}</p>
           {'code' in callError && callError.code === 'userNotConfirmed' && (
             <Link to="/send-verification-code">{t('verify_link')}</Link>

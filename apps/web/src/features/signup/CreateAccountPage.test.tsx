@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NAME_MAX_LENGTH, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { HttpResponse, api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
 
 const strong = 'Str0ng!Password';
@@ -193,6 +193,25 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     await submit(user);
     expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
   });
+
+  it.each([
+    ['an existing email', () => fail(409, 'accountExists'), messages.accountExists],
+    ['a network failure', () => HttpResponse.error(), messages.networkError],
+  ])(
+    "the server's refusal (%s) takes the focus above the long form, as the error summary does",
+    async (_case, answer, text) => {
+      server.use(http.post(api(apiPaths.signup), answer));
+      const user = await open();
+      await fill(user);
+      await submit(user);
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(text);
+      await waitFor(() => expect(alert).toHaveFocus());
+      // a new submit's refusal takes it again
+      await user.click(screen.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
+    },
+  );
 
   it('invite: GET devportal/getInviteEmail/{code} prefills the email, and the sign-up sends code', async () => {
     let body: Record<string, unknown> = {};

@@ -116,7 +116,11 @@ export default function CreateAccountPage() {
       {inviteError && <Alert tone="error">{messageText(inviteError)}</Alert>}
       {loginParams.error && <Alert tone="error">{messageText(loginParams.error)}</Alert>}
       {errorSummary}
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" focusKey={callError}>
+          {messageText(callError)}
+        </Alert>
+      )}
       <form
         noValidate
         className={styles.form}

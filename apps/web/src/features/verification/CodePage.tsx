@@ -70,7 +70,7 @@ export default function CodePage() {
     <PageCard title={t('code_title')} lead={t('code_body', { email })}>
       {errorSummary}
       {notice && (
-        <Alert tone={notice.tone} id={CALL_ERROR_ID}>
+        <Alert tone={notice.tone} id={CALL_ERROR_ID} focusKey={notice.tone === 'error' ? notice : undefined}>
           <p>{notice.text}</p>
           {notice.offerSignIn && <LoginLink>{t('verified_sign_in')}</LoginLink>}
         </Alert>

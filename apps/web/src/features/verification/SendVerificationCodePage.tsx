@@ -37,7 +37,11 @@ export default function SendVerificationCodePage() {
   const closePopup = () => navigate(`/forgot-password?email=${encodeURIComponent(email)}`);
   return (
     <PageCard title={t('send_title')} lead={t('send_body', { email })}>
-      {callError && <Alert tone="error">{messageText(callError)}</Alert>}
+      {callError && (
+        <Alert tone="error" focusKey={callError}>
+          {messageText(callError)}
+        </Alert>
+      )}
       <div className={pageStyles.actions}>
         <Button
           loading={send.isPending}
