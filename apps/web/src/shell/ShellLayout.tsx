@@ -1,7 +1,9 @@
 import { Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { isProduction } from '@frontdoor/contract';
 import { useConfig } from '../lib/config.tsx';
+import { TimeoutError } from '../lib/http.ts';
 import { useHydrated } from '../lib/hydrated.ts';
+import { useFatalError } from '../lib/use-fatal-error.ts';
 import { Outlet } from 'react-router';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { PressHeldAgain } from '../lib/held-presses.ts';
@@ -37,6 +39,24 @@ function EnvStampAfterHydration() {
   return EnvStamp ? <EnvStamp /> : null;
 }
 
+/**
+ * The spinner of a page whose chunk is on its way. A chunk that has not come within the request
+ * timeout is a timeout like a call's: /error-timeout (in the first bundle), with the route's {csrf}.
+ */
+function PageLoading() {
+  const { requestTimeoutMs } = useConfig();
+  const onFatal = useFatalError();
+  useEffect(() => {
+    const timer = setTimeout(() => onFatal(new TimeoutError(requestTimeoutMs)), requestTimeoutMs);
+    return () => clearTimeout(timer);
+  }, [requestTimeoutMs, onFatal]);
+  return (
+    <div className={styles.loading}>
+      <Spinner />
+    </div>
+  );
+}
+
 /** The shell of §1/§2 around every routed page. */
 export function ShellLayout() {
   const { t } = useTranslation('common');
@@ -58,14 +78,7 @@ export function ShellLayout() {
             screen while the next page's chunk loads, so the page before, its form still working,
             would stay under the new URL (for good, from a frozen server); a new boundary shows the
             spinner instead */}
-        <Suspense
-          key={pageKey}
-          fallback={
-            <div className={styles.loading}>
-              <Spinner />
-            </div>
-          }
-        >
+        <Suspense key={pageKey} fallback={<PageLoading />}>
           <StepArrivalProvider value={arriveAtStep}>
             <Outlet />
           </StepArrivalProvider>

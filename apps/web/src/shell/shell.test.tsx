@@ -385,6 +385,50 @@ describe('a page whose chunk is still on its way (the server froze)', () => {
   });
 });
 
+describe('a page whose chunk never arrives', () => {
+  const hanging = (path: string) =>
+    renderRoutes(
+      [
+        {
+          element: <ShellLayout />,
+          children: [
+            { path: 'later', element: <NeverLoadedPage /> },
+            { path: 'later/:csrf', element: <NeverLoadedPage /> },
+            { path: 'error-timeout', element: <h1>Timed out</h1> },
+            { path: 'error-timeout/:csrf', element: <h1>Timed out</h1> },
+          ],
+        },
+      ],
+      { path, config: { requestTimeoutMs: 30_000 } },
+    );
+
+  it('goes to /error-timeout after the request timeout, keeping the csrf of the route', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      hanging('/later/lc-5');
+      expect(within(screen.getByRole('main')).getByRole('status')).toHaveTextContent('Loading');
+      await act(() => vi.advanceTimersByTimeAsync(29_999));
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/later\/lc-5$/);
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-timeout\/lc-5$/);
+      expect(screen.getByRole('heading', { name: 'Timed out' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('without a csrf in the route, to /error-timeout', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      hanging('/later');
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-timeout$/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('environment stamp (§2)', () => {
   it('outside production: a red rotated stamp outside the app root, aria-hidden, no pointer events, hidden in print', async () => {
     const { container } = renderRoutes(shellRoutes, { path: '/one', config: { env: 'staging' } });

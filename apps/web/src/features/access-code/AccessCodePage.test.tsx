@@ -105,6 +105,12 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic\/lc-7$/));
   });
 
+  it("a timeout of the {csrf}'s login params goes to /error-timeout with the route's csrf, not the one held before", async () => {
+    server.use(http.get(api(apiPaths.getCsrfLogin('new-2')), () => new Promise<Response>(() => undefined)));
+    renderRoute('/access-code/new-2', { shell: false, config: { requestTimeoutMs: 50 } });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-timeout\/new-2$/));
+  });
+
   it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
     localStorage.removeItem(STORAGE_KEYS.loginCsrf);
     server.use(

@@ -82,6 +82,23 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     expect(await screen.findByText(messages.loginParamsFailure)).toBeInTheDocument();
   });
 
+  it.each([
+    ['a timeout', '/error-timeout/lc-new', () => new Promise<Response>(() => undefined)],
+    ['a network failure', '/error-generic/lc-new', () => HttpResponse.error()],
+  ])(
+    '%s of the first call of /log-in/{csrf} goes to the error page with that csrf (storage has none yet)',
+    async (_failure, errorPage, answer) => {
+      server.use(http.get(api(apiPaths.getCsrfLogin('lc-new')), answer));
+      renderRoute('/log-in/lc-new', { shell: false, config: { requestTimeoutMs: 50 } });
+      await waitFor(() =>
+        expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`^${errorPage}$`)),
+      );
+      expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+      // its Continue leads back to the product's sign-in request
+      expect(await screen.findByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/log-in/lc-new');
+    },
+  );
+
   it('social button: GET social/get_csrf with r (site root without login params) and p, then the authorize url', async () => {
     const seen = captureCsrf();
     const user = userEvent.setup();
