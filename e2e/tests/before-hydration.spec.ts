@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { en, providerButton } from '../fixtures/text.ts';
 // the fixtures' test for the check of hydration itself: it needs a product's login request
-import { openLoginRequest, test as withProduct } from '../fixtures/index.ts';
+import { PORTAL_URL, openLoginRequest, test as withProduct } from '../fixtures/index.ts';
 
 /**
  * A school Chromebook on a crowded network: the prerendered page shows (and takes input) long before
@@ -55,7 +55,6 @@ test.describe('presses before the app has hydrated (issue 10, a prerendered page
     page,
   }) => {
     const scripts = await slowScripts(page);
-    // /log-in is prerendered (a /log-in/{csrf} path gets the shell, which shows nothing before the app)
     await page.goto('/log-in', { waitUntil: 'commit' });
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
     const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
@@ -87,6 +86,34 @@ test.describe('presses before the app has hydrated (issue 10, a prerendered page
   });
 });
 
+withProduct.describe(
+  'a {csrf} page before its scripts arrive (a product sends a student to /log-in/{csrf})',
+  () => {
+    withProduct(
+      '/log-in/{csrf} shows its page at once, no csrf baked in, then signs in for the product once hydrated',
+      async ({ page, loginRequest }) => {
+        const { csrf, returnUrl } = await loginRequest();
+        const scripts = await slowScripts(page);
+        const served = page.waitForResponse((response) => response.url().endsWith(`/log-in/${csrf}`));
+        // the fixtures' goto would wait for the app to take over, which the held scripts put off
+        await page.evaluate((url) => window.location.assign(url), `${PORTAL_URL}/log-in/${csrf}`);
+        expect(await (await served).text()).not.toContain(csrf);
+        // the prerendered page, its sign-in options waiting for the product's login request
+        await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+        const google = page.getByRole('button', { name: providerButton('Google') });
+        await expect(google).toHaveAttribute('aria-disabled', 'true');
+        scripts.release();
+
+        const getCsrf = page.waitForRequest((r) => r.url().includes('/api/social/get_csrf'));
+        await google.click();
+        const asked = new URL((await getCsrf).url()).searchParams;
+        expect(asked.get('r')).toBe(returnUrl);
+        expect(asked.get('c')).toBe(csrf);
+      },
+    );
+  },
+);
+
 /** The prerendered pages (apps/web/src/prerender.tsx), each with the {csrf} segment where its route takes one. */
 const PRERENDERED = [
   { path: '/log-in', csrf: true },
@@ -111,6 +138,10 @@ withProduct.describe('hydration matches the prerendered page (no React error #41
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       };
       for (const { path } of PRERENDERED) await visit(path);
+      // a csrf this browser does not hold: the page hydrates with its params loading
+      for (const { path } of PRERENDERED.filter((page) => page.csrf)) {
+        await visit(`${path}/${(await loginRequest()).csrf}`);
+      }
       // storage now holds a product's request (§3), which the server's markup could not know of
       const { csrf } = await loginRequest();
       await openLoginRequest(page, csrf);

@@ -4,15 +4,18 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { CONFIG_ELEMENT_ID, CONFIG_PLACEHOLDER_PATTERN, STORAGE_KEYS, apiPaths } from '@frontdoor/contract';
-import { HttpResponse, api, http, server } from './test/server.ts';
+import { HttpResponse, api, http, ok, server } from './test/server.ts';
 import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
 import { applyDocumentLanguage } from './lib/i18n/index.ts';
-import { PRERENDERED_PAGES } from './prerender.tsx';
+import { PRERENDERED_PAGES, ROUTE_PARAM_STAND_IN } from './prerender.tsx';
 import { SYNC_COMMIT, isReactOwned, onReactCommit } from './test/react-commits.ts';
 
 const LANGUAGES = ['en', 'ar'] as const;
 const PATHS = PRERENDERED_PAGES.map(({ paths }) => paths[0]!);
+/** Where the browser is when the server answers a route's page: a {csrf} route at a csrf of its own. */
+const urlOf = (route: string) => route.replace(/:[^/]+/g, 'lc-1');
+const loginParams = { url: 'https://app.example/after', isTeacher: false, sp_id: 'sp-1' };
 
 /**
  * The pages as the build renders them, in a Node process of their own as in the build: React's
@@ -73,7 +76,9 @@ function servedPage(path: string, language: (typeof LANGUAGES)[number]) {
   document.documentElement.lang = language;
   // the server answered in the browser's language, which the SPA negotiates again
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue([language]);
-  window.history.replaceState(null, '', path);
+  window.history.replaceState(null, '', urlOf(path));
+  // the login params of a {csrf} route's page
+  server.use(http.get(api('gateway/getCsrfLogin/:csrf'), () => ok(loginParams)));
   const container = document.createElement('div');
   container.innerHTML = markup;
   document.body.append(container);
@@ -122,10 +127,7 @@ describe('prerendered pages', () => {
     async (path) => {
       // what log-in/{csrf} of a product left in storage (§3): the markup was made without it
       localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
-      localStorage.setItem(
-        STORAGE_KEYS.loginParams,
-        JSON.stringify({ url: 'https://app.example/after', isTeacher: false, sp_id: 'sp-1' }),
-      );
+      localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
       localStorage.setItem(STORAGE_KEYS.lastSignInMethod, 'classCode');
       server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
       const errors = vi.spyOn(console, 'error');
@@ -143,6 +145,47 @@ describe('prerendered pages', () => {
       }
     },
   );
+
+  it('render a {csrf} route once for every csrf: as it shows while its login params load, no csrf in it', () => {
+    const csrfRoutes = PATHS.filter((route) => route.includes(':'));
+    expect(csrfRoutes).toEqual(['/log-in/:csrf', '/create-account/:csrf', '/access-code/:csrf']);
+    for (const route of csrfRoutes)
+      expect(renderPage(route, 'en'), route).not.toContain(ROUTE_PARAM_STAND_IN);
+    const container = document.createElement('div');
+    container.innerHTML = renderPage('/log-in/:csrf', 'en');
+    expect(container.querySelector('[role="status"]')?.textContent).toMatch(/Loading/);
+    for (const button of container.querySelectorAll('ul button')) {
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+    }
+    // a browser without the request of its csrf is not told to open the teacher's link meanwhile
+    container.innerHTML = renderPage('/access-code/:csrf', 'en');
+    expect(container.textContent).not.toMatch(/Open the sign-in link your teacher gave you/);
+  });
+
+  it('hydrate a {csrf} route while its params load, then enable its sign-in', async () => {
+    let answer: (value: Response) => void = () => undefined;
+    const errors = vi.spyOn(console, 'error');
+    const container = servedPage('/log-in/:csrf', 'en');
+    server.use(
+      http.get(
+        api(apiPaths.getCsrfLogin('lc-1')),
+        () => new Promise<Response>((resolve) => (answer = resolve)),
+      ),
+    );
+    const google = container.querySelector('ul button');
+    root = (await act(() => boot(container))).root;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(errors).not.toHaveBeenCalled();
+    expect(container.querySelector('ul button')).toBe(google);
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await act(async () => answer(ok(loginParams)));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).not.toHaveAttribute('aria-disabled');
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1');
+  });
 
   it.each(PATHS)(
     'hydrate %s in slices: the commit that takes the page over is never a synchronous one',

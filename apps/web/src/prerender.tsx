@@ -18,16 +18,26 @@ import { createQueryClient } from './lib/query.ts';
  */
 
 /**
- * The pages prerendered: the paths the router renders each at and the file it is written to in each
+ * The pages prerendered: the routes the router renders each at and the file it is written to in each
  * language's folder. Their modules are in the first bundle (features/routes.tsx), so a page needs
- * what index.html loads and its language's catalogs.
+ * what index.html loads and its language's catalogs. A {csrf} route is rendered once, for every csrf:
+ * as it shows before its login params arrive (the server answers it for any csrf; web-pages.ts).
  */
 export const PRERENDERED_PAGES = [
   { paths: ['/log-in', '/'], file: 'log-in.html' },
+  { paths: ['/log-in/:csrf'], file: 'log-in-csrf.html' },
   { paths: ['/email'], file: 'email.html' },
   { paths: ['/create-account'], file: 'create-account.html' },
+  { paths: ['/create-account/:csrf'], file: 'create-account-csrf.html' },
   { paths: ['/access-code'], file: 'access-code.html' },
+  { paths: ['/access-code/:csrf'], file: 'access-code-csrf.html' },
 ];
+
+/**
+ * The value of a route's parameter while its page is prerendered. The page answers for every value, so
+ * none may show in its markup: renderPage refuses a page that shows it.
+ */
+export const ROUTE_PARAM_STAND_IN = 'fd-route-param';
 
 export { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf };
 
@@ -53,7 +63,8 @@ const templateConfig: PortalConfig = {
 };
 
 /** The markup of #root for a page in a language, its lazy page loaded (react-dom/static waits). */
-export async function renderPage(path: string, language: BundledLanguage): Promise<string> {
+export async function renderPage(route: string, language: BundledLanguage): Promise<string> {
+  const path = route.replace(/:[^/]+/g, ROUTE_PARAM_STAND_IN);
   const i18n = createI18n(language, { [language]: buildResources()[language] });
   const queryClient = createQueryClient();
   const AtPath = ({ children }: { children: ReactNode }) => (
@@ -70,5 +81,9 @@ export async function renderPage(path: string, language: BundledLanguage): Promi
   );
   // the queries a page started would hold the build open with their garbage-collection timers
   queryClient.clear();
-  return new Response(prelude).text();
+  const markup = await new Response(prelude).text();
+  if (markup.includes(ROUTE_PARAM_STAND_IN)) {
+    throw new Error(`${route} shows its route parameter, which its page is served for every value of`);
+  }
+  return markup;
 }

@@ -19,14 +19,21 @@ export const SPA_PAGES: readonly string[] = ['/', ...Object.values(pagePaths).ma
 const segmentsOf = (path: string): string[] => path.replace(/^\/+|\/+$/g, '').split('/');
 const PAGE_PATTERNS = SPA_PAGES.map(segmentsOf);
 
-/** Whether a routed path (decoded, slashes collapsed) is one of SPA_PAGES; letter case aside, as the SPA's router. */
-export function isSpaPage(routed: string): boolean {
+/**
+ * Whether a routed path (decoded, slashes collapsed) is the route `pattern` (its segments, `:name`
+ * standing for any one); letter case aside, as the SPA's router.
+ */
+function matchesRoute(pattern: readonly string[], routed: string): boolean {
   const segments = segmentsOf(routed.toLowerCase());
-  return PAGE_PATTERNS.some(
-    (pattern) =>
-      pattern.length === segments.length &&
-      pattern.every((part, i) => part.startsWith(':') || part === segments[i]),
+  return (
+    pattern.length === segments.length &&
+    pattern.every((part, i) => part.startsWith(':') || part === segments[i])
   );
+}
+
+/** Whether a routed path (decoded, slashes collapsed) is one of SPA_PAGES. */
+export function isSpaPage(routed: string): boolean {
+  return PAGE_PATTERNS.some((pattern) => matchesRoute(pattern, routed));
 }
 
 /** A header's comma-separated values with their q weights (1 when absent), best first, ties in order. */
@@ -114,12 +121,17 @@ export function loadWebPages(dist: string, cfg: PortalConfig): WebPages | null {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as PrerenderManifest;
   const read = (language: string, file: string) =>
     fillPage(readFileSync(path.join(dist, PRERENDER_DIR, language, file), 'utf8'), cfg);
+  // a {csrf} route's page answers for every csrf: the build rendered it without one (prerender.tsx)
+  const routes = Object.entries(manifest.pages).map(([route, file]) => ({
+    pattern: segmentsOf(route),
+    file,
+  }));
   const pages = new Map(
     manifest.languages.map((language) => [
       language,
       {
         shell: read(language, manifest.shell),
-        routes: new Map(Object.entries(manifest.pages).map(([route, file]) => [route, read(language, file)])),
+        files: new Map(routes.map(({ file }) => [file, read(language, file)])),
       },
     ]),
   );
@@ -129,8 +141,8 @@ export function loadWebPages(dist: string, cfg: PortalConfig): WebPages | null {
     page(routed, language, nonce) {
       const forLanguage = pages.get(language) ?? pages.get(manifest.defaultLanguage);
       if (!forLanguage) return index(nonce);
-      const route = routed.length > 1 ? routed.replace(/\/+$/, '') : routed;
-      return (forLanguage.routes.get(route) ?? forLanguage.shell)(nonce);
+      const route = routes.find(({ pattern }) => matchesRoute(pattern, routed));
+      return ((route && forLanguage.files.get(route.file)) ?? forLanguage.shell)(nonce);
     },
   };
 }

@@ -81,6 +81,21 @@ export function useLoginCsrf(): string | null {
   );
 }
 
+const unchanging = () => () => undefined;
+
+/**
+ * True while a prerendered page of a {csrf} route hydrates (and while it is prerendered), false on
+ * every other render. Its markup shows the params loading, made without storage and for any csrf;
+ * the render right after hydration shows what storage holds of its own. A page without the segment
+ * reads false throughout, so it is not rendered again after hydration.
+ */
+const useHydratingCsrfPage = (csrf: string | undefined): boolean =>
+  useSyncExternalStore(
+    unchanging,
+    () => false,
+    () => csrf !== undefined,
+  );
+
 /** The params in storage; none while a prerendered page hydrates, as its markup was made without them. */
 function useStoredLoginParams(): LoginParams | null {
   const json = useSyncExternalStore(
@@ -107,6 +122,7 @@ export function useLoginParams(): LoginParamsState {
   const cfg = useConfig();
   const { message, onFatal } = useCallError();
   const stored = useStoredLoginParams();
+  const hydrating = useHydratingCsrfPage(routeCsrf);
   const query = useQuery({
     queryKey: ['loginParams', csrf],
     queryFn: () => fetchLoginParams(cfg, csrf ?? ''),
@@ -124,6 +140,7 @@ export function useLoginParams(): LoginParamsState {
   }, [query.error, onFatal]);
 
   if (!csrf) return { loading: false, loginParams: stored, error: null };
+  if (hydrating) return { loading: true, loginParams: null, error: null };
   if (query.error) {
     return { loading: false, loginParams: stored, error: message(query.error, 'loginParamsFailure') };
   }
