@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
-import { PAGE_VISITS } from '../fixtures/pages.ts';
+import { PAGE_VISITS, rememberEmail } from '../fixtures/pages.ts';
 import { en } from '../fixtures/text.ts';
 
 /** The page never scrolls sideways: everything fits the viewport's width. */
@@ -47,6 +47,25 @@ test.describe('reflows at 320 px, WCAG 1.4.10 (issue 12)', () => {
     test(`320 px: ${name} has no horizontal scroll`, async ({ page, visitContext }) => {
       await visit(page, visitContext);
       await expectNoHorizontalScroll(page, name);
+    });
+  }
+});
+
+test.describe('a long email address wraps at 360 px', () => {
+  test.use({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+  const email = 'jacqueline.montgomery2031@students.westfieldacademy.example';
+  const query = new URLSearchParams({ code: '123456', email }).toString();
+  for (const path of [
+    `/forgot-password?${query}`,
+    `/password-reset?${query}`,
+    '/code',
+    '/send-verification-code',
+  ]) {
+    test(`360 px: the lead of ${path.split('?')[0]} naming it has no horizontal scroll`, async ({ page }) => {
+      await rememberEmail(page, email);
+      await page.goto(path);
+      await expect(page.getByText(email)).toBeVisible();
+      await expectNoHorizontalScroll(page, path);
     });
   }
 });
