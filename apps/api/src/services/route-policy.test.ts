@@ -49,13 +49,20 @@ describe('sentBySameSite', () => {
     expect(sentBySameSite(req({ origin: 'https://portal.test' }), config)).toBe(true);
     expect(sentBySameSite(req({}), config)).toBe(true);
   });
-  it('accepts a configured SPA origin, cross-site only when the browser names it', () => {
+  it('accepts a configured SPA origin, cross-site or same-site only when the browser names it', () => {
     const split = { ...config, corsOrigins: ['https://app.school.test'] };
     const cross = { 'sec-fetch-site': 'cross-site' };
     expect(sentBySameSite(req({ ...cross, origin: 'https://app.school.test' }), split)).toBe(true);
     expect(sentBySameSite(req({ ...cross, origin: 'https://evil.test' }), split)).toBe(false);
     expect(sentBySameSite(req(cross), split)).toBe(false);
-    expect(sentBySameSite(req({ 'sec-fetch-site': 'same-site' }), split)).toBe(true);
+    // a sibling subdomain or port is not the SPA unless the browser names the SPA's origin
+    expect(sentBySameSite(req({ 'sec-fetch-site': 'same-site' }), split)).toBe(false);
+    expect(
+      sentBySameSite(req({ 'sec-fetch-site': 'same-site', referer: 'https://evil.school.test/' }), split),
+    ).toBe(false);
+    expect(
+      sentBySameSite(req({ 'sec-fetch-site': 'same-site', origin: 'https://app.school.test' }), split),
+    ).toBe(true);
   });
 });
 
@@ -173,6 +180,22 @@ describe.each(DIALECTS)('state-changing GETs refuse other sites ($dialect)', ({ 
       200,
     );
     expect(await readSession(t.db, token, t.clock.now())).toBeNull();
+  });
+
+  it.skipIf(skip)('a HEAD from another site is refused like its GET: the session stays', async () => {
+    const client = await signedInClient(t, userId);
+    const token = client.cookies.get(SESSION_COOKIE);
+    for (const url of ['/api/cognito/logout', '/api/auth/setBasicUserRole/1']) {
+      const res = await client.request({ method: 'HEAD', url, headers: crossSite });
+      expect(res.statusCode, url).toBe(403);
+    }
+    expect(await readSession(t.db, token, t.clock.now())).not.toBeNull();
+    const user = await t.db
+      .selectFrom('users')
+      .select('is_student')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    expect(user?.is_student).not.toBe(1);
   });
 
   it.skipIf(skip)(

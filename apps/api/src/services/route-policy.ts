@@ -58,7 +58,11 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
   return {
     api,
     csrf: api && UNSAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false,
-    sameSiteOnly: request.method === 'GET' && pattern !== undefined && STATE_CHANGING_GETS.has(pattern),
+    // HEAD runs the GET's handler (Fastify answers it for every GET route): it is refused alike
+    sameSiteOnly:
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      pattern !== undefined &&
+      STATE_CHANGING_GETS.has(pattern),
   };
 }
 
@@ -88,8 +92,9 @@ export function sentBySameSite(
   const claimed = originOf(header('origin')) ?? originOf(header('referer'));
   const site = header('sec-fetch-site');
   if (site === 'same-origin' || site === 'none') return true;
-  // a SPA on a configured sibling origin is same-site; without one, same-site is another app
-  if (site === 'cross-site' || (site === 'same-site' && config.corsOrigins.length === 0))
-    return claimed !== null && trusted.has(claimed);
+  // another site, or another app of the same site (a sibling subdomain, another port): only the
+  // configured SPA origin passes, and only when the browser names it (a top-level navigation sends no
+  // Origin and a page can drop its Referer, so naming nothing is no proof)
+  if (site === 'cross-site' || site === 'same-site') return claimed !== null && trusted.has(claimed);
   return claimed === null || trusted.has(claimed);
 }
