@@ -68,8 +68,9 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
  * The local account of an upstream sign-in:
  * 1. the account already linked to (provider, subject);
  * 2. else the account with the same email, only when the provider verified it and is trusted
- *    to (Google, Apple). Linking an unconfirmed self-sign-up confirms it and drops its
- *    password, so whoever pre-registered the address cannot keep a way in;
+ *    to (Google, Apple), and the account has no identity of this provider yet. Linking an
+ *    unconfirmed self-sign-up confirms it and drops its password, so whoever pre-registered the
+ *    address cannot keep a way in;
  * 3. else a new confirmed account without a password. Its email is the provider's only when
  *    trusted and free; otherwise a placeholder, so an unverified address never becomes an
  *    account's (and never receives its reset codes).
@@ -98,9 +99,19 @@ export async function resolveUpstreamAccount(
         identity.email !== null
           ? await trx.selectFrom('users').selectAll().where('email', '=', identity.email).executeTakeFirst()
           : undefined;
+      // an account that already has another identity of this provider belongs to someone else: a
+      // school hands a departed pupil's address to a new one, whose account has a new `sub`
+      const takenByProvider =
+        sameEmail !== undefined &&
+        (await trx
+          .selectFrom('user_identities')
+          .select('id')
+          .where('user_id', '=', sameEmail.id)
+          .where('provider', '=', identity.provider)
+          .executeTakeFirst()) !== undefined;
       let user: User;
       let resolution: AccountResolution;
-      if (sameEmail && identity.linkableEmail) {
+      if (sameEmail && identity.linkableEmail && !takenByProvider) {
         if (sameEmail.confirmed !== 1) {
           await trx
             .updateTable('users')

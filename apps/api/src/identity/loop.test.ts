@@ -521,6 +521,31 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(methods.map((m) => m.provider)).toEqual(['Google']);
     });
 
+    it('never links a second Google account to an account that has one: a reassigned school address gets an account of its own', async () => {
+      const user = await addPasswordUser(h, 'reassigned@school.example');
+      await h.db
+        .insertInto('user_identities')
+        .values({
+          user_id: user.id,
+          provider: 'Google',
+          subject: 'the-departed-pupil',
+          email: user.email,
+          created_at: Date.now(),
+          claims: null,
+        })
+        .execute();
+      const { browser } = await upstreamLoop(h, 'Google', { email: user.email, first: 'New', last: 'Pupil' });
+      const userId = await sessionUser(h, browser);
+      expect(userId).toBeDefined();
+      expect(userId).not.toBe(user.id);
+      const created = await h.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', userId ?? '')
+        .executeTakeFirstOrThrow();
+      expect(created.email).toMatch(/^google-[0-9a-f]{20}@federated\.invalid$/);
+    });
+
     it('never links on a Clever email: a separate account with a placeholder address', async () => {
       const user = await addPasswordUser(h, 'not-linked@school.example');
       const { browser } = await upstreamLoop(h, 'Clever', {
