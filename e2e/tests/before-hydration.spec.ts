@@ -28,6 +28,19 @@ async function slowScripts(page: Page): Promise<{ release: () => void }> {
   };
 }
 
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test("the notice's first line is in view, below the prerendered page's top bar", async ({ page }) => {
+    await page.goto('/log-in');
+    // inside <noscript>, which the text and role engines do not read
+    const notice = page.locator('p.noscript-notice');
+    await expect(notice).toContainText('This sign-in page needs JavaScript.');
+    const bar = await page.getByRole('banner').boundingBox();
+    const text = await notice.boundingBox();
+    expect(text?.y ?? 0).toBeGreaterThanOrEqual((bar?.y ?? 0) + (bar?.height ?? 0));
+  });
+});
+
 test.describe('presses before the app has hydrated (issue 10, a prerendered page on a slow network)', () => {
   test('Enter on /email before hydration never puts the address in the URL, and goes on once hydrated', async ({
     page,
