@@ -66,6 +66,10 @@ describe('main.ts as a process', () => {
     if (code !== 0) console.error(log.split('\n').slice(-6).join('\n'));
     expect(code).toBe(0);
     expect(log).toContain('"msg":"stopped"');
+    // the start line says where the data is and where the limits count
+    expect(log).toContain(
+      `"database":"sqlite","databaseAt":${JSON.stringify(dataDir)},"limitCounters":"memory"`,
+    );
     // not a terminal: the development banner's links come as fields of one JSON line
     expect(log).toMatch(
       /"links":\{[^}]*"Demo product":"http:\/\/localhost:0\/dev\/sp"[^}]*\}.*DEVELOPMENT MODE/,

@@ -17,7 +17,7 @@ import { createMailer } from './mail/mailer.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
-import { startupFailure } from './startup-failure.ts';
+import { databaseLocation, startupFailure } from './startup-failure.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -70,6 +70,9 @@ async function main(): Promise<void> {
       publicUrl: config.publicUrl,
       env: config.env,
       database: config.databaseUrl ? 'postgres' : 'sqlite',
+      // where the data is, and whether the abuse limits are shared by every instance (docs/DEPLOYMENT.md)
+      databaseAt: config.databaseUrl ? databaseLocation(config.databaseUrl) : config.dataDir,
+      limitCounters: config.redisUrl ? 'redis' : 'memory',
     },
     'frontdoor listening',
   );

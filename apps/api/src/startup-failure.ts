@@ -57,7 +57,7 @@ const DATA_DIR_ADVICE: [RegExp, string][] = [
 ];
 
 /** DATABASE_URL as a log line may show it: host, port and database, never the user or password. */
-function databaseLocation(databaseUrl: string): string {
+export function databaseLocation(databaseUrl: string): string {
   const url = URL.parse(databaseUrl);
   return url ? `${url.host}${url.pathname}` : '(unreadable DATABASE_URL)';
 }
