@@ -165,9 +165,9 @@ async function noticeBudgetSpent(ctx: AppContext, spId: string, spent: Budget): 
   await audit(ctx, { event: 'access-codes.budget-exhausted', spId, detail });
 }
 
-/** Counts one failed guess against a provider; the guess that spends its budget tells the operator. */
-async function recordProviderFailure(ctx: AppContext, spId: string): Promise<void> {
-  await ctx.db
+/** Counts one failed guess against a provider today (atomically); returns today's failures with it. */
+async function countProviderFailure(ctx: CodeContext, spId: string): Promise<number> {
+  const row = await ctx.db
     .insertInto('access_code_failures')
     .values({ sp_id: spId, day: utcDay(ctx.now()), failures: 1, exhausted_at: null })
     .onConflict((oc) =>
@@ -175,7 +175,23 @@ async function recordProviderFailure(ctx: AppContext, spId: string): Promise<voi
         .columns(['sp_id', 'day'])
         .doUpdateSet((eb) => ({ failures: eb('access_code_failures.failures', '+', 1) })),
     )
+    .returning('failures')
+    .executeTakeFirstOrThrow();
+  return row.failures;
+}
+
+/** Takes back a guess counted before it was looked up (countProviderFailure) that was no failure. */
+async function uncountProviderFailure(ctx: CodeContext, spId: string): Promise<void> {
+  await ctx.db
+    .updateTable('access_code_failures')
+    .set((eb) => ({ failures: eb('failures', '-', 1) }))
+    .where('sp_id', '=', spId)
+    .where('day', '=', utcDay(ctx.now()))
     .execute();
+}
+
+/** Tells the operator when a provider's failures have reached its budget (noticeBudgetSpent). */
+async function noticeIfSpent(ctx: AppContext, spId: string): Promise<void> {
   const spent = await accessCodeBudgetOf(ctx, spId);
   if (spent.failures >= spent.budget) await noticeBudgetSpent(ctx, spId, spent);
 }
@@ -226,11 +242,24 @@ export async function accessCodeLogin(
   }
   const spent = await accessCodeBudgetOf(ctx, input.spId);
   const now = ctx.now();
+  const paused = () => new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
   if (spent.failures >= spent.budget) {
     await noticeBudgetSpent(ctx, input.spId, spent);
-    throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
+    throw paused();
   }
-  const guess = await reserveAddressGuess(ctx, input.address);
+  // counted as a failure before it is looked up, so that guesses sent in parallel each see the ones
+  // before them (a burst cannot spend more than the budget); taken back if it turns out right
+  if ((await countProviderFailure(ctx, input.spId)) > spent.budget) {
+    await uncountProviderFailure(ctx, input.spId);
+    throw paused();
+  }
+  let guess;
+  try {
+    guess = await reserveAddressGuess(ctx, input.address);
+  } catch (error) {
+    await uncountProviderFailure(ctx, input.spId);
+    throw error;
+  }
   const typos = typosKey(input.address, input.browser);
   const codeHash = accessCodeDigest(ctx.config.secret, input.code);
   const row = await liveCodes(ctx.db, now)
@@ -239,6 +268,7 @@ export async function accessCodeLogin(
     .where('sp_id', '=', input.spId)
     .executeTakeFirst();
   if (row) {
+    await uncountProviderFailure(ctx, input.spId);
     await releaseAddressGuess(ctx, guess, (await ctx.limits.counters.peek(typos, now)).count);
     await ctx.limits.counters.clear(typos);
     await audit(ctx, {
@@ -266,14 +296,15 @@ export async function accessCodeLogin(
     address: input.address,
     detail: { method: 'access-code' },
   });
-  await recordProviderFailure(ctx, input.spId);
+  await noticeIfSpent(ctx, input.spId);
   if (!(await mayNameOtherProvider(ctx))) throw new ApiError(404, 'accessCodeNotFound');
   const other = await liveCodes(ctx.db, now)
     .select('sp_id')
     .where('code_hash', '=', codeHash)
     .executeTakeFirst();
   if (!other) throw new ApiError(404, 'accessCodeNotFound');
-  await recordProviderFailure(ctx, other.sp_id);
+  await countProviderFailure(ctx, other.sp_id);
+  await noticeIfSpent(ctx, other.sp_id);
   const owner = await findServiceProvider(ctx.db, other.sp_id);
   throw new ApiError(
     400,

@@ -437,6 +437,24 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await accessCode(u, '198.51.100.121', codes[1] ?? '', 'school')).status).toBe(200);
     });
 
+    it('a burst of parallel wrong codes spends the budget like codes sent one by one', async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'burst');
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `burst-code${i}@school.test` });
+        await createAccessCode(u.ctx, { spId: 'burst', userId: student.id });
+      }
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          accessCode(u, `198.51.100.${160 + i}`, String(900000 + i), 'burst'),
+        ),
+      );
+      // 10 live codes at 0.003 %: a budget of 3 failures
+      expect(answers.filter((a) => a.status === 404)).toHaveLength(3);
+      expect(answers.filter((a) => a.body.code === 'accessCodesPaused')).toHaveLength(17);
+      expect((await accessCodeBudgetOf(u.ctx, 'burst')).failures).toBe(3);
+    });
+
     it('new codes that shrink a budget below the failures already counted pause it, and the operator is told', async () => {
       const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
       await seedServiceProvider(u, 'growing');
