@@ -243,6 +243,8 @@ export async function accessCodeLogin(
   const spent = await accessCodeBudgetOf(ctx, input.spId);
   const now = ctx.now();
   const paused = () => new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
+  // the reservation below would refuse too; this read first keeps a paused provider's flood of
+  // refusals from writing (and taking back) a count each, and tells the operator
   if (spent.failures >= spent.budget) {
     await noticeBudgetSpent(ctx, input.spId, spent);
     throw paused();
