@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -322,6 +322,15 @@ describe('readiness', () => {
     await t.db.destroy();
     expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
     await t.app.close();
+  });
+
+  it('answers 503 when the SQLite file was removed under it (what it writes then is lost)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-readyz-'));
+    const t = await createTestApp('sqlite', { sqliteDir: dataDir });
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    rmSync(dataDir, { recursive: true });
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
+    await t.close();
   });
 });
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { databaseFileProblem } from './db/index.ts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -297,11 +298,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     try {
       // a round trip to the database, nothing it has to count or scan
       await sql`select 1`.execute(ctx.db);
-      return { status: 'ok' };
     } catch (err) {
       ctx.logger.warn({ err }, 'readiness check: database unreachable');
       return sendError(reply, 503, 'internalError');
     }
+    // what this instance writes now is lost when it stops (main.ts logs what to do)
+    const fileProblem = databaseFileProblem(ctx.db);
+    if (fileProblem) {
+      ctx.logger.warn(fileProblem, 'readiness check: the database file is not the one the server writes to');
+      return sendError(reply, 503, 'internalError');
+    }
+    return { status: 'ok' };
   });
   app.get('/assets/cfg/config.json', async (_request, reply) => {
     reply.header('cache-control', 'no-cache');

@@ -10,6 +10,7 @@ import {
   type AppConfig,
 } from './config.ts';
 import type { AppContext } from './context.ts';
+import { watchDatabaseFile } from './db/file-watch.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
@@ -20,6 +21,7 @@ import { pruneExpired } from './services/pruning.ts';
 import { databaseLocation, startupFailure } from './startup-failure.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const FILE_CHECK_INTERVAL_MS = 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Opens the database, migrates it, builds the app and listens. */
@@ -96,12 +98,18 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   pruning.unref();
 
+  // a SQLite file removed under the server is lost when it stops, unless someone hears of it in time
+  const checkFile = watchDatabaseFile(db, logger, ctx.now);
+  const fileCheck = setInterval(() => void checkFile(), FILE_CHECK_INTERVAL_MS);
+  fileCheck.unref();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     clearInterval(pruning);
+    clearInterval(fileCheck);
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);

@@ -64,6 +64,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Listen on 127.0.0.1 at a free port (PUBLIC_URL points there) instead of answering inject only. */
   listen?: boolean;
+  /** SQLite in a file in this directory, as a server keeps it, instead of in memory. */
+  sqliteDir?: string;
 }
 
 export const TEST_PASSWORD = 'Correct-Horse-9-Battery';
@@ -86,7 +88,7 @@ export async function createTestApp(
   // the PUBLIC_URL (the issuer of the identity side) must be known before the app is built
   const port = options.listen ? await freePort() : undefined;
   const baseUrl = port === undefined ? undefined : `http://127.0.0.1:${port}`;
-  const { db, drop } = await createTestDb(dialect);
+  const { db, drop } = await createTestDb(dialect, options.sqliteDir);
   const clock = testClock(options.listen ? Date.now() : TEST_START);
   const config = loadConfig({
     APP_ENV: 'development',

@@ -30,9 +30,11 @@ export const TEST_SECRET = 'frontdoor-test-secret-0123456789abcdef';
 
 export async function createTestDb(
   dialect: Dialect,
+  /** SQLite in a file in this directory instead of in memory. */
+  sqliteDir?: string,
 ): Promise<{ db: Db; databaseUrl: string | undefined; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
-    const db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
+    const db = createDb(sqliteDir ? { dataDir: sqliteDir } : { dataDir: '.', sqliteFile: ':memory:' });
     await migrateToLatest(db, { secret: TEST_SECRET });
     return { db, databaseUrl: undefined, drop: () => db.destroy() };
   }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -86,7 +86,47 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // the admin CLI may write beside a running server: wait for the lock instead of failing
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
+  if (file !== ':memory:') openedFiles.set(db, { location, ino: statSync(location).ino, sqlite });
+  return db;
+}
+
+/** The SQLite file each database opened (its inode) and its connection, to copy it from. */
+const openedFiles = new WeakMap<Db, { location: string; ino: number; sqlite: SQLite.Database }>();
+
+export interface DatabaseFileProblem {
+  /** removed: nothing at the path; replaced: another file there. */
+  problem: 'removed' | 'replaced';
+  location: string;
+}
+
+/**
+ * Whether the SQLite file a database writes to is no longer the one at its path. SQLite notices
+ * neither case: it goes on writing to the file it opened, and a removed file is lost when the process ends.
+ */
+export function databaseFileProblem(db: Db): DatabaseFileProblem | undefined {
+  const opened = openedFiles.get(db);
+  if (!opened) return undefined;
+  let ino: number;
+  try {
+    ino = statSync(opened.location).ino;
+  } catch {
+    return { problem: 'removed', location: opened.location };
+  }
+  return ino === opened.ino ? undefined : { problem: 'replaced', location: opened.location };
+}
+
+/**
+ * A consistent copy of everything the database holds (the WAL's commits included), written beside
+ * its path (the directory made again if it went too) as `<file>.rescued-<time>`; returns its path.
+ */
+export async function rescueDatabase(db: Db, now: number): Promise<string> {
+  const opened = openedFiles.get(db);
+  if (!opened) throw new Error('not a SQLite database opened from a file');
+  const copy = `${opened.location}.rescued-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+  mkdirSync(path.dirname(copy), { recursive: true });
+  await opened.sqlite.backup(copy);
+  return copy;
 }
 
 /**

@@ -1,0 +1,74 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../services/logger.ts';
+import { watchDatabaseFile } from './file-watch.ts';
+import { createDb, databaseFileProblem, type Db } from './index.ts';
+
+describe('the SQLite file removed or replaced under a running server', () => {
+  let dataDir: string;
+  let db: Db;
+  let lines: Record<string, unknown>[];
+  let check: () => Promise<void>;
+  const file = () => path.join(dataDir, 'frontdoor.sqlite');
+  beforeEach(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'fd-file-watch-'));
+    db = createDb({ dataDir });
+    await sql`create table notes (v text)`.execute(db);
+    await sql`insert into notes values ('kept')`.execute(db);
+    lines = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    check = watchDatabaseFile(db, logger, () => Date.parse('2026-11-26T12:00:00Z'));
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const notesIn = async (location: string) => {
+    const copy = createDb({ dataDir: path.dirname(location), sqliteFile: path.basename(location) });
+    try {
+      return (await sql<{ v: string }>`select v from notes`.execute(copy)).rows.map((row) => row.v);
+    } finally {
+      await copy.destroy();
+    }
+  };
+
+  it('says nothing while the file is in place', async () => {
+    await check();
+    expect(databaseFileProblem(db)).toBeUndefined();
+    expect(lines).toEqual([]);
+  });
+
+  it('saves what the server holds, its last commits included, when the whole directory is removed', async () => {
+    rmSync(dataDir, { recursive: true });
+    // written after the removal: only the open file has it
+    await sql`insert into notes values ('after')`.execute(db);
+    expect(databaseFileProblem(db)).toEqual({ problem: 'removed', location: file() });
+
+    await check();
+    await check();
+    const errors = lines.filter((line) => line.level === 50);
+    expect(errors).toHaveLength(2);
+    const rescuedTo = `${file()}.rescued-2026-11-26T12-00-00-000Z`;
+    expect(errors[0]).toMatchObject({ databaseAt: file(), rescuedTo });
+    expect(errors[0]?.msg).toMatch(/^the database file was removed under the running server/);
+    // one copy, named by every line after it
+    expect(errors[1]).toMatchObject({ rescuedTo });
+    expect(await notesIn(rescuedTo)).toEqual(['kept', 'after']);
+  });
+
+  it('tells a file put in its place from the one the server writes to', async () => {
+    writeFileSync(path.join(dataDir, 'other'), '');
+    renameSync(path.join(dataDir, 'other'), file());
+    expect(databaseFileProblem(db)).toEqual({ problem: 'replaced', location: file() });
+    await check();
+    expect(lines[0]?.msg).toMatch(/^the database file was replaced under the running server/);
+    expect(await notesIn(String(lines[0]?.rescuedTo))).toEqual(['kept']);
+  });
+});
