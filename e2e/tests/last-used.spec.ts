@@ -61,7 +61,7 @@ test.describe("the login page's 'Last used' marker (issue 11)", () => {
 
     // the device keeps the method only, never who used it
     await expect(page.locator('body')).not.toContainText(email.split('@')[0]!);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
     expect(stored).not.toContain(email.split('@')[0]);
     expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.lastSignInMethod)).toBe(
       'email',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '@frontdoor/contract';
 import {
   clearLoginData,
+  confirmSignIn,
   forgetEmail,
   getLoginCsrf,
   getLoginParams,
@@ -43,5 +44,12 @@ describe('browser storage (§3)', () => {
     expect(getRememberedEmail()).toBe('ada@school.example');
     forgetEmail();
     expect(getRememberedEmail()).toBeNull();
+  });
+
+  it('forgets the email once a sign-in succeeds: the next person on the device does not see it', () => {
+    rememberEmail('ada@school.example');
+    confirmSignIn('email');
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.lastSignInMethod)).toBe('email');
   });
 });

@@ -70,9 +70,13 @@ export const getLastSignInMethod = (): SignInMethod | null =>
 export const startSignIn = (method: SignInMethod): void =>
   write(session, STORAGE_KEYS.pendingSignInMethod, method);
 
-/** A sign-in succeeded: with the given method, else with the one this tab started (if any). */
+/**
+ * A sign-in succeeded: with the given method, else with the one this tab started (if any). The
+ * email typed on the way is forgotten: the flow is over, and the device may be the next person's.
+ */
 export function confirmSignIn(method?: SignInMethod): void {
   const confirmed = method ?? asMethod(read(session, STORAGE_KEYS.pendingSignInMethod));
   write(session, STORAGE_KEYS.pendingSignInMethod, null);
+  forgetEmail();
   if (confirmed) write(local, STORAGE_KEYS.lastSignInMethod, confirmed);
 }

@@ -187,6 +187,7 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
   it("signed in: 'Signed in as <first> <last> (<email>)'; Sign out calls cognito/logout and the notice goes", async () => {
     const calls = sessionServer();
     const user = userEvent.setup();
+    sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
     renderRoute('/log-in', { shell: false });
     expect(await screen.findByText(NOTICE)).toBeInTheDocument();
     expect(screen.queryByText(/Acting as/)).not.toBeInTheDocument();
@@ -194,6 +195,8 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.queryByText(NOTICE)).not.toBeInTheDocument());
     expect(calls.logout).toBe(1);
+    // a shared device: the next person's /email is not filled with this one's address
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
     // the session was fetched again after the logout (invalidated), not merely hidden
     expect(calls.sig).toBe(2);
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();

@@ -6,6 +6,7 @@ import { cognitoLogout } from '../shared/api.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { sessionQueryKey, useSession } from '../../lib/session.ts';
+import { forgetEmail } from '../../lib/storage.ts';
 import styles from './SignedInNotice.module.css';
 
 /**
@@ -21,8 +22,12 @@ export function SignedInNotice() {
   const session = useSession();
   const signOut = useMutation({
     mutationFn: () => cognitoLogout(cfg),
-    // returned so the button stays busy until the fresh session has arrived
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+    onSuccess: () => {
+      // a shared device: the next person's /email must not be filled with this one's address
+      forgetEmail();
+      // returned so the button stays busy until the fresh session has arrived
+      return queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    },
   });
   if (!session.data?.loggedin) return null;
   const { user, masq } = session.data.payload.signature;
