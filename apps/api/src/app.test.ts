@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  API_PREFIX,
   CONFIG_ELEMENT_ID,
   CSP_NONCE_PLACEHOLDER,
   CSRF_COOKIE,
@@ -14,6 +15,7 @@ import {
   MAX_BODY_BYTES,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
+  apiPaths,
   configPlaceholder,
   configSchema,
   messages,
@@ -177,6 +179,21 @@ describe('serving', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("keeps no API answer in a cache: an invite's address or an account's methods stay off a shared device", async () => {
+    for (const call of [
+      apiPaths.inviteEmail('no-such-invite'),
+      apiPaths.accountType('ana@school.test'),
+      apiPaths.sig,
+      apiPaths.accessCodeLogin('123456', 'sp-1'),
+    ]) {
+      const res = await t.app.inject({ url: `${API_PREFIX}${call}` });
+      expect({ call, cacheControl: res.headers['cache-control'] }).toEqual({
+        call,
+        cacheControl: 'no-store',
+      });
+    }
   });
 
   it('answers /healthz and /readyz, and echoes a request id', async () => {

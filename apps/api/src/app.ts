@@ -319,6 +319,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const identity = await createIdentityEngine(ctx, inProcessFetch(app, config.publicUrl));
   await app.register(
     async (api) => {
+      // API answers are about the person asking (a session, an email, an invite's address): never kept
+      // in a shared device's cache; a route may say otherwise
+      api.addHook('onRequest', async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+      });
       await api.register(authRoutes(ctx));
       await api.register(cognitoRoutes(ctx));
       await api.register(devportalRoutes(ctx));

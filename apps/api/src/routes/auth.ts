@@ -35,8 +35,7 @@ export const authRoutes =
       return ok(emailStatusOf(await findUserByEmail(ctx.db, email)));
     });
 
-    app.get(`/${apiPaths.sig}`, async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    app.get(`/${apiPaths.sig}`, async (request) => {
       const view = await sessionView(ctx, await currentUser(ctx, request));
       return { status: 'success', ...view };
     });
@@ -48,8 +47,8 @@ export const authRoutes =
     });
 
     app.get(`/${apiPaths.cookie}`, async (request, reply) => {
-      // the redirect carries a sign-in: never cached, and its URL (the hash) never sent on as a referrer
-      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      // the redirect carries a sign-in: its URL (the hash) is never sent on as a referrer
+      reply.header('referrer-policy', 'no-referrer');
       try {
         const query = parseWith(cookieQuery, request.query);
         const token = await redeemCookieHash(ctx, {

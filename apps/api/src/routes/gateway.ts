@@ -51,7 +51,6 @@ export const gatewayRoutes =
     app.get('/gateway/session/:sid', async (request, reply) => {
       await authenticatedProvider(ctx, request, reply);
       const { sid } = parseWith(gatewaySessionParams, request.params);
-      reply.header('cache-control', 'no-store');
       return ok({ active: await isSessionActive(ctx.db, sid, ctx.now()) });
     });
 

@@ -28,7 +28,6 @@ export const socialRoutes =
         { request, reply },
         { provider: query.p, loginCsrf: query.c },
       );
-      reply.header('cache-control', 'no-store');
       return ok({ csrf: state, code_challenge: codeChallenge });
     });
   };
