@@ -154,6 +154,11 @@ export const ABUSE_LIMITS = {
 
 export const SESSION_COOKIE = 'fd_session';
 export const CSRF_COOKIE = 'fd_csrf';
+/**
+ * Given at a self sign-up to the browser that chose the password: a confirmation by code that does
+ * not bring it back keeps the account but not that password (the owner sets their own).
+ */
+export const SIGNUP_COOKIE = 'fd_signup';
 export const CSRF_HEADER = 'x-csrf-token';
 /** Every API answer names its request here (the server's log lines carry it as reqId); a client may send its own. */
 export const REQUEST_ID_HEADER = 'x-request-id';

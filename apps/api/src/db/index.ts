@@ -14,6 +14,7 @@ import { accountableSessions } from './migrations/006_accountable_sessions.ts';
 import * as m007 from './migrations/007_identity_claims.ts';
 import * as m008 from './migrations/008_outbox.ts';
 import * as m009 from './migrations/009_drop_federation_return_url.ts';
+import * as m010 from './migrations/010_signup_browser.ts';
 
 export type Db = Kysely<Database>;
 
@@ -143,6 +144,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '007_identity_claims': m007,
   '008_outbox': m008,
   '009_drop_federation_return_url': m009,
+  '010_signup_browser': m010,
 });
 
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {

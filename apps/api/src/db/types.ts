@@ -23,6 +23,11 @@ export interface UsersTable {
   last_failed_at: number | null;
   /** Set at ABUSE_LIMITS.accountLockAfterFailures; cleared by `user unlock` or after accountLockMs. */
   locked_at: number | null;
+  /**
+   * sha256 of the SIGNUP_COOKIE of the browser that chose the password at a self sign-up, until the
+   * account is confirmed; null when an administrator chose it (migration 010).
+   */
+  signup_browser: string | null;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */

@@ -6,6 +6,7 @@ import {
   RESEND_COOLDOWN_SECONDS,
   RESET_CODE_TTL_MS,
   SESSION_COOKIE,
+  SIGNUP_COOKIE,
   VERIFICATION_CODE_TTL_MS,
   extractEmbeddedMessage,
   messages,
@@ -144,6 +145,52 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         msg: messages.userAlreadyConfirmed,
         code: 'userAlreadyConfirmed',
       });
+    });
+
+    it("keeps the password only when the code comes back to the browser that chose it: a stranger's early sign-up with a child's address never signs in", async () => {
+      const stranger = t.client();
+      await stranger.post('/api/cognito/signup', signup('child@school.test', { first: 'Chosen' }));
+      expect(stranger.cookies.get(SIGNUP_COOKIE)).toMatch(/^[\w-]{43}$/);
+      const { code } = await lastMail(t, 'child@school.test');
+      // the child, on their own device, confirms the address they were mailed a code at
+      const child = t.client();
+      const confirmed = await child.post('/api/cognito/confirm', { un: 'child@school.test', code });
+      expect(confirmed.statusCode).toBe(200);
+      expect(await findUserByEmail(t.db, 'child@school.test')).toMatchObject({
+        confirmed: 1,
+        must_reset: 1,
+        signup_browser: null,
+      });
+      const status = await child.post('/api/auth/validateEmail', { email: 'child@school.test' });
+      expect(status.json().payload).toBe('reset-password');
+      // the stranger's password opens nothing: the sign-in goes to a reset, whose code the child gets
+      const login = await stranger.post('/api/cognito/login', {
+        email: 'child@school.test',
+        password: TEST_PASSWORD,
+      });
+      expect(login.json()).toMatchObject({ msg: messages.passwordResetRequired });
+      expect(stranger.cookies.get(SESSION_COOKIE)).toBeUndefined();
+      const audited = await t.db
+        .selectFrom('audit_log')
+        .select(['event', 'user_id'])
+        .where('event', '=', 'account.confirmed-elsewhere')
+        .execute();
+      const childId = (await findUserByEmail(t.db, 'child@school.test'))?.id;
+      expect(audited.filter((entry) => entry.user_id === childId)).toHaveLength(1);
+    });
+
+    it('a shared classroom device confirms each account signed up on it, their passwords kept', async () => {
+      const device = t.client();
+      await device.post('/api/cognito/signup', signup('first-on-device@school.test'));
+      await device.post('/api/cognito/signup', signup('second-on-device@school.test'));
+      for (const email of ['first-on-device@school.test', 'second-on-device@school.test']) {
+        const { code } = await lastMail(t, email);
+        expect((await device.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
+        expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, must_reset: 0 });
+        const login = await t.client().post('/api/cognito/login', { email, password: TEST_PASSWORD });
+        expect(login.statusCode).toBe(200);
+        expect(login.json().msg).toBeUndefined();
+      }
     });
 
     it('refuses a wrong code, then stops after CODE_MAX_ATTEMPTS guesses until a new code is mailed', async () => {

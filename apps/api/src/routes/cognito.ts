@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  API_PREFIX,
+  SESSION_TTL_MS,
+  SIGNUP_COOKIE,
   confirmBody,
   emailSchema,
   issueCode,
@@ -17,6 +20,7 @@ import {
   resetFailure,
   resetPassword,
   signUp,
+  signupBrowser,
   startPasswordReset,
 } from '../services/accounts.ts';
 import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
@@ -35,8 +39,9 @@ export const cognitoRoutes =
       return ok(null);
     });
 
-    app.post('/cognito/signup', async (request) => {
+    app.post('/cognito/signup', async (request, reply) => {
       const body = parseWith(signupBody, request.body);
+      const browser = signupBrowser(request.cookies[SIGNUP_COOKIE]);
       const user = await signUp(ctx, {
         email: body.email,
         first: body.first,
@@ -46,13 +51,22 @@ export const cognitoRoutes =
         inviteCode: body.code,
         language: pickLanguage(request.headers['accept-language']),
         address: request.ip,
+        browser,
+      });
+      // only the API reads it; it lives as long as a session would
+      reply.setCookie(SIGNUP_COOKIE, browser, {
+        path: API_PREFIX,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.config.cookieSecure,
+        maxAge: Math.floor(SESSION_TTL_MS / 1000),
       });
       return ok({ email: user.email });
     });
 
     app.post('/cognito/confirm', async (request) => {
       const body = parseWith(confirmBody, request.body);
-      await confirmAccount(ctx, body.un, body.code, request.ip);
+      await confirmAccount(ctx, body.un, body.code, request.ip, request.cookies[SIGNUP_COOKIE]);
       return ok({ email: body.un });
     });
 

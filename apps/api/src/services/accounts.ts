@@ -16,6 +16,7 @@ import {
 import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './users.ts';
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
+import { randomToken, safeEqual, sha256 } from './crypto.ts';
 import { audit } from './audit.ts';
 import { enqueue } from './outbox.ts';
 import {
@@ -105,9 +106,21 @@ export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirme
   inviteCode?: string | undefined;
   /** The client's address: the first code counts against its hourly sends. */
   address: string;
+  /** The browser's SIGNUP_COOKIE (signupBrowser). */
+  browser: string;
 }
 
-/** Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction. */
+/**
+ * The SIGNUP_COOKIE a sign-up gives its browser: the one it already holds, so that every account
+ * signed up on a classroom's shared device can be confirmed from it, else a new one.
+ */
+export const signupBrowser = (cookie: string | undefined): string =>
+  cookie !== undefined && /^[\w-]{43}$/.test(cookie) ? cookie : randomToken();
+
+/**
+ * Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction.
+ * The account records the browser that chose its password (`browser`, its SIGNUP_COOKIE).
+ */
 export async function signUp(ctx: AppContext, input: SignupInput): Promise<User> {
   const refusal = passwordRefusal(input.password, input);
   if (refusal) throw new ApiError(400, refusal);
@@ -118,7 +131,10 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   // refused before the account exists, so no account is left without its code
   await assertMaySendCode(ctx, input.address, undefined);
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
-  const row = newUserRow({ ...input, passwordHash, confirmed: false }, now);
+  const row = newUserRow(
+    { ...input, passwordHash, confirmed: false, signupBrowser: sha256(input.browser) },
+    now,
+  );
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (input.inviteCode) {
@@ -207,12 +223,25 @@ async function checkCodeGuarded(
   );
 }
 
-/** Confirms a self-signed-up account with its mailed code. */
+/**
+ * Whether the password of an account was chosen by the browser confirming it: the one that signed up
+ * (its SIGNUP_COOKIE), or an administrator (no browser recorded).
+ */
+const passwordChosenBy = (user: User, browser: string | undefined): boolean =>
+  user.signup_browser === null || (browser !== undefined && safeEqual(sha256(browser), user.signup_browser));
+
+/**
+ * Confirms a self-signed-up account with its mailed code. The code proves the address, not who
+ * chose the password: anyone may sign up with a child's address first. Confirmed from another
+ * browser than the one that signed up, the account must have its password reset (by a code mailed
+ * to the address) before a password signs in, so a password its owner never chose never does.
+ */
 export async function confirmAccount(
   ctx: AppContext,
   email: string,
   code: string,
   address: string,
+  browser: string | undefined,
 ): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
   // an unknown address answers like a wrong code: confirm reveals nothing validateEmail does not
@@ -225,10 +254,16 @@ export async function confirmAccount(
   const check = await checkCodeGuarded(ctx, address, user, 'verify', code);
   if (check.result !== 'ok')
     throw await codeRefusal(ctx, { address, user, purpose: 'verify', reset: false }, check.result);
+  const chosenHere = passwordChosenBy(user, browser);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now))) throw new ApiError(400, 'expiredCode');
-    await trx.updateTable('users').set({ confirmed: 1, updated_at: now }).where('id', '=', user.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ confirmed: 1, signup_browser: null, ...(chosenHere ? {} : { must_reset: 1 }), updated_at: now })
+      .where('id', '=', user.id)
+      .execute();
   });
+  if (!chosenHere) await audit(ctx, { event: 'account.confirmed-elsewhere', userId: user.id, address });
 }
 
 /** A failure of the reset page (a bad request, a refused password), its text embedded (§8). */

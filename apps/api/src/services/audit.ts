@@ -19,6 +19,7 @@ export interface AuditEvent {
     | 'access-code.revoked'
     | 'product-key.rotated'
     | 'account.deleted'
+    | 'account.confirmed-elsewhere'
     | 'sp.secret-rotated';
   userId?: string | null;
   spId?: string | null;

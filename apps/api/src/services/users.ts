@@ -72,6 +72,8 @@ export interface NewAccount {
   passwordHash: string | null;
   confirmed: boolean;
   mustReset?: boolean;
+  /** sha256 of the SIGNUP_COOKIE of a self sign-up's browser. */
+  signupBrowser?: string;
   roles?: Roles;
   language?: string;
 }
@@ -95,6 +97,7 @@ export function newUserRow(account: NewAccount, now: number): User {
     failed_attempts: 0,
     last_failed_at: null,
     locked_at: null,
+    signup_browser: account.signupBrowser ?? null,
   };
 }
 
