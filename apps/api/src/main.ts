@@ -26,7 +26,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Opens the database, migrates it, builds the app and listens. */
 async function start(config: AppConfig, logger: Logger) {
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = createDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionLost: (err) =>
+      logger.warn({ err }, 'PostgreSQL closed an idle connection; the next query opens another'),
+  });
   await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestDb, postgresReachable, TEST_DATABASE_URL } from '../../test/test-db.ts';
 import { createDb, type Db } from './index.ts';
 
 describe('createDb on SQLite', () => {
@@ -48,4 +49,32 @@ describe('createDb on SQLite', () => {
     await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(db);
     expect(await count()).toBe(1);
   });
+});
+
+describe('createDb on PostgreSQL', async () => {
+  const unreachable = await postgresReachable();
+  it.skipIf(unreachable !== null)(
+    'outlives PostgreSQL closing its idle connections (a restart, a failover): the loss is reported, the next query reconnects',
+    async () => {
+      const { databaseUrl, drop } = await createTestDb('postgres');
+      const lost: Error[] = [];
+      const db = createDb({ databaseUrl, dataDir: '.', onConnectionLost: (error) => lost.push(error) });
+      const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+      try {
+        // one connection, idle in the pool
+        await sql`select 1`.execute(db);
+        const name = new URL(databaseUrl ?? '').pathname.slice(1);
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`.execute(
+          admin,
+        );
+        await vi.waitFor(() => expect(lost.length).toBeGreaterThan(0));
+        expect(String(lost[0]?.message)).toMatch(/terminating connection/);
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+      } finally {
+        await db.destroy();
+        await admin.destroy();
+        await drop();
+      }
+    },
+  );
 });

@@ -24,6 +24,11 @@ export interface DbOptions {
   dataDir: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /**
+   * PostgreSQL closed an idle connection of the pool (a restart, a failover, idle_session_timeout):
+   * the pool drops it and the next query opens another.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 // PostgreSQL returns bigint (int8) as a string by default; our timestamps fit in a double.
@@ -69,9 +74,10 @@ function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
 
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // unheard, this 'error' event would end the process: every instance at once on a database restart
+    pool.on('error', (error) => options.onConnectionLost?.(error));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.sqliteFile ?? 'frontdoor.sqlite';
   let location = file;
