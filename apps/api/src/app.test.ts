@@ -201,6 +201,11 @@ describe('serving', () => {
     expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
     const res = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'trace-42' } });
     expect(res.headers['x-request-id']).toBe('trace-42');
+    // one that would fill every log line, forge its shape or carry an address gets an id of its own
+    for (const given of ['bad"id{}', 'x'.repeat(500), 'alice@example.org']) {
+      const own = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': given } });
+      expect(String(own.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+    }
     expect(String((await t.app.inject({ url: '/healthz' })).headers['x-request-id'])).toMatch(
       /^[0-9a-f-]{36}$/,
     );

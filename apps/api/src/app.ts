@@ -210,7 +210,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     logController: new RequestLog(),
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: trustedProxies(config.trustProxy),
-    requestIdHeader: REQUEST_ID_HEADER,
+    // false: with the header named here, Fastify would take any value sent and never ask genReqId
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers[REQUEST_ID_HEADER];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
