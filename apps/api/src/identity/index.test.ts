@@ -82,4 +82,44 @@ describe('the authorization server', () => {
       await t.close();
     }
   });
+
+  it("writes a refusal's OAuth error on its request's line, with the path as sent: what an operator reads of a product's failing integration", async () => {
+    const { t, logged } = await loggedApp('info');
+    try {
+      const authorize = new URLSearchParams({
+        client_id: PORTAL_CLIENT_ID,
+        response_type: 'code',
+        redirect_uri: 'https://evil.example/cb',
+        scope: 'openid',
+      });
+      const page = await t.app.inject({
+        url: `/oidc/oauth2/authorize?${authorize.toString()}`,
+        headers: { accept: 'text/html' },
+      });
+      expect(page.statusCode).toBe(400);
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/oidc/oauth2/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('no-such-client:wrong').toString('base64')}`,
+        },
+        payload: 'grant_type=authorization_code&code=x&redirect_uri=http%3A%2F%2Fx%2F',
+      });
+      expect(token.statusCode).toBe(401);
+      const lineOf = (reqId: unknown) =>
+        logged().find((line) => line.reqId === reqId && line.msg === 'request completed');
+      expect(lineOf(page.headers['x-request-id'])).toMatchObject({
+        req: { url: '/oidc/oauth2/authorize' },
+        oidcError: 'invalid_redirect_uri',
+        oidcErrorDescription: expect.stringContaining('redirect_uri'),
+      });
+      expect(lineOf(token.headers['x-request-id'])).toMatchObject({
+        req: { url: '/oidc/oauth2/token' },
+        oidcError: 'invalid_client',
+      });
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -14,7 +14,7 @@ import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
-import { logServerErrors } from './oidc-common.ts';
+import { logErrors } from './oidc-common.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { PortalCodeExchange } from './portal-login.ts';
 
@@ -28,7 +28,7 @@ function mountProvider(
   provider: Provider,
   own: (path: string) => boolean,
 ): void {
-  logServerErrors(provider, scope.log);
+  logErrors(provider, scope.log);
   const handle = provider.callback();
   scope.use(mountPath, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (own(req.url ?? '/')) return next();

@@ -9,6 +9,7 @@ import {
 } from 'oidc-provider';
 import { LANGUAGE_COOKIE, LOCALE_PARAM } from '@frontdoor/contract';
 import { languageAsked } from '../services/request-language.ts';
+import { noteOidcRefusal } from '../services/logger.ts';
 import { failurePage, pageLanguage } from './pages.ts';
 
 /**
@@ -66,17 +67,25 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
  * oidc-provider answers its own internal errors (a failed database write, a bug) with an error page
  * and emits them, nothing more: without this the log has only the request's 500 line. The line
  * goes through the request's own logger, which middie hands to the raw request, so it carries the
- * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none.
+ * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none. A
+ * refusal's OAuth error goes on its request's line (noteOidcRefusal): JSON answers here, pages in
+ * renderError.
  */
-export function logServerErrors(provider: Provider, logger: FastifyBaseLogger): void {
+export function logErrors(provider: Provider, logger: FastifyBaseLogger): void {
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
     const log = (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
     log.error({ err, route: ctx.oidc?.route }, 'authorization server error');
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status >= 400 && typeof ctx.body === 'object' && ctx.body !== null)
+      noteOidcRefusal(ctx.req, ctx.body as { error?: unknown; error_description?: unknown });
   });
 }
 
 /** oidc-provider's error page in the portal's words and the person's language, never a stack trace. */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
+  noteOidcRefusal(ctx.req, out);
   ctx.type = 'html';
   const language = pageLanguage(
     languageAsked(ctx.query[LOCALE_PARAM], ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('accept-language')),

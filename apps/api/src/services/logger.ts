@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { isMessageCode } from '@frontdoor/contract';
@@ -55,6 +56,8 @@ export function redactLine(line: string): string {
 interface LoggedRequest {
   method?: string;
   url?: string;
+  /** The URL as sent, before a mounted app (the authorization server under /oidc) cut its prefix. */
+  originalUrl?: string;
   headers?: Record<string, string | string[] | undefined>;
   host?: string;
   ip?: string;
@@ -65,7 +68,7 @@ interface LoggedRequest {
 function requestSerializer(req: LoggedRequest) {
   return {
     method: req.method,
-    url: req.url === undefined ? undefined : scrubUrl(req.url),
+    url: (req.originalUrl ?? req.url) === undefined ? undefined : scrubUrl(req.originalUrl ?? req.url ?? ''),
     version: req.headers?.['accept-version'],
     host: req.host,
     remoteAddress: req.ip ?? req.socket?.remoteAddress,
@@ -88,6 +91,23 @@ export function createLogger(options: { level: string; destination?: Destination
   );
 }
 
+/** The OAuth error each refused authorization-server request answered, by its raw request. */
+const oidcRefusals = new WeakMap<IncomingMessage, { error: string; description: string | undefined }>();
+
+/**
+ * Notes the OAuth error (`invalid_client`, `invalid_grant`…) and its description that the authorization
+ * server answered a request with, for that request's log line: what a product's failing integration
+ * shows its operator.
+ */
+export function noteOidcRefusal(
+  raw: IncomingMessage,
+  out: { error?: unknown; error_description?: unknown },
+): void {
+  if (typeof out.error !== 'string') return;
+  const description = typeof out.error_description === 'string' ? out.error_description : undefined;
+  oidcRefusals.set(raw, { error: out.error, description });
+}
+
 /**
  * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
  * address, status, time, and the contract code of an error answer, so refusals can be found by
@@ -103,7 +123,14 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     const code = answeredCode(reply);
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(code && { code }) };
+    const oidc = oidcRefusals.get(request.raw);
+    const line = {
+      req: request,
+      res: reply,
+      responseTime: reply.elapsedTime,
+      ...(code && { code }),
+      ...(oidc && { oidcError: oidc.error, oidcErrorDescription: oidc.description }),
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
