@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createDb, migrateToLatest } from './db/index.ts';
@@ -127,6 +128,27 @@ describe('startupFailure', () => {
     );
     for (const { message, fields } of [failure, wrongPasswordFailure])
       expect(message + JSON.stringify(fields)).not.toContain(PASSWORD);
+  });
+
+  it('says a database a newer release migrated is ahead of this one, naming the migration, with what to do', async () => {
+    const dataDir = mkdtempSync(path.join(dir, 'newer-'));
+    const db = createDb({ dataDir });
+    try {
+      await migrateToLatest(db, { secret: 'startup-test-secret' });
+      await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2027-01-01')`.execute(
+        db,
+      );
+      const failure = startupFailure(
+        await thrownBy(() => migrateToLatest(db, { secret: 'startup-test-secret' })),
+      );
+      expect(failure).toEqual({
+        message:
+          'the database was migrated by a newer release of Frontdoor (migration 999_from_the_future, unknown to this one): run that release again, or restore the backup taken before its upgrade',
+        fields: { migrations: ['999_from_the_future'] },
+      });
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('reports anything else as a failed start with the error itself', () => {

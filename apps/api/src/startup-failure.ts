@@ -1,4 +1,5 @@
 import { ConfigError, type AppConfig } from './config.ts';
+import { NewerDatabaseError } from './db/index.ts';
 
 /** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
 export interface StartupFailure {
@@ -69,6 +70,8 @@ export function databaseLocation(databaseUrl: string): string {
  */
 export function startupFailure(err: unknown, settings?: StartupSettings): StartupFailure {
   if (err instanceof ConfigError) return { message: err.message, fields: {} };
+  if (err instanceof NewerDatabaseError)
+    return { message: err.message, fields: { migrations: err.migrations } };
   const coded = codedError(err);
   if (settings && coded) {
     const { code, syscall } = coded;

@@ -2,8 +2,15 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './types.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_identity.ts';
@@ -153,14 +160,38 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '010_signup_browser': m010,
 });
 
+/** A database that a newer release migrated: this one does not know every migration it ran. */
+export class NewerDatabaseError extends Error {
+  readonly migrations: string[];
+  constructor(migrations: string[]) {
+    super(
+      `the database was migrated by a newer release of Frontdoor (migration ${migrations.join(', ')}, unknown to this one): run that release again, or restore the backup taken before its upgrade`,
+    );
+    this.migrations = migrations;
+  }
+}
+
+/** The names of the migrations a database ran: none on a new one, which has no table of them yet. */
+async function executedMigrations(db: Db): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  return rows.map((row) => row.name);
+}
+
 export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {
   await migrateTo(db, options);
 }
 
 /** Up (or down) to the named migration; the newest when none is named (upgrade tests start older). */
 export async function migrateTo(db: Db, options: { secret: string }, name?: string): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(options.secret) };
+  const known = migrations(options.secret);
+  const provider: MigrationProvider = { getMigrations: async () => known };
   const migrator = new Migrator({ db, provider });
+  const unknown = (await executedMigrations(db)).filter((executed) => !(executed in known));
+  if (unknown.length) throw new NewerDatabaseError(unknown);
   const { error, results } = await (name ? migrator.migrateTo(name) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
