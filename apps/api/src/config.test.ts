@@ -7,6 +7,8 @@ import {
   loadConfig,
   logLevel,
 } from './config.ts';
+import { createLogger } from './services/logger.ts';
+import { startupFailure } from './startup-failure.ts';
 
 describe('loadConfig', () => {
   it('has development defaults: port 8080, localhost public url, dev mailbox and dev IdP, cookies not Secure', () => {
@@ -85,27 +87,54 @@ describe('loadConfig', () => {
   it('refuses an SMTP_URL or DATABASE_URL that is not a URL of its kind, never showing its password', () => {
     for (const SMTP_URL of ['smtp://mail.test', 'smtps://user:pw@mail.test:465', 'SMTP://mail.test:587'])
       expect(loadConfig({ SMTP_URL }).smtpUrl).toBe(SMTP_URL);
+    const hidden =
+      " (a user and password were given and are not shown: a '#', '/', '?', '@' or '%' in them must be percent-encoded, '#' as %23)";
     for (const [SMTP_URL, shown] of [
       ['notaurl', 'notaurl'],
       ['mail.test:587', 'mail.test:587'],
-      ['https://user:s3cret-pw@mail.test', 'https://mail.test'],
-      ['user:s3cret-pw@mail.test:587', 'mail.test:587'],
+      ['https://user:s3cret-pw@mail.test', `https://mail.test${hidden}`],
+      ['user:s3cret-pw@mail.test:587', `mail.test:587${hidden}`],
+      // a '#' in the password: the URL ends at it, so what is shown looks right and is not
+      ['smtp://fd:pa#ss@mail.test:587', `smtp://mail.test:587${hidden}`],
       ['smtp://', 'smtp://'],
     ] as const) {
       const refusal = () => loadConfig({ SMTP_URL });
       expect(refusal).toThrow(
-        `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server (smtp://user:password@mail.example.org:587), got ${shown}`,
+        `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server, e.g. smtp://mail.example.org:587 (with a user: smtp://user:password@…), got ${shown}`,
       );
     }
     for (const DATABASE_URL of ['postgres://u:pw@db.test:5432/fd', 'postgresql://db.test/fd'])
       expect(loadConfig({ DATABASE_URL }).databaseUrl).toBe(DATABASE_URL);
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(
-      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL .*, got notaurl$/,
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL.*, got notaurl$/,
     );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://fd:s3cret-pw@db.test/fd' })).toThrow(
-      /got mysql:\/\/db\.test\/fd$/,
+      `got mysql://db.test/fd${hidden}`,
     );
-    expect(() => loadConfig({ REDIS_URL: ':s3cret-pw@cache.test:6379' })).toThrow(/got cache\.test:6379$/);
+    expect(() => loadConfig({ REDIS_URL: ':s3cret-pw@cache.test:6379' })).toThrow(
+      `got cache.test:6379${hidden}`,
+    );
+  });
+
+  it("keeps a refusal's example whole in the log, whose email masking would turn a user@host into ':email'", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line) => void lines.push(line) } });
+    for (const env of [{ SMTP_URL: 'notaurl' }, { DATABASE_URL: 'notaurl' }]) {
+      const refused = (() => {
+        try {
+          loadConfig(env);
+        } catch (err) {
+          return err;
+        }
+      })();
+      logger.fatal(startupFailure(refused).fields, startupFailure(refused).message);
+    }
+    const logged = lines.map((line) => String((JSON.parse(line) as { msg: string }).msg));
+    expect(logged[0]).toContain('e.g. smtp://mail.example.org:587 (with a user: smtp://user:password@…)');
+    expect(logged[1]).toContain(
+      'e.g. postgres://db.example.org:5432/frontdoor (with a user: postgres://user:password@…)',
+    );
+    expect(logged.join('')).not.toContain(':email');
   });
 
   it('accepts APP_ENV production or development in any case and refuses anything else', () => {

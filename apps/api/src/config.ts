@@ -118,7 +118,11 @@ export class ConfigError extends Error {}
 
 /** A URL setting as a refusal may show it: everything up to its last `@` (user and password) left out. */
 function withoutCredentials(value: string): string {
-  return value.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1');
+  const shown = value.replace(/^([a-z][a-z\d+.-]*:\/\/)?.*@/is, '$1');
+  // the credentials hidden may be what is wrong, and the rest may read as valid
+  return shown === value
+    ? shown
+    : `${shown} (a user and password were given and are not shown: a '#', '/', '?', '@' or '%' in them must be percent-encoded, '#' as %23)`;
 }
 
 /** `value` as a URL with one of `schemes` (`smtp:`), or null. */
@@ -360,12 +364,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // nodemailer would take anything else for its default, a mail server on this machine, at the first mail
   if (smtpUrl && !urlOf(smtpUrl, ['smtp:', 'smtps:'])?.hostname)
     problems.push(
-      `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server (smtp://user:password@mail.example.org:587), got ${withoutCredentials(smtpUrl)}`,
+      `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server, e.g. smtp://mail.example.org:587 (with a user: smtp://user:password@…), got ${withoutCredentials(smtpUrl)}`,
     );
   // pg would take anything else for a host name (`notaurl` becomes "getaddrinfo ENOTFOUND base")
   if (databaseUrl && !urlOf(databaseUrl, ['postgres:', 'postgresql:']))
     problems.push(
-      `DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@db.example.org:5432/frontdoor), got ${withoutCredentials(databaseUrl)}`,
+      `DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://db.example.org:5432/frontdoor (with a user: postgres://user:password@…), got ${withoutCredentials(databaseUrl)}`,
     );
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
   const identity = identitySettings(env, publicUrl, devIdp);
