@@ -79,7 +79,11 @@ async function main(): Promise<void> {
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       // where the data is, and whether the abuse limits are shared by every instance (docs/DEPLOYMENT.md)
       databaseAt: config.databaseUrl ? databaseLocation(config.databaseUrl) : config.dataDir,
-      limitCounters: config.redisUrl ? 'redis' : 'memory',
+      limitCounters: ctx.limits.counters.shared()
+        ? 'redis'
+        : config.redisUrl
+          ? 'memory (redis unreachable: per instance until it answers)'
+          : 'memory',
     },
     'frontdoor listening',
   );

@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { memoryCounters, redisCounters, type CounterStore } from './counters.ts';
+import { createLogger } from './logger.ts';
+import { createCounters, memoryCounters, redisCounters, type CounterStore } from './counters.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -153,4 +154,31 @@ describe('limits shared by several instances', () => {
       expect(await failFrom(b, '10.1.0.3')).toBe(401);
     },
   );
+});
+
+describe('where the counts are kept, as the start line says', () => {
+  const silent = createLogger({ level: 'silent' });
+  it('in memory without REDIS_URL', async () => {
+    expect((await createCounters({ redisUrl: undefined, redisPrefix: 'fd:' }, silent)).shared()).toBe(false);
+  });
+
+  it('in memory, not shared, while the REDIS_URL set does not answer', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const address = closed.address();
+    await new Promise((resolve) => closed.close(resolve));
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const counters = await createCounters(
+      { redisUrl: `redis://127.0.0.1:${port}`, redisPrefix: 'fd:' },
+      silent,
+    );
+    expect(counters.shared()).toBe(false);
+    await counters.close();
+  });
+
+  it.skipIf(problem !== null)('shared once Redis answers', async () => {
+    const counters = await createCounters({ redisUrl: REDIS_URL, redisPrefix: 'fd-test:' }, silent);
+    expect(counters.shared()).toBe(true);
+    await counters.close();
+  });
 });

@@ -27,6 +27,8 @@ export interface CounterStore {
   undo(key: string, now: number, by: number): Promise<void>;
   clear(key: string): Promise<void>;
   close(): Promise<void>;
+  /** Whether the counts are shared by every instance right now (Redis reachable). */
+  shared(): boolean;
 }
 
 const NONE = { count: 0, expiresAt: 0 };
@@ -43,6 +45,7 @@ export function memoryCounters(): CounterStore {
     sweepAt = Math.max(MEMORY_SWEEP_AT, entries.size * 2);
   };
   return {
+    shared: () => false,
     async hit(key, now, ttlMs, slide = false) {
       const live = entries.get(key);
       const entry =
@@ -100,6 +103,7 @@ return 0
 
 export function redisCounters(redis: Redis, prefix: string): CounterStore {
   return {
+    shared: () => redis.status === 'ready',
     async hit(key, now, ttlMs, slide = false) {
       const [count, expiresAt] = (await redis.eval(HIT, 1, prefix + key, now, ttlMs, slide ? 1 : 0)) as [
         number,
@@ -147,6 +151,7 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
     }
   };
   return {
+    shared: () => !degraded && shared.shared(),
     hit: (key, now, ttlMs, slide) => attempt((s) => s.hit(key, now, ttlMs, slide)),
     peek: (key, now) => attempt((s) => s.peek(key, now)),
     undo: (key, now, by) => attempt((s) => s.undo(key, now, by)),
