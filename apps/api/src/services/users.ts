@@ -155,14 +155,20 @@ type AccountMethod = (typeof ACCOUNT_METHODS)[number];
 const isAccountMethod = (value: string): value is AccountMethod =>
   (ACCOUNT_METHODS as readonly string[]).includes(value);
 
-/** How an account can sign in (cognito/get_account_type): password and linked providers, ACCOUNT_METHODS order. */
+/**
+ * How an account signs in, as cognito/get_account_type tells anyone who types its address: its
+ * password when it has one (which validateEmail's 'login' already says), else its linked providers in
+ * ACCOUNT_METHODS order, the sign-in the SPA can send it to. The providers linked beside a password
+ * are nobody else's business.
+ */
 export async function accountMethods(db: Db, user: User): Promise<AccountMethod[]> {
+  if (user.password_hash) return ['password'];
   const identities = await db
     .selectFrom('user_identities')
     .select('provider')
     .where('user_id', '=', user.id)
     .execute();
-  const methods = new Set<AccountMethod>(user.password_hash ? ['password'] : []);
+  const methods = new Set<AccountMethod>();
   for (const { provider } of identities) if (isAccountMethod(provider)) methods.add(provider);
   return ACCOUNT_METHODS.filter((m) => methods.has(m));
 }
