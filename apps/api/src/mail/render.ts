@@ -79,8 +79,11 @@ export function renderMail(
 
   // a lock was not asked for, so "ignore this email" would be wrong advice
   const ignore = mail.kind === 'locked' ? null : t.ignore;
+  // a verify mail goes to an address nobody has proven, greeting with whatever name the person who
+  // signed up typed: anyone's words in a genuine mail to anyone. It greets without a name
+  const greeting = t.greeting(mail.kind === 'verify' ? '' : recipient.first);
   const text = [
-    t.greeting(recipient.first),
+    greeting,
     '',
     words.intro,
     ...(words.code ? ['', `${words.code.label}: ${words.code.value}`] : []),
@@ -95,7 +98,7 @@ export function renderMail(
   const body = html`<!doctype html>
 <html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><title>${words.subject}</title></head>
 <body style="font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a">
-<p>${t.greeting(recipient.first)}</p>
+<p>${greeting}</p>
 <p>${words.intro}</p>
 ${words.code ? html`<p>${words.code.label}:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${words.code.value}</p>` : ''}
 <p><a href="${link}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${words.action}</a></p>
