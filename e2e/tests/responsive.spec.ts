@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { PAGE_VISITS, rememberEmail } from '../fixtures/pages.ts';
-import { en } from '../fixtures/text.ts';
+import { en, providerButton, shellText } from '../fixtures/text.ts';
 
 /** The page never scrolls sideways: everything fits the viewport's width. */
 async function expectNoHorizontalScroll(page: Page, label: string): Promise<void> {
@@ -79,6 +79,42 @@ test.describe('works at 200% zoom (issue 3 quality)', () => {
       await expectNoHorizontalScroll(page, name);
     });
   }
+});
+
+test.describe('at 400% zoom the modals keep the focused control in view, WCAG 2.4.11', () => {
+  // 400% zoom of a 1280×800 window: a 320×200 CSS px viewport, in which both modals scroll
+  test.use({ viewport: { width: 320, height: 200 }, deviceScaleFactor: 4 });
+
+  test('the work/school dialog: its email field as it opens and as Tab wraps around to it', async ({
+    page,
+  }) => {
+    await page.goto('/log-in');
+    await page.getByRole('button', { name: providerButton('Microsoft') }).press('Enter');
+    const dialog = page.getByRole('dialog', { name: en.login.work_email_title });
+    const email = dialog.getByLabel(en.login.work_email_label);
+    await expect(email).toBeFocused();
+    await expect(email).toBeInViewport({ ratio: 1 });
+    // the close button is the last control: focusing it scrolls the field out of view
+    await dialog.getByRole('button', { name: shellText.close }).focus();
+    await expect(email).not.toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Tab');
+    await expect(email).toBeFocused();
+    await expect(email).toBeInViewport({ ratio: 1 });
+  });
+
+  test('the language modal: its close button as Tab wraps around to it', async ({ page }) => {
+    await page.goto('/log-in');
+    await page.getByRole('button', { name: shellText.language_menu_open }).press('Enter');
+    const dialog = page.getByRole('dialog', { name: shellText.language_menu_open });
+    const close = dialog.getByRole('button', { name: shellText.language_menu_close });
+    await expect(close).toBeFocused();
+    // the last language is the last control: focusing it scrolls the close button out of view
+    await dialog.getByRole('listitem').last().getByRole('button').focus();
+    await expect(close).not.toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Tab');
+    await expect(close).toBeFocused();
+    await expect(close).toBeInViewport({ ratio: 1 });
+  });
 });
 
 test.describe('form controls keep their shape (issue 3 quality)', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { renderRoutes } from '../test/render.tsx';
@@ -17,7 +17,10 @@ beforeEach(() => {
   setWindowWidth(1440);
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 });
-afterEach(() => applyDocumentLanguage('en'));
+afterEach(() => {
+  applyDocumentLanguage('en');
+  vi.restoreAllMocks();
+});
 
 describe('language menu (issue 12)', () => {
   it.each([
@@ -51,6 +54,25 @@ describe('language menu (issue 12)', () => {
     const landmark = screen.getByRole('navigation', { name: 'Language' });
     expect(landmark).toContainElement(menu);
     expect(screen.getByRole('banner')).toContainElement(menu);
+  });
+
+  it('the mobile modal scrolls the control it focuses into view, as Tab wraps around too (400% zoom)', async () => {
+    setWindowWidth(320);
+    const user = userEvent.setup();
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
+    renderRoutes(routes, { path: '/one' });
+    await user.click(await screen.findByRole('button', { name: 'Choose a language' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a language' });
+    const close = within(dialog).getByRole('button', { name: 'Close the language menu' });
+    expect(close).toHaveFocus();
+    // Radix focused it with preventScroll: only the modal's own call brings it into view
+    expect(scrolled.mock.contexts).toEqual([close]);
+    expect(scrolled).toHaveBeenLastCalledWith({ block: 'nearest' });
+    // through every language, then once more: around to the close button
+    const choices = within(dialog).getAllByRole('listitem');
+    for (let tabs = 0; tabs <= choices.length; tabs++) await user.tab();
+    expect(close).toHaveFocus();
+    expect(scrolled.mock.contexts.at(-1)).toBe(close);
   });
 });
 

@@ -3,6 +3,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { CheckIcon, CloseIcon, GlobeIcon } from '../ui/icons.tsx';
+import { revealFocused } from '../ui/reveal-focus.ts';
 import { DesktopTriggerContent, Flag, desktopTriggerLabel } from './LanguageMenu.tsx';
 import type { LanguageMenuProps } from './LanguageMenu.tsx';
 import styles from './Shell.module.css';
@@ -71,7 +72,7 @@ function MobileLanguageMenu({ options, current, onChoose, defaultOpen }: MenuPro
       </RadixDialog.Trigger>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.modalOverlay} />
-        <RadixDialog.Content className={styles.modal} aria-describedby={undefined}>
+        <RadixDialog.Content className={styles.modal} aria-describedby={undefined} onFocus={revealFocused}>
           <div className={styles.modalHeader}>
             <RadixDialog.Title className={styles.modalTitle}>{t('language_menu_open')}</RadixDialog.Title>
             <RadixDialog.Close className={styles.modalClose} aria-label={t('language_menu_close')}>

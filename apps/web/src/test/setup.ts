@@ -19,6 +19,9 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
+// jsdom has no scrollIntoView, which the modals call as a control inside takes the focus (ui/reveal-focus.ts).
+Element.prototype.scrollIntoView ??= () => undefined;
+
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   cleanup();

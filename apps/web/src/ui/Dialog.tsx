@@ -4,6 +4,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { DIALOG_ANIMATION_MS } from '@frontdoor/contract';
 import { CloseIcon } from './icons.tsx';
+import { revealFocused } from './reveal-focus.ts';
 import styles from './Dialog.module.css';
 
 export interface DialogProps {
@@ -54,6 +55,7 @@ export function Dialog({
             event.preventDefault();
             target.focus();
           }}
+          onFocus={revealFocused}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>

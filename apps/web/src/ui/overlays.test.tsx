@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   DIALOG_ANIMATION_MS,
   SNACK_BAR_ANIMATION_MS,
@@ -13,7 +13,23 @@ import { Dialog } from './Dialog.tsx';
 import { useSnackBar } from './SnackBar.tsx';
 import { Alert } from './Alert.tsx';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+/** A page whose button opens the work/school Dialog, holding what `children` makes with its close. */
+function DialogPage({ children }: { children: (close: () => void) => ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Continue with Microsoft</Button>
+      <Dialog open={open} onOpenChange={setOpen} title="Work or school email">
+        {children(() => setOpen(false))}
+      </Dialog>
+    </>
+  );
+}
 
 describe('Dialog', () => {
   it('traps focus, closes with Escape and returns focus to its trigger; animation 200 ms', async () => {
@@ -49,21 +65,18 @@ describe('Dialog', () => {
 
   it("returns focus to the page's own opener on Escape and on Cancel (WCAG 2.4.3)", async () => {
     const user = userEvent.setup();
-    function Page() {
-      const [open, setOpen] = useState(false);
-      return (
-        <>
-          <Button onClick={() => setOpen(true)}>Continue with Microsoft</Button>
-          <Dialog open={open} onOpenChange={setOpen} title="Work or school email">
+    renderWithProviders(
+      <DialogPage>
+        {(close) => (
+          <>
             <input aria-label="Email" />
-            <Button variant="secondary" onClick={() => setOpen(false)}>
+            <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
-          </Dialog>
-        </>
-      );
-    }
-    renderWithProviders(<Page />);
+          </>
+        )}
+      </DialogPage>,
+    );
     const opener = screen.getByRole('button', { name: 'Continue with Microsoft' });
 
     await user.click(opener);
@@ -77,6 +90,22 @@ describe('Dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(opener).toHaveFocus();
+  });
+
+  it('scrolls the control it focuses into view, on opening and as Tab wraps around (400% zoom)', async () => {
+    const user = userEvent.setup();
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
+    renderWithProviders(<DialogPage>{() => <input aria-label="Email" />}</DialogPage>);
+    await user.click(screen.getByRole('button', { name: 'Continue with Microsoft' }));
+    const email = await screen.findByRole('textbox', { name: 'Email' });
+    expect(email).toHaveFocus();
+    // Radix focused it with preventScroll: only the dialog's own call brings it into view
+    expect(scrolled.mock.contexts).toEqual([email]);
+    expect(scrolled).toHaveBeenLastCalledWith({ block: 'nearest' });
+    await user.tab();
+    await user.tab();
+    expect(email).toHaveFocus();
+    expect(scrolled.mock.contexts.at(-1)).toBe(email);
   });
 });
 
