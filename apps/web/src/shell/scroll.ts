@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { isAddressTidied } from './read-once-param.ts';
 
 /** The element a #hash points at (by id, then by name as browsers do), or null. */
 export function anchorTarget(hash: string): HTMLElement | null {
@@ -13,8 +14,10 @@ export function anchorTarget(hash: string): HTMLElement | null {
  * are loaded lazily, so the target is looked for over a few frames before giving up.
  */
 export function useNavigationScroll(): void {
-  const { key, hash } = useLocation();
+  const { key, hash, state } = useLocation();
   useEffect(() => {
+    // the page's address tidied, not a navigation: the page stays where the person is
+    if (isAddressTidied(state)) return;
     if (!hash) {
       window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
       return;
@@ -31,5 +34,5 @@ export function useNavigationScroll(): void {
     };
     tryScroll();
     return () => cancelAnimationFrame(frame);
-  }, [key, hash]);
+  }, [key, hash, state]);
 }

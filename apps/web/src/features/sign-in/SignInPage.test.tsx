@@ -23,6 +23,17 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
   });
 
+  it('takes the email out of the address once read, so the history of a shared computer keeps none', async () => {
+    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org&locale=en');
+    expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/sign-in\/uid-1\?locale=en$/),
+    );
+    // the same page: not remounted (the email stays, the password keeps the focus)
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@school.org');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+  });
+
   it('with the email known the password field has the focus; without it nothing is focused', async () => {
     const { unmount } = renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
     expect(await screen.findByLabelText('Password')).toHaveFocus();
