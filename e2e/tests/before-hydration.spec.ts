@@ -1,7 +1,7 @@
 // @playwright/test's own page: the fixtures' goto waits for the app to take over, which is the point here
 import { expect, test, type Page } from '@playwright/test';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { en, providerButton } from '../fixtures/text.ts';
+import { catalogs, en, providerButton, shellText } from '../fixtures/text.ts';
 // the fixtures' test for the check of hydration itself: it needs a product's login request
 import { PORTAL_URL, openLoginRequest, test as withProduct } from '../fixtures/index.ts';
 
@@ -34,10 +34,18 @@ test.describe('without JavaScript', () => {
     await page.goto('/log-in');
     // inside <noscript>, which the text and role engines do not read
     const notice = page.locator('p.noscript-notice');
-    await expect(notice).toContainText('This sign-in page needs JavaScript.');
+    await expect(notice).toHaveText(shellText.noscript_notice);
     const bar = await page.getByRole('banner').boundingBox();
     const text = await notice.boundingBox();
     expect(text?.y ?? 0).toBeGreaterThanOrEqual((bar?.y ?? 0) + (bar?.height ?? 0));
+  });
+
+  test("the notice is in the page's language, the one a screen reader reads it in", async ({ page }) => {
+    for (const language of ['de', 'ar'] as const) {
+      await page.goto(`/log-in?locale=${language}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('p.noscript-notice')).toHaveText(catalogs.common[language].noscript_notice);
+    }
   });
 });
 

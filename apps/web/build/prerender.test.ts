@@ -1,9 +1,21 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CSP_NONCE_PLACEHOLDER, HELD_PRESSES_GLOBAL, type HeldPresses } from '@frontdoor/contract';
-import { hydrateAfterFirstPaint, inlineStylesheets } from './prerender.ts';
+import {
+  CSP_NONCE_PLACEHOLDER,
+  HELD_PRESSES_GLOBAL,
+  PRERENDER_DIR,
+  type HeldPresses,
+} from '@frontdoor/contract';
+import * as entry from '../src/prerender.tsx';
+import * as common from '../src/lib/i18n/catalogs/common.ts';
+import {
+  hydrateAfterFirstPaint,
+  inlineStylesheets,
+  prerenderPages,
+  withNoscriptNotice,
+} from './prerender.ts';
 
 const nonce = `nonce="${CSP_NONCE_PLACEHOLDER}"`;
 const built = `<!doctype html><html><head><title>Sign in</title>
@@ -146,5 +158,42 @@ describe('hydrateAfterFirstPaint', () => {
   it('leaves a page without scripts as it is', () => {
     const plain = '<html><head></head><body></body></html>';
     expect(hydrateAfterFirstPaint(plain)).not.toContain('<script');
+  });
+});
+
+describe('the notice without JavaScript', () => {
+  const noticeOf = (html: string) => /<p class="noscript-notice">([^<]*)<\/p>/.exec(html)?.[1];
+
+  it("is in every page's language, in the prerendered pages and the shells alike (a screen reader reads it in the page's voice)", async () => {
+    // index.html as Vite builds it, with the two chunks its manifest names
+    const dist = mkdtempSync(path.join(tmpdir(), 'fd-noscript-'));
+    mkdirSync(path.join(dist, '.vite'));
+    copyFileSync(path.join(import.meta.dirname, '..', 'index.html'), path.join(dist, 'index.html'));
+    const chunks = [
+      'index.html',
+      ...entry.BUNDLED_LANGUAGES.map((language) => `virtual:fd-catalogs/${language}`),
+    ];
+    const vite = Object.fromEntries(chunks.map((key, i) => [key, { file: `static/chunk-${i}.js` }]));
+    writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(vite));
+
+    const manifest = await prerenderPages(dist, { ...entry, renderPage: async () => '<h1>Sign in</h1>' });
+    const read = (...parts: string[]) => readFileSync(path.join(dist, ...parts), 'utf8');
+    // the answer with a hosted translation widget, which starts in English
+    expect(noticeOf(read('index.html'))).toBe(common.en.noscript_notice);
+    for (const language of entry.BUNDLED_LANGUAGES) {
+      for (const file of [manifest.shell, ...new Set(Object.values(manifest.pages))]) {
+        const html = read(PRERENDER_DIR, language, file);
+        expect(html).toContain(`<html lang="${language}"`);
+        expect(noticeOf(html), `${language}/${file}`).toBe(common[language].noscript_notice);
+      }
+    }
+  });
+
+  it('refuses a page without it, and writes its text as text', () => {
+    const page = '<noscript><p class="noscript-notice">old</p></noscript>';
+    expect(withNoscriptNotice(page, 'JavaScript <needed> & on')).toBe(
+      '<noscript><p class="noscript-notice">JavaScript &lt;needed> &amp; on</p></noscript>',
+    );
+    expect(() => withNoscriptNotice('<noscript></noscript>', 'JavaScript')).toThrow(/noscript-notice/);
   });
 });

@@ -13,6 +13,8 @@ import type * as Entry from '../src/prerender.tsx';
 /** What build/build.ts gets from the SSR build of src/prerender.tsx. */
 export type PrerenderEntry = typeof Entry;
 
+type Language = PrerenderEntry['BUNDLED_LANGUAGES'][number];
+
 /** Vite's build manifest (build.manifest): source module → its chunk, static imports and CSS. */
 type ViteManifest = Record<string, { file: string; imports?: string[] }>;
 
@@ -44,6 +46,18 @@ export function inlineStylesheets(html: string, dist: string): string {
     rmSync(path.join(dist, href));
     return `<style nonce="${CSP_NONCE_PLACEHOLDER}">${css}</style>`;
   });
+}
+
+const NOSCRIPT_NOTICE = /(<p class="noscript-notice">)[\s\S]*?(<\/p>)/;
+
+/**
+ * index.html's notice to a browser without JavaScript, written in the page's language: a screen reader
+ * reads it in the voice of the page's <html lang>, and an Arabic page lays it out right to left.
+ */
+export function withNoscriptNotice(html: string, notice: string): string {
+  if (!NOSCRIPT_NOTICE.test(html)) throw new Error('index.html has no <p class="noscript-notice">');
+  const text = notice.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return html.replace(NOSCRIPT_NOTICE, (_notice, open: string, close: string) => `${open}${text}${close}`);
 }
 
 /**
@@ -100,13 +114,18 @@ export function hydrateAfterFirstPaint(html: string): string {
 
 /**
  * Writes each prerendered page in each bundled language beside the built index.html: the page's
- * markup in #root, <html lang dir>, a title from its heading, the app's styles inlined (so it paints
- * before any script) and modulepreloads of the language's catalogs (so no request waits for
- * another); and the language's shell for every other page. Then the manifest the server reads.
+ * markup in #root, <html lang dir>, the notice without JavaScript in its language, a title from its
+ * heading, the app's styles inlined (so it paints before any script) and modulepreloads of the
+ * language's catalogs (so no request waits for another); and the language's shell for every other
+ * page. Then the manifest the server reads. index.html itself (the answer with a hosted translation
+ * widget, which starts in English) gets the notice in the source language.
  */
 export async function prerenderPages(dist: string, entry: PrerenderEntry): Promise<PrerenderManifest> {
   const index = inlineStylesheets(readFileSync(path.join(dist, 'index.html'), 'utf8'), dist);
-  writeFileSync(path.join(dist, 'index.html'), index);
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    withNoscriptNotice(index, entry.noscriptNotice(entry.SOURCE_LANGUAGE)),
+  );
   const vite = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
   // what index.html loads already (Vite's own script and modulepreloads)
   const loaded = needs(vite, 'index.html').keys;
@@ -115,8 +134,8 @@ export async function prerenderPages(dist: string, entry: PrerenderEntry): Promi
     [...needed.scripts]
       .map((href) => `<link rel="modulepreload" ${attributes} href="/${href}">`)
       .join('\n    ');
-  const page = (language: string, head: string, title: string | null, markup: string) => {
-    let html = index
+  const page = (language: Language, head: string, title: string | null, markup: string) => {
+    let html = withNoscriptNotice(index, entry.noscriptNotice(language))
       .replace(/<html [^>]*>/, `<html lang="${language}" dir="${entry.directionOf(language)}">`)
       .replace('<div id="root"></div>', `<div id="root">${markup}</div>`)
       .replace('</head>', `  ${head}\n  </head>`);

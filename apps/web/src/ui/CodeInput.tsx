@@ -35,6 +35,8 @@ export interface CodeInputProps {
   onBlur?: () => void;
   /** When given, a "send a new code" button appears; after each use it waits `resendCooldownSeconds`. */
   onResend?: () => void | Promise<void>;
+  /** The question the resend button answers ("Didn't get the email?"), shown before it and describing it. */
+  resendPrompt?: ReactNode;
   resendLabel?: ReactNode;
   resendCooldownSeconds?: number;
   /** Start with the cooldown running (a code was just sent). */
@@ -45,7 +47,9 @@ export interface CodeInputProps {
 /**
  * THE code-entry field for every code (email verification, password reset, classroom access code):
  * one input with autocomplete="one-time-code" so phones offer the code from the message, paste of a
- * spaced or dashed code, and an optional resend with a visible countdown.
+ * spaced or dashed code, and an optional resend with a visible countdown. The resend button is
+ * described by its prompt and the countdown (which is no live region: it would be read every second);
+ * when the countdown ends, a polite status says once that a new code can be asked for.
  */
 export function CodeInput({
   label,
@@ -61,6 +65,7 @@ export function CodeInput({
   autoFocus,
   onBlur,
   onResend,
+  resendPrompt,
   resendLabel,
   resendCooldownSeconds = RESEND_COOLDOWN_SECONDS,
   startInCooldown = false,
@@ -70,6 +75,14 @@ export function CodeInput({
   const ids = useFieldIds(id, { hint, error, refusalId });
   const { secondsLeft, start } = useCountdown(startInCooldown ? resendCooldownSeconds : 0);
   const [resending, setResending] = useState(false);
+  // a countdown has run: its end is announced (not the button's being there from the start)
+  const [countedDown, setCountedDown] = useState(startInCooldown);
+  const promptId = `${ids.inputId}-resend-prompt`;
+  const waitId = `${ids.inputId}-resend-wait`;
+  const waiting = secondsLeft > 0;
+  const resendDescribedBy = [resendPrompt ? promptId : null, waiting ? waitId : null]
+    .filter(Boolean)
+    .join(' ');
 
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
@@ -82,6 +95,7 @@ export function CodeInput({
     try {
       await onResend();
       start(resendCooldownSeconds);
+      setCountedDown(true);
     } finally {
       setResending(false);
     }
@@ -97,6 +111,8 @@ export function CodeInput({
           name={name}
           className={`${styles.input} ${styles.code}`}
           type="text"
+          // read and typed left to right in every language, as the mail shows it
+          dir="ltr"
           value={value}
           autoComplete="one-time-code"
           inputMode={alphanumeric ? 'text' : 'numeric'}
@@ -112,10 +128,20 @@ export function CodeInput({
       </div>
       {onResend && (
         <div className={styles.resend}>
-          <Button variant="link" onClick={resend} loading={resending} disabled={secondsLeft > 0}>
+          {resendPrompt && <span id={promptId}>{resendPrompt}</span>}
+          <Button
+            variant="link"
+            onClick={resend}
+            loading={resending}
+            disabled={waiting}
+            aria-describedby={resendDescribedBy || undefined}
+          >
             {resendLabel ?? t('resend_code')}
           </Button>
-          {secondsLeft > 0 && <span>{t('resend_wait', { seconds: secondsLeft })}</span>}
+          {waiting && <span id={waitId}>{t('resend_wait', { seconds: secondsLeft })}</span>}
+          <span role="status" className="visually-hidden">
+            {countedDown && !waiting && t('resend_ready')}
+          </span>
         </div>
       )}
     </FieldFrame>

@@ -9,7 +9,10 @@ export type PasswordFieldProps = Omit<TextFieldProps, 'type'> & {
   autoComplete: 'current-password' | 'new-password';
 };
 
-/** A password input with a show/hide toggle (a real button whose name says what it will do). */
+/**
+ * A password input with a show/hide toggle (a real button whose name says what it will do). The
+ * password is written left to right in every language, as typed.
+ */
 export function PasswordField({
   label,
   hint,
@@ -28,6 +31,7 @@ export function PasswordField({
     <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className={`${styles.control} ${styles.withToggle}`}>
         <input
+          dir="ltr"
           spellCheck={false}
           autoCapitalize="none"
           {...input}

@@ -10,7 +10,8 @@ export interface TextFieldProps
 
 /**
  * A labelled text input. Every input attribute passes through (name, type, autoComplete, inputMode,
- * and the form's register() result: lib/form.ts), so password managers and autofill work.
+ * and the form's register() result: lib/form.ts), so password managers and autofill work. An email
+ * address is written left to right in every language (in Arabic, 'student@' showed as '@student').
  */
 export function TextField({
   label,
@@ -27,7 +28,15 @@ export function TextField({
   return (
     <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className={styles.control}>
-        <input type="text" {...input} {...ids.aria} ref={ref} id={ids.inputId} className={styles.input} />
+        <input
+          type="text"
+          dir={input.type === 'email' ? 'ltr' : undefined}
+          {...input}
+          {...ids.aria}
+          ref={ref}
+          id={ids.inputId}
+          className={styles.input}
+        />
       </div>
     </FieldFrame>
   );

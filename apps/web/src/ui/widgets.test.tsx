@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { RESEND_COOLDOWN_SECONDS, SCROLL_REVEAL_DEFAULTS } from '@frontdoor/contract';
@@ -7,6 +7,7 @@ import { renderWithProviders } from '../test/render.tsx';
 import { mediaState } from '../test/match-media.ts';
 import { testConfig } from '../test/config.ts';
 import { CodeInput, sanitizeCode } from './CodeInput.tsx';
+import type { CodeInputProps } from './CodeInput.tsx';
 import { SearchField, isSearchShortcut } from './SearchField.tsx';
 import { Paginator, pageRange } from './Paginator.tsx';
 import { ScrollReveal, shouldReveal } from './ScrollReveal.tsx';
@@ -19,10 +20,14 @@ afterEach(() => {
   mediaState.reducedMotion = false;
 });
 
-function Code(props: { alphanumeric?: boolean; onResend?: () => Promise<void> }) {
+function Code(props: Omit<CodeInputProps, 'label' | 'value' | 'onChange'>) {
   const [value, setValue] = useState('');
   return <CodeInput label="Code" value={value} onChange={setValue} {...props} />;
 }
+
+/** The live region beside the resend button (the page's snack bar is a status too). */
+const resendStatus = () =>
+  within(screen.getByRole('button', { name: 'Send a new code' }).parentElement!).getByRole('status');
 
 describe('CodeInput', () => {
   it('is one input for one-time codes: autocomplete, numeric keyboard, 6 characters', async () => {
@@ -109,9 +114,49 @@ describe('CodeInput', () => {
       screen.getByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 1} s.`),
     ).toBeInTheDocument();
     for (let i = 1; i < RESEND_COOLDOWN_SECONDS; i++) act(() => vi.advanceTimersByTime(1000));
-    expect(screen.queryByText(/You can ask for a new code/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/You can ask for a new code in/)).not.toBeInTheDocument();
     await user.click(resend);
     expect(onResend).toHaveBeenCalledTimes(2);
+  });
+
+  it('the resend button, not the code field, is described by its prompt and the countdown', () => {
+    vi.useFakeTimers();
+    renderWithProviders(
+      <Code onResend={async () => undefined} resendPrompt="Didn't get the email?" startInCooldown />,
+    );
+    const resend = screen.getByRole('button', { name: 'Send a new code' });
+    expect(resend).toHaveAttribute('aria-disabled', 'true');
+    expect(resend).toHaveAccessibleDescription(
+      `Didn't get the email? You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`,
+    );
+    expect(screen.getByRole('textbox', { name: 'Code' })).not.toHaveAccessibleDescription();
+    for (let i = 0; i < RESEND_COOLDOWN_SECONDS; i++) act(() => vi.advanceTimersByTime(1000));
+    expect(resend).not.toHaveAttribute('aria-disabled');
+    expect(resend).toHaveAccessibleDescription("Didn't get the email?");
+  });
+
+  it('says once, politely, that a new code can be asked for when the countdown ends (not every second)', async () => {
+    // time moves only when the test says: a loaded machine's real time must not end a countdown early
+    vi.useFakeTimers();
+    renderWithProviders(<Code onResend={async () => undefined} startInCooldown />);
+    const status = resendStatus();
+    const said: string[] = [status.textContent ?? ''];
+    for (let i = 0; i < RESEND_COOLDOWN_SECONDS; i++) {
+      act(() => vi.advanceTimersByTime(1000));
+      said.push(status.textContent ?? '');
+    }
+    expect(said.filter(Boolean)).toEqual(['You can ask for a new code now.']);
+    expect(said.at(-1)).toBe('You can ask for a new code now.');
+    // a new code asked for: quiet again until its countdown ends
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send a new code' })));
+    expect(status).toBeEmptyDOMElement();
+    for (let i = 0; i < RESEND_COOLDOWN_SECONDS; i++) act(() => vi.advanceTimersByTime(1000));
+    expect(status).toHaveTextContent('You can ask for a new code now.');
+  });
+
+  it('says nothing when no countdown has run', () => {
+    renderWithProviders(<Code onResend={async () => undefined} />);
+    expect(resendStatus()).toBeEmptyDOMElement();
   });
 });
 

@@ -28,6 +28,15 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     );
   });
 
+  it("'Didn't get the email?' and the countdown describe the resend button, not the code field", async () => {
+    renderRoute(page, { shell: false });
+    const resend = await screen.findByRole('button', { name: 'Send a new code' });
+    expect(resend).toHaveAccessibleDescription(
+      /^Didn't get the email\? You can ask for a new code in \d+ s\.$/,
+    );
+    expect(screen.getByLabelText('Reset code')).not.toHaveAccessibleDescription();
+  });
+
   it('an incomplete code is refused', async () => {
     const user = userEvent.setup();
     renderRoute(page, { shell: false });

@@ -55,7 +55,7 @@ export default function ForgotPasswordPage() {
           form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
-          hint={t('resend_prompt')}
+          resendPrompt={t('resend_prompt')}
           length={EMAIL_CODE_LENGTH}
           // the code was mailed just before this page opened: the countdown starts at once
           startInCooldown

@@ -27,6 +27,13 @@ describe('CodePage (/code)', () => {
     expect(screen.getByText(`We sent a 6-digit code to ${email}. Enter it below.`)).toBeInTheDocument();
   });
 
+  it("'Didn't get the email?' describes the resend button, not the code field", async () => {
+    renderRoute('/code', { shell: false });
+    const resend = await screen.findByRole('button', { name: 'Send a new code' });
+    expect(resend).toHaveAccessibleDescription("Didn't get the email?");
+    expect(screen.getByLabelText('Verification code')).not.toHaveAccessibleDescription();
+  });
+
   it('without a remembered email it goes to /email', async () => {
     sessionStorage.clear();
     renderRoute('/code', { shell: false });

@@ -86,7 +86,7 @@ export default function CodePage() {
           form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
-          hint={t('resend_prompt')}
+          resendPrompt={t('resend_prompt')}
           length={EMAIL_CODE_LENGTH}
           startInCooldown={arrivedInCooldown}
           refusalId={notice?.codeRefused ? CALL_ERROR_ID : undefined}

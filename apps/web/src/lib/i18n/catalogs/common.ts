@@ -21,6 +21,7 @@ export const en = {
   error_summary_title: 'There is a problem',
   resend_code: 'Send a new code',
   resend_wait: 'You can ask for a new code in {{seconds}} s.',
+  resend_ready: 'You can ask for a new code now.',
   search_label: 'Search',
   search_placeholder: SEARCH_PLACEHOLDER,
   search_shortcut: 'Press Ctrl+K or ⌘K to search',
@@ -33,6 +34,9 @@ export const en = {
   app_error_reload: 'Reload the page',
   app_error_home: 'Go to the sign-in page',
   env_stamp: '{{env}} environment',
+  /** index.html's notice without JavaScript: the build writes it into each page (build/prerender.ts) */
+  noscript_notice:
+    'This sign-in page needs JavaScript. Please turn JavaScript on in your browser settings and reload the page.',
 };
 
 export type CommonCatalog = Record<keyof typeof en, string>;
@@ -57,6 +61,7 @@ export const es: CommonCatalog = {
   error_summary_title: 'Hay un problema',
   resend_code: 'Enviar un código nuevo',
   resend_wait: 'Puedes pedir un código nuevo en {{seconds}} s.',
+  resend_ready: 'Ya puedes pedir un código nuevo.',
   search_label: 'Buscar',
   search_placeholder: 'Ir a...',
   search_shortcut: 'Pulsa Ctrl+K o ⌘K para buscar',
@@ -69,6 +74,8 @@ export const es: CommonCatalog = {
   app_error_reload: 'Volver a cargar la página',
   app_error_home: 'Ir a la página de inicio de sesión',
   env_stamp: 'Entorno {{env}}',
+  noscript_notice:
+    'Esta página de inicio de sesión necesita JavaScript. Actívalo en la configuración de tu navegador y vuelve a cargar la página.',
 };
 
 export const fr: CommonCatalog = {
@@ -91,6 +98,7 @@ export const fr: CommonCatalog = {
   error_summary_title: 'Il y a un problème',
   resend_code: 'Envoyer un nouveau code',
   resend_wait: 'Vous pourrez demander un nouveau code dans {{seconds}} s.',
+  resend_ready: 'Vous pouvez maintenant demander un nouveau code.',
   search_label: 'Rechercher',
   search_placeholder: 'Aller à...',
   search_shortcut: 'Appuyez sur Ctrl+K ou ⌘K pour rechercher',
@@ -103,6 +111,8 @@ export const fr: CommonCatalog = {
   app_error_reload: 'Recharger la page',
   app_error_home: 'Aller à la page de connexion',
   env_stamp: 'Environnement {{env}}',
+  noscript_notice:
+    'Cette page de connexion a besoin de JavaScript. Activez JavaScript dans les paramètres de votre navigateur, puis rechargez la page.',
 };
 
 export const pt: CommonCatalog = {
@@ -125,6 +135,7 @@ export const pt: CommonCatalog = {
   error_summary_title: 'Há um problema',
   resend_code: 'Enviar um novo código',
   resend_wait: 'Você pode pedir um novo código em {{seconds}} s.',
+  resend_ready: 'Agora você pode pedir um novo código.',
   search_label: 'Pesquisar',
   search_placeholder: 'Ir para...',
   search_shortcut: 'Pressione Ctrl+K ou ⌘K para pesquisar',
@@ -137,6 +148,8 @@ export const pt: CommonCatalog = {
   app_error_reload: 'Recarregar a página',
   app_error_home: 'Ir para a página de login',
   env_stamp: 'Ambiente {{env}}',
+  noscript_notice:
+    'Esta página de login precisa de JavaScript. Ative o JavaScript nas configurações do seu navegador e recarregue a página.',
 };
 
 export const zh: CommonCatalog = {
@@ -159,6 +172,7 @@ export const zh: CommonCatalog = {
   error_summary_title: '出现问题',
   resend_code: '发送新验证码',
   resend_wait: '{{seconds}} 秒后可以重新获取验证码。',
+  resend_ready: '现在可以重新获取验证码了。',
   search_label: '搜索',
   search_placeholder: '跳转到...',
   search_shortcut: '按 Ctrl+K 或 ⌘K 搜索',
@@ -171,6 +185,7 @@ export const zh: CommonCatalog = {
   app_error_reload: '重新加载页面',
   app_error_home: '前往登录页面',
   env_stamp: '{{env}} 环境',
+  noscript_notice: '此登录页面需要 JavaScript。请在浏览器设置中启用 JavaScript，然后重新加载页面。',
 };
 
 export const ar: CommonCatalog = {
@@ -193,6 +208,7 @@ export const ar: CommonCatalog = {
   error_summary_title: 'توجد مشكلة',
   resend_code: 'إرسال رمز جديد',
   resend_wait: 'يمكنك طلب رمز جديد بعد {{seconds}} ث.',
+  resend_ready: 'يمكنك الآن طلب رمز جديد.',
   search_label: 'بحث',
   search_placeholder: 'انتقل إلى...',
   search_shortcut: 'اضغط Ctrl+K أو ⌘K للبحث',
@@ -205,6 +221,8 @@ export const ar: CommonCatalog = {
   app_error_reload: 'إعادة تحميل الصفحة',
   app_error_home: 'الانتقال إلى صفحة تسجيل الدخول',
   env_stamp: 'بيئة {{env}}',
+  noscript_notice:
+    'تحتاج صفحة تسجيل الدخول هذه إلى JavaScript. يُرجى تفعيل JavaScript في إعدادات المتصفح ثم إعادة تحميل الصفحة.',
 };
 
 export const de: CommonCatalog = {
@@ -227,6 +245,7 @@ export const de: CommonCatalog = {
   error_summary_title: 'Es gibt ein Problem',
   resend_code: 'Neuen Code senden',
   resend_wait: 'Sie können in {{seconds}} s einen neuen Code anfordern.',
+  resend_ready: 'Sie können jetzt einen neuen Code anfordern.',
   search_label: 'Suche',
   search_placeholder: 'Gehe zu...',
   search_shortcut: 'Drücken Sie Strg+K oder ⌘K, um zu suchen',
@@ -240,4 +259,6 @@ export const de: CommonCatalog = {
   app_error_reload: 'Seite neu laden',
   app_error_home: 'Zur Anmeldeseite',
   env_stamp: 'Umgebung: {{env}}',
+  noscript_notice:
+    'Diese Anmeldeseite benötigt JavaScript. Bitte aktivieren Sie JavaScript in den Einstellungen Ihres Browsers und laden Sie die Seite neu.',
 };
