@@ -4,7 +4,7 @@ import {
   MAIL_SUBJECTS,
   confirmWithMailedCode,
   continueWithEmail,
-  setNewPassword,
+  resetFromLoginPage,
   signInAsStudentAndReturn,
   signInWithPassword,
 } from '../fixtures/flows.ts';
@@ -123,17 +123,7 @@ test.describe('the email form routes by email status (§4 result of the email ch
     await createUser({ email, password: STRONG_PASSWORD, mustReset: true });
     const { csrf, returnUrl } = await loginRequest();
     await page.goto(`/log-in/${csrf}`);
-    await page.getByRole('link', { name: en.login.continue_with_email }).click();
-    await continueWithEmail(page, email);
-
-    await expect(page).toHaveURL(/\/forgot-password\?/);
-    await expect(page.getByText(fill(en.passwordReset.forgot_body, { email }))).toBeVisible();
-    const code = codeOf(await waitForMail(email, { subject: MAIL_SUBJECTS.reset }));
-    await page.getByLabel(en.passwordReset.code_label).fill(code);
-    await page.getByRole('button', { name: en.passwordReset.forgot_submit }).click();
-
-    await expect(page).toHaveURL(/\/password-reset\?/);
-    await setNewPassword(page, OTHER_STRONG_PASSWORD);
+    await resetFromLoginPage(page, email, OTHER_STRONG_PASSWORD);
 
     // reset success → login
     await signInAsStudentAndReturn(page, email, OTHER_STRONG_PASSWORD, returnUrl);

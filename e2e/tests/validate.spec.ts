@@ -1,8 +1,13 @@
 import { messages } from '@frontdoor/contract';
-import { expect, test } from '../fixtures/index.ts';
-import { MAIL_SUBJECTS, fillSignupForm } from '../fixtures/flows.ts';
+import { expect, expectSignedInAs, test } from '../fixtures/index.ts';
+import {
+  MAIL_SUBJECTS,
+  fillSignupForm,
+  resetFromLoginPage,
+  signInAsStudentAndReturn,
+} from '../fixtures/flows.ts';
 import { codeOf, linkTo, waitForMail } from '../fixtures/mailbox.ts';
-import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
+import { OTHER_STRONG_PASSWORD, STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { en } from '../fixtures/text.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
 
@@ -33,6 +38,36 @@ test.describe('validate page (§2 validate, §5 verify page, §8 verify failures
     await expect(page.getByRole('heading', { name: en.validate.title })).toBeVisible();
     await expect(page.getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
     expect(await emailStatus(email)).toBe('login');
+  });
+
+  test("a stranger signed up first with a child's address: the child, confirming on their own browser, chooses the password", async ({
+    page,
+    browser,
+    loginRequest,
+  }) => {
+    const email = uniqueEmail('signed-up-by-another');
+    await page.goto('/create-account');
+    await fillSignupForm(page, { first: 'Someone', last: 'Else', email }, STRONG_PASSWORD);
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await expect(page).toHaveURL(/\/code/);
+    const link = linkTo(await waitForMail(email, { subject: MAIL_SUBJECTS.verify }), '/validate');
+
+    const childDevice = await browser.newContext();
+    try {
+      const child = await childDevice.newPage();
+      await child.goto(link.toString());
+      await expect(child.getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
+      // the address is proven, the stranger's password is not: it must be replaced before any sign-in
+      expect(await emailStatus(email)).toBe('reset-password');
+
+      const { csrf, returnUrl } = await loginRequest();
+      await child.goto(`${PORTAL_URL}/log-in/${csrf}`);
+      await resetFromLoginPage(child, email, OTHER_STRONG_PASSWORD);
+      await signInAsStudentAndReturn(child, email, OTHER_STRONG_PASSWORD, returnUrl);
+      await expectSignedInAs(child, email);
+    } finally {
+      await childDevice.close();
+    }
   });
 
   test('a wrong code shows the server message', async ({ page }) => {
