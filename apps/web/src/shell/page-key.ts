@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '../lib/query.ts';
 import { sessionQueryKey } from '../lib/session.ts';
-import { isAddressTidied } from './read-once-param.ts';
 
 export interface PageKeyState {
   /** The key the page is mounted under. */
@@ -18,27 +17,20 @@ interface KeyedLocation {
   pathname: string;
   search: string;
   hash: string;
-  state?: unknown;
 }
 
 /**
  * The key the routed page is mounted under. Every navigation gets a new location key, so
  * navigating to the URL you are on remounts the page (its data loads again, §2). A change of the
- * #anchor alone keeps the key: following an in-page link must not reload the page. So does a page's
- * own tidying of its address (useParamReadOnce), which is no navigation.
+ * #anchor alone keeps the key: following an in-page link must not reload the page.
  */
 export function nextPageKey(previous: PageKeyState | null, location: KeyedLocation): PageKeyState {
   const path = location.pathname + location.search;
   if (previous && previous.path === path && previous.hash !== location.hash) {
     return { ...previous, seenKey: location.key, hash: location.hash };
   }
-  if (previous && isAddressTidied(location.state) && pathnameOf(previous.path) === location.pathname) {
-    return { ...previous, seenKey: location.key, path, hash: location.hash };
-  }
   return { pageKey: location.key, seenKey: location.key, path, hash: location.hash };
 }
-
-const pathnameOf = (path: string) => path.split('?')[0];
 
 export function usePageKey(): string {
   const location = useLocation();

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { isAddressTidied } from './read-once-param.ts';
 
 /** The element a #hash points at (by id, then by name as browsers do), or null. */
 export function anchorTarget(hash: string): HTMLElement | null {
@@ -14,10 +13,8 @@ export function anchorTarget(hash: string): HTMLElement | null {
  * are loaded lazily, so the target is looked for over a few frames before giving up.
  */
 export function useNavigationScroll(): void {
-  const { key, hash, state } = useLocation();
+  const { key, hash } = useLocation();
   useEffect(() => {
-    // the page's address tidied, not a navigation: the page stays where the person is
-    if (isAddressTidied(state)) return;
     if (!hash) {
       window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
       return;
@@ -34,5 +31,5 @@ export function useNavigationScroll(): void {
     };
     tryScroll();
     return () => cancelAnimationFrame(frame);
-  }, [key, hash, state]);
+  }, [key, hash]);
 }
