@@ -1,7 +1,8 @@
 // @playwright/test's own page: the fixtures' goto waits for the app to take over, which is the point here
 import { expect, test, type Page } from '@playwright/test';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { catalogs, en, providerButton, shellText } from '../fixtures/text.ts';
+import { en, providerButton } from '../fixtures/text.ts';
+import { NOSCRIPT_NOTICE } from '../../apps/web/src/lib/i18n/noscript-notice.ts';
 // the fixtures' test for the check of hydration itself: it needs a product's login request
 import { PORTAL_URL, openLoginRequest, test as withProduct } from '../fixtures/index.ts';
 
@@ -34,7 +35,7 @@ test.describe('without JavaScript', () => {
     await page.goto('/log-in');
     // inside <noscript>, which the text and role engines do not read
     const notice = page.locator('p.noscript-notice');
-    await expect(notice).toHaveText(shellText.noscript_notice);
+    await expect(notice).toHaveText(NOSCRIPT_NOTICE.en);
     const bar = await page.getByRole('banner').boundingBox();
     const text = await notice.boundingBox();
     expect(text?.y ?? 0).toBeGreaterThanOrEqual((bar?.y ?? 0) + (bar?.height ?? 0));
@@ -44,7 +45,7 @@ test.describe('without JavaScript', () => {
     for (const language of ['de', 'ar'] as const) {
       await page.goto(`/log-in?locale=${language}`);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
-      await expect(page.locator('p.noscript-notice')).toHaveText(catalogs.common[language].noscript_notice);
+      await expect(page.locator('p.noscript-notice')).toHaveText(NOSCRIPT_NOTICE[language]);
     }
   });
 });

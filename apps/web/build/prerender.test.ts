@@ -9,7 +9,7 @@ import {
   type HeldPresses,
 } from '@frontdoor/contract';
 import * as entry from '../src/prerender.tsx';
-import * as common from '../src/lib/i18n/catalogs/common.ts';
+import { NOSCRIPT_NOTICE } from '../src/lib/i18n/noscript-notice.ts';
 import {
   hydrateAfterFirstPaint,
   inlineStylesheets,
@@ -179,12 +179,12 @@ describe('the notice without JavaScript', () => {
     const manifest = await prerenderPages(dist, { ...entry, renderPage: async () => '<h1>Sign in</h1>' });
     const read = (...parts: string[]) => readFileSync(path.join(dist, ...parts), 'utf8');
     // the answer with a hosted translation widget, which starts in English
-    expect(noticeOf(read('index.html'))).toBe(common.en.noscript_notice);
+    expect(noticeOf(read('index.html'))).toBe(NOSCRIPT_NOTICE.en);
     for (const language of entry.BUNDLED_LANGUAGES) {
       for (const file of [manifest.shell, ...new Set(Object.values(manifest.pages))]) {
         const html = read(PRERENDER_DIR, language, file);
         expect(html).toContain(`<html lang="${language}"`);
-        expect(noticeOf(html), `${language}/${file}`).toBe(common[language].noscript_notice);
+        expect(noticeOf(html), `${language}/${file}`).toBe(NOSCRIPT_NOTICE[language]);
       }
     }
   });

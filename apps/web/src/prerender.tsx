@@ -6,7 +6,7 @@ import type { PortalConfig } from '@frontdoor/contract';
 import { App } from './App.tsx';
 import { createI18n } from './lib/i18n/index.ts';
 import { directionOf } from '@frontdoor/contract';
-import * as common from './lib/i18n/catalogs/common.ts';
+import { NOSCRIPT_NOTICE } from './lib/i18n/noscript-notice.ts';
 import { BUNDLED_LANGUAGES, SOURCE_LANGUAGE } from './lib/i18n/languages.ts';
 import type { BundledLanguage } from './lib/i18n/languages.ts';
 import { buildResources } from './lib/i18n/resources.ts';
@@ -43,7 +43,7 @@ export const ROUTE_PARAM_STAND_IN = 'fd-route-param';
 export { BUNDLED_LANGUAGES, SOURCE_LANGUAGE, directionOf };
 
 /** index.html's notice to a browser without JavaScript, in a language (build/prerender.ts writes it in). */
-export const noscriptNotice = (language: BundledLanguage): string => common[language].noscript_notice;
+export const noscriptNotice = (language: BundledLanguage): string => NOSCRIPT_NOTICE[language];
 
 /** config.json with a placeholder for each string the server fills in (it knows the deployment). */
 const templateConfig: PortalConfig = {

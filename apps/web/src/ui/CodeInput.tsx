@@ -1,10 +1,6 @@
-import { useState } from 'react';
 import type { ClipboardEvent, ReactNode, Ref } from 'react';
-import { useTranslation } from '../lib/i18n/use-translation.tsx';
-import { EMAIL_CODE_LENGTH, RESEND_COOLDOWN_SECONDS, normalizeDigits } from '@frontdoor/contract';
-import { Button } from './Button.tsx';
+import { EMAIL_CODE_LENGTH, normalizeDigits } from '@frontdoor/contract';
 import { FieldFrame, useFieldIds } from './Field.tsx';
-import { useCountdown } from './use-countdown.ts';
 import styles from './Field.module.css';
 
 /**
@@ -33,23 +29,15 @@ export interface CodeInputProps {
   id?: string;
   autoFocus?: boolean;
   onBlur?: () => void;
-  /** When given, a "send a new code" button appears; after each use it waits `resendCooldownSeconds`. */
-  onResend?: () => void | Promise<void>;
-  /** The question the resend button answers ("Didn't get the email?"), shown before it and describing it. */
-  resendPrompt?: ReactNode;
-  resendLabel?: ReactNode;
-  resendCooldownSeconds?: number;
-  /** Start with the cooldown running (a code was just sent). */
-  startInCooldown?: boolean;
+  /** A "send a new code" under the field: a CodeResend, with its countdown. */
+  resend?: ReactNode;
   ref?: Ref<HTMLInputElement>;
 }
 
 /**
  * THE code-entry field for every code (email verification, password reset, classroom access code):
  * one input with autocomplete="one-time-code" so phones offer the code from the message, paste of a
- * spaced or dashed code, and an optional resend with a visible countdown. The resend button is
- * described by its prompt and the countdown (which is no live region: it would be read every second);
- * when the countdown ends, a polite status says once that a new code can be asked for.
+ * spaced or dashed code, and an optional resend with a visible countdown (`resend`: CodeResend).
  */
 export function CodeInput({
   label,
@@ -64,41 +52,14 @@ export function CodeInput({
   id,
   autoFocus,
   onBlur,
-  onResend,
-  resendPrompt,
-  resendLabel,
-  resendCooldownSeconds = RESEND_COOLDOWN_SECONDS,
-  startInCooldown = false,
+  resend,
   ref,
 }: CodeInputProps) {
-  const { t } = useTranslation('common');
   const ids = useFieldIds(id, { hint, error, refusalId });
-  const { secondsLeft, start } = useCountdown(startInCooldown ? resendCooldownSeconds : 0);
-  const [resending, setResending] = useState(false);
-  // a countdown has run: its end is announced (not the button's being there from the start)
-  const [countedDown, setCountedDown] = useState(startInCooldown);
-  const promptId = `${ids.inputId}-resend-prompt`;
-  const waitId = `${ids.inputId}-resend-wait`;
-  const waiting = secondsLeft > 0;
-  const resendDescribedBy = [resendPrompt ? promptId : null, waiting ? waitId : null]
-    .filter(Boolean)
-    .join(' ');
 
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
     onChange(sanitizeCode(event.clipboardData.getData('text'), length, alphanumeric));
-  };
-
-  const resend = async () => {
-    if (!onResend) return;
-    setResending(true);
-    try {
-      await onResend();
-      start(resendCooldownSeconds);
-      setCountedDown(true);
-    } finally {
-      setResending(false);
-    }
   };
 
   return (
@@ -126,24 +87,7 @@ export function CodeInput({
           onChange={(event) => onChange(sanitizeCode(event.target.value, length, alphanumeric))}
         />
       </div>
-      {onResend && (
-        <div className={styles.resend}>
-          {resendPrompt && <span id={promptId}>{resendPrompt}</span>}
-          <Button
-            variant="link"
-            onClick={resend}
-            loading={resending}
-            disabled={waiting}
-            aria-describedby={resendDescribedBy || undefined}
-          >
-            {resendLabel ?? t('resend_code')}
-          </Button>
-          {waiting && <span id={waitId}>{t('resend_wait', { seconds: secondsLeft })}</span>}
-          <span role="status" className="visually-hidden">
-            {countedDown && !waiting && t('resend_ready')}
-          </span>
-        </div>
-      )}
+      {resend}
     </FieldFrame>
   );
 }

@@ -8,6 +8,7 @@ import { mediaState } from '../test/match-media.ts';
 import { testConfig } from '../test/config.ts';
 import { CodeInput, sanitizeCode } from './CodeInput.tsx';
 import type { CodeInputProps } from './CodeInput.tsx';
+import { CodeResend } from './CodeResend.tsx';
 import { SearchField, isSearchShortcut } from './SearchField.tsx';
 import { Paginator, pageRange } from './Paginator.tsx';
 import { ScrollReveal, shouldReveal } from './ScrollReveal.tsx';
@@ -20,9 +21,22 @@ afterEach(() => {
   mediaState.reducedMotion = false;
 });
 
-function Code(props: Omit<CodeInputProps, 'label' | 'value' | 'onChange'>) {
+/** A CodeInput with its value, and a CodeResend under it when `onResend` is given. */
+function Code({
+  onResend,
+  resendPrompt,
+  startInCooldown,
+  ...props
+}: Omit<CodeInputProps, 'label' | 'value' | 'onChange' | 'resend'> & {
+  onResend?: () => Promise<unknown>;
+  resendPrompt?: string;
+  startInCooldown?: boolean;
+}) {
   const [value, setValue] = useState('');
-  return <CodeInput label="Code" value={value} onChange={setValue} {...props} />;
+  const resend = onResend && (
+    <CodeResend onResend={onResend} prompt={resendPrompt} startInCooldown={startInCooldown} />
+  );
+  return <CodeInput label="Code" value={value} onChange={setValue} resend={resend} {...props} />;
 }
 
 /** The live region beside the resend button (the page's snack bar is a status too). */

@@ -8,6 +8,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { sendReset } from '../shared/api.ts';
+import { CodeResend } from '../../ui/CodeResend.tsx';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
@@ -55,11 +56,11 @@ export default function ForgotPasswordPage() {
           form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
-          resendPrompt={t('resend_prompt')}
           length={EMAIL_CODE_LENGTH}
-          // the code was mailed just before this page opened: the countdown starts at once
-          startInCooldown
-          resend={resend.mutateAsync}
+          resend={
+            // the code was mailed just before this page opened: the countdown starts at once
+            <CodeResend onResend={resend.mutateAsync} prompt={t('resend_prompt')} startInCooldown />
+          }
         />
         <Button type="submit" fullWidth>
           {t('forgot_submit')}

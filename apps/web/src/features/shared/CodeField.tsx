@@ -6,13 +6,10 @@ import { useMessageText } from './messages.ts';
 /** The one-field code forms (verification, reset and access codes): the kit's CodeInput bound to `code`. */
 export function CodeField({
   form,
-  resend,
   ...input
-}: Omit<CodeInputProps, 'value' | 'onChange' | 'onBlur' | 'name' | 'ref' | 'error' | 'onResend'> & {
+}: Omit<CodeInputProps, 'value' | 'onChange' | 'onBlur' | 'name' | 'ref' | 'error'> & {
   /** The code form (useCodeForm): its `code` field and that field's error. */
   form: { field(name: 'code'): FieldControl<string>; errors: { code?: FieldError } };
-  /** A resend call; its failure is shown by the caller's onError, the countdown still guards against hammering. */
-  resend?: () => Promise<unknown>;
 }) {
   const messageText = useMessageText();
   const field = form.field('code');
@@ -26,14 +23,6 @@ export function CodeField({
       value={field.value}
       onChange={field.onChange}
       error={error ? messageText(error.message) : undefined}
-      onResend={
-        resend &&
-        (() =>
-          resend().then(
-            () => undefined,
-            () => undefined,
-          ))
-      }
     />
   );
 }

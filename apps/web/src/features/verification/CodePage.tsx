@@ -9,6 +9,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { confirm, resendVerification } from '../shared/api.ts';
+import { CodeResend } from '../../ui/CodeResend.tsx';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
@@ -86,11 +87,15 @@ export default function CodePage() {
           form={form}
           id={CODE_FIELD_ID}
           label={t('code_label')}
-          resendPrompt={t('resend_prompt')}
           length={EMAIL_CODE_LENGTH}
-          startInCooldown={arrivedInCooldown}
           refusalId={notice?.codeRefused ? CALL_ERROR_ID : undefined}
-          resend={resend.mutateAsync}
+          resend={
+            <CodeResend
+              onResend={resend.mutateAsync}
+              prompt={t('resend_prompt')}
+              startInCooldown={arrivedInCooldown}
+            />
+          }
         />
         <Button type="submit" loading={pending} fullWidth>
           {t('code_submit')}

@@ -35,8 +35,6 @@ export const en = {
   app_error_home: 'Go to the sign-in page',
   env_stamp: '{{env}} environment',
   /** index.html's notice without JavaScript: the build writes it into each page (build/prerender.ts) */
-  noscript_notice:
-    'This sign-in page needs JavaScript. Please turn JavaScript on in your browser settings and reload the page.',
 };
 
 export type CommonCatalog = Record<keyof typeof en, string>;
@@ -74,8 +72,6 @@ export const es: CommonCatalog = {
   app_error_reload: 'Volver a cargar la página',
   app_error_home: 'Ir a la página de inicio de sesión',
   env_stamp: 'Entorno {{env}}',
-  noscript_notice:
-    'Esta página de inicio de sesión necesita JavaScript. Actívalo en la configuración de tu navegador y vuelve a cargar la página.',
 };
 
 export const fr: CommonCatalog = {
@@ -111,8 +107,6 @@ export const fr: CommonCatalog = {
   app_error_reload: 'Recharger la page',
   app_error_home: 'Aller à la page de connexion',
   env_stamp: 'Environnement {{env}}',
-  noscript_notice:
-    'Cette page de connexion a besoin de JavaScript. Activez JavaScript dans les paramètres de votre navigateur, puis rechargez la page.',
 };
 
 export const pt: CommonCatalog = {
@@ -148,8 +142,6 @@ export const pt: CommonCatalog = {
   app_error_reload: 'Recarregar a página',
   app_error_home: 'Ir para a página de login',
   env_stamp: 'Ambiente {{env}}',
-  noscript_notice:
-    'Esta página de login precisa de JavaScript. Ative o JavaScript nas configurações do seu navegador e recarregue a página.',
 };
 
 export const zh: CommonCatalog = {
@@ -185,7 +177,6 @@ export const zh: CommonCatalog = {
   app_error_reload: '重新加载页面',
   app_error_home: '前往登录页面',
   env_stamp: '{{env}} 环境',
-  noscript_notice: '此登录页面需要 JavaScript。请在浏览器设置中启用 JavaScript，然后重新加载页面。',
 };
 
 export const ar: CommonCatalog = {
@@ -221,8 +212,6 @@ export const ar: CommonCatalog = {
   app_error_reload: 'إعادة تحميل الصفحة',
   app_error_home: 'الانتقال إلى صفحة تسجيل الدخول',
   env_stamp: 'بيئة {{env}}',
-  noscript_notice:
-    'تحتاج صفحة تسجيل الدخول هذه إلى JavaScript. يُرجى تفعيل JavaScript في إعدادات المتصفح ثم إعادة تحميل الصفحة.',
 };
 
 export const de: CommonCatalog = {
@@ -259,6 +248,4 @@ export const de: CommonCatalog = {
   app_error_reload: 'Seite neu laden',
   app_error_home: 'Zur Anmeldeseite',
   env_stamp: 'Umgebung: {{env}}',
-  noscript_notice:
-    'Diese Anmeldeseite benötigt JavaScript. Bitte aktivieren Sie JavaScript in den Einstellungen Ihres Browsers und laden Sie die Seite neu.',
 };
