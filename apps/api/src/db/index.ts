@@ -190,7 +190,7 @@ export async function migrateTo(db: Db, options: { secret: string }, name?: stri
   const known = migrations(options.secret);
   const provider: MigrationProvider = { getMigrations: async () => known };
   const migrator = new Migrator({ db, provider });
-  const unknown = (await executedMigrations(db)).filter((executed) => !(executed in known));
+  const unknown = (await executedMigrations(db)).filter((executed) => !Object.hasOwn(known, executed));
   if (unknown.length) throw new NewerDatabaseError(unknown);
   const { error, results } = await (name ? migrator.migrateTo(name) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');

@@ -115,7 +115,7 @@ export async function resolveUpstreamAccount(
         if (sameEmail.confirmed !== 1) {
           await trx
             .updateTable('users')
-            .set({ confirmed: 1, password_hash: null, updated_at: now })
+            .set({ confirmed: 1, password_hash: null, signup_browser: null, updated_at: now })
             .where('id', '=', sameEmail.id)
             .execute();
         }

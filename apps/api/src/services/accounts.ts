@@ -316,7 +316,13 @@ export async function resetPassword(
       throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, confirmed: 1, must_reset: 0, updated_at: now })
+      .set({
+        password_hash: passwordHash,
+        confirmed: 1,
+        must_reset: 0,
+        signup_browser: null,
+        updated_at: now,
+      })
       .where('id', '=', user.id)
       .execute();
     await revokeUserSessions(trx, user.id, now);
