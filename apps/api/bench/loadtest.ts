@@ -1,5 +1,5 @@
 /**
- * Load script (a report, not a test): a whole school signs in from ONE address while two attackers
+ * Load script (a report, not a test): a whole school signs in (and a new class signs up) from ONE address while two attackers
  * guess from that same address, over real HTTP on 127.0.0.1 with the real abuse limits
  * (RATE_LIMIT_MULTIPLIER 1). `npm run loadtest` prints the figures and writes them into
  * bench/results.md as the section "## Load test: a school behind one address" (the rest of the file
@@ -20,6 +20,10 @@ import { hashPassword, newUserRow } from '../src/services/users.ts';
 
 const PASSWORD_STUDENTS = 400;
 const CODE_STUDENTS = 100;
+/** A new class creating its accounts meanwhile: sign-up, the mailed code, then a password sign-in. */
+const SIGNUP_STUDENTS = 30;
+/** What the new class chooses: not STUDENT_PASSWORD, which holds its domain's word ('school'). */
+const SIGNUP_PASSWORD = 'Granite-Falcon-5519!';
 const READING_CODES = 300;
 /** Every TYPO_EVERY-th student gets it wrong once first (a wrong password, a wrong code), then right. */
 const TYPO_EVERY = 5;
@@ -95,7 +99,7 @@ await createServiceProvider(
 
 interface Student {
   email: string;
-  kind: 'password' | 'code';
+  kind: 'password' | 'code' | 'signup';
   code?: string;
   typo: boolean;
 }
@@ -116,8 +120,12 @@ const seedMs = performance.now() - seedStart;
 
 await app.listen({ port, host: '127.0.0.1' });
 
-// a class at a time: four password students, then one with a code, and so on
-const students: Student[] = [];
+// a class at a time: four password students, then one with a code, and so on; the new class first
+const students: Student[] = Array.from({ length: SIGNUP_STUDENTS }, (_, i) => ({
+  email: `new${String(i).padStart(2, '0')}@school.test`,
+  kind: 'signup' as const,
+  typo: false,
+}));
 for (let i = 0; i < PASSWORD_STUDENTS; i++) {
   const s = passwordStudents[i];
   if (s) students.push(s);
@@ -206,6 +214,21 @@ const typoOf = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 1
 
 class Refused extends Error {}
 
+/** The code of the verification mail the outbox delivered to `email` (the dev mailbox), waited for. */
+async function mailedCode(email: string): Promise<string> {
+  for (;;) {
+    const mail = await db
+      .selectFrom('mailbox')
+      .select('text')
+      .where('to_address', '=', email)
+      .executeTakeFirst();
+    const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+    if (code) return code;
+    if (performance.now() > phaseDeadline()) throw new Refused('no verification mail arrived');
+    await sleep(50);
+  }
+}
+
 async function signIn(s: Student): Promise<Outcome> {
   const browser = new Browser();
   const t0 = performance.now();
@@ -256,6 +279,21 @@ async function signIn(s: Student): Promise<Outcome> {
       const l = await call('POST', '/api/cognito/login', { email: s.email, password: STUDENT_PASSWORD });
       if (l.status !== 200 || l.payload?.redirect !== '/post-login')
         throw new Refused(`cognito/login ${label(l)} "${l.msg ?? ''}"`);
+    } else if (s.kind === 'signup') {
+      const up = await call('POST', '/api/cognito/signup', {
+        first: 'New',
+        last: 'Student',
+        email: s.email,
+        pw: SIGNUP_PASSWORD,
+        description: 'student',
+      });
+      if (up.status !== 200) throw new Refused(`cognito/signup ${label(up)} "${up.msg ?? ''}"`);
+      const c = await call('POST', '/api/cognito/confirm', { un: s.email, code: await mailedCode(s.email) });
+      if (c.status !== 200) throw new Refused(`cognito/confirm ${label(c)} "${c.msg ?? ''}"`);
+      // the browser that chose the password confirmed it: the password signs in
+      const l = await call('POST', '/api/cognito/login', { email: s.email, password: SIGNUP_PASSWORD });
+      if (l.status !== 200 || l.payload?.redirect !== '/post-login')
+        throw new Refused(`cognito/login after sign-up ${label(l)} "${l.msg ?? ''}"`);
     } else {
       if (s.typo) {
         const wrong = await call('GET', `/api/accessCodes/login/${typoOf(s.code ?? '')}/math`);
@@ -388,6 +426,7 @@ await close();
 const signed = outcomes.filter((o) => o.ok);
 const signedPassword = signed.filter((o) => o.kind === 'password').length;
 const signedCode = signed.filter((o) => o.kind === 'code').length;
+const signedUp = signed.filter((o) => o.kind === 'signup').length;
 const latencies = signed.map((o) => o.ms).sort((a, b) => a - b);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
 const retryCount = outcomes.reduce((n, o) => n + o.retries, 0);
@@ -417,7 +456,8 @@ const report = `${SECTION}
 \`npm run loadtest\` (apps/api/bench/loadtest.ts): the API listening on ${baseUrl} (real HTTP, loopback only),
 SQLite in a temporary directory, real limits (RATE_LIMIT_MULTIPLIER 1, per-process counters). Every request
 comes from 127.0.0.1: ${PASSWORD_STUDENTS} students sign in with a password (validateEmail, cognito/login),
-${CODE_STUDENTS} with a class access code for \`math\` (accessCodes/login), ${CONCURRENCY} students in flight at a time,
+${CODE_STUDENTS} with a class access code for \`math\` (accessCodes/login), and first a new class of ${SIGNUP_STUDENTS} creates
+its accounts (cognito/signup, the code from the mail, cognito/confirm, cognito/login), ${CONCURRENCY} students in flight at a time,
 each with its own cookie jar and CSRF token, retrying after Retry-After on 429/503. One student in
 ${TYPO_EVERY} types it wrong once first (${students.filter((s) => s.typo).length} failures of the school's address:
 a wrong password, or a code one digit off), then right. Meanwhile a password
@@ -430,7 +470,7 @@ Seeding (one argon2 hash reused, ${studentRows.length + 1} accounts, ${CODE_STUD
 
 **Students**
 
-- signed in: ${signed.length}/${students.length} (password ${signedPassword}/${PASSWORD_STUDENTS}, access code ${signedCode}/${CODE_STUDENTS})
+- signed in: ${signed.length}/${students.length} (password ${signedPassword}/${PASSWORD_STUDENTS}, access code ${signedCode}/${CODE_STUDENTS}, signed up ${signedUp}/${SIGNUP_STUDENTS})
 - wall time for all students: ${sec(studentMs)} s (traffic phase ${sec(phaseMs)} s)
 - sign-in time per student (all its calls, waits included): p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms
 - retries (waited Retry-After, then called again): ${retryCount}
