@@ -30,7 +30,7 @@ async function start(config: AppConfig, logger: Logger) {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     onConnectionLost: (err) =>
-      logger.warn({ err }, 'PostgreSQL closed an idle connection; the next query opens another'),
+      logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another'),
   });
   await migrateToLatest(db, { secret: config.secret });
   const now = () => Date.now();

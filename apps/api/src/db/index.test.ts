@@ -54,7 +54,7 @@ describe('createDb on SQLite', () => {
 describe('createDb on PostgreSQL', async () => {
   const unreachable = await postgresReachable();
   it.skipIf(unreachable !== null)(
-    'outlives PostgreSQL closing its idle connections (a restart, a failover): the loss is reported, the next query reconnects',
+    'outlives PostgreSQL closing its connections (a restart, a failover), idle or inside a transaction: the loss is reported, the next query reconnects',
     async () => {
       const { databaseUrl, drop } = await createTestDb('postgres');
       const lost: Error[] = [];
@@ -69,6 +69,21 @@ describe('createDb on PostgreSQL', async () => {
         );
         await vi.waitFor(() => expect(lost.length).toBeGreaterThan(0));
         expect(String(lost[0]?.message)).toMatch(/terminating connection/);
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+
+        // and a connection lent out, between two statements of a transaction: the transaction fails
+        const failed = await db
+          .transaction()
+          .execute(async (trx) => {
+            await sql`select 1`.execute(trx);
+            await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`.execute(
+              admin,
+            );
+            await vi.waitFor(() => expect(lost.length).toBeGreaterThan(1));
+            await sql`select 1`.execute(trx);
+          })
+          .catch((error: unknown) => error);
+        expect(failed).toBeInstanceOf(Error);
         expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
       } finally {
         await db.destroy();

@@ -32,8 +32,8 @@ export interface DbOptions {
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
   /**
-   * PostgreSQL closed an idle connection of the pool (a restart, a failover, idle_session_timeout):
-   * the pool drops it and the next query opens another.
+   * PostgreSQL closed a connection (a restart, a failover, idle_session_timeout): the pool drops it
+   * and the next query opens another; a query on it fails as any query can.
    */
   onConnectionLost?: (error: Error) => void;
 }
@@ -82,8 +82,12 @@ function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // unheard, this 'error' event would end the process: every instance at once on a database restart
-    pool.on('error', (error) => options.onConnectionLost?.(error));
+    // unheard, a connection's 'error' ends the process: every instance at once on a database restart.
+    // The pool hears its idle connections; one lent out (between two statements of a transaction)
+    // has no listener but this one of its own
+    const lost = (error: Error) => options.onConnectionLost?.(error);
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.sqliteFile ?? 'frontdoor.sqlite';
