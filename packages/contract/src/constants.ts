@@ -159,6 +159,8 @@ export const CSRF_COOKIE = 'fd_csrf';
  * not bring it back keeps the account but not that password (the owner sets their own).
  */
 export const SIGNUP_COOKIE = 'fd_signup';
+/** How long a browser keeps SIGNUP_COOKIE: longer than a code lives, as new codes can be asked for on later days. */
+export const SIGNUP_COOKIE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const CSRF_HEADER = 'x-csrf-token';
 /** Every API answer names its request here (the server's log lines carry it as reqId); a client may send its own. */
 export const REQUEST_ID_HEADER = 'x-request-id';

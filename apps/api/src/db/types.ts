@@ -25,7 +25,8 @@ export interface UsersTable {
   locked_at: number | null;
   /**
    * sha256 of the SIGNUP_COOKIE of the browser that chose the password at a self sign-up, until the
-   * account is confirmed; null when an administrator chose it (migration 010).
+   * account is confirmed; null when an administrator chose it; UNKNOWN_SIGNUP_BROWSER on sign-ups
+   * waiting at migration 010.
    */
   signup_browser: string | null;
 }

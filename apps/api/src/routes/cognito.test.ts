@@ -179,6 +179,27 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(audited.filter((entry) => entry.user_id === childId)).toHaveLength(1);
     });
 
+    it("where cookies are Secure, the browser's sign-up cookie is __Host- (no sibling subdomain plants one) and lives 30 days", async () => {
+      const secure = await createTestApp(dialect, { env: { PUBLIC_URL: 'https://portal.school.test' } });
+      try {
+        const stranger = secure.client();
+        // a value planted by a sibling subdomain under the plain name, in both browsers
+        stranger.cookies.set(SIGNUP_COOKIE, 'p'.repeat(43));
+        const up = await stranger.post('/api/cognito/signup', signup('planted@school.test'));
+        expect(String(up.headers['set-cookie'])).toMatch(
+          /^__Host-fd_signup=[\w-]{43}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+        );
+        expect(stranger.cookies.get(`__Host-${SIGNUP_COOKIE}`)).not.toBe('p'.repeat(43));
+        const { code } = await lastMail(secure, 'planted@school.test');
+        const child = secure.client();
+        child.cookies.set(SIGNUP_COOKIE, 'p'.repeat(43));
+        await child.post('/api/cognito/confirm', { un: 'planted@school.test', code });
+        expect(await findUserByEmail(secure.db, 'planted@school.test')).toMatchObject({ must_reset: 1 });
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('a shared classroom device confirms each account signed up on it, their passwords kept', async () => {
       const device = t.client();
       await device.post('/api/cognito/signup', signup('first-on-device@school.test'));

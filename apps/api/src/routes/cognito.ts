@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  API_PREFIX,
-  SESSION_TTL_MS,
   SIGNUP_COOKIE,
+  SIGNUP_COOKIE_TTL_MS,
   confirmBody,
   emailSchema,
   issueCode,
@@ -29,6 +28,13 @@ import { pickLanguage } from '../mail/render.ts';
 
 const emailParam = z.object({ email: emailSchema });
 
+/**
+ * `__Host-` wherever cookies are Secure: a browser then takes the cookie only from this host, so a
+ * sibling subdomain (a district's other sites) cannot plant one that would keep a stranger's password.
+ */
+const signupCookieName = (ctx: AppContext) =>
+  ctx.config.cookieSecure ? `__Host-${SIGNUP_COOKIE}` : SIGNUP_COOKIE;
+
 /** cognito/* except login (the identity module mounts that one). */
 export const cognitoRoutes =
   (ctx: AppContext) =>
@@ -41,7 +47,7 @@ export const cognitoRoutes =
 
     app.post('/cognito/signup', async (request, reply) => {
       const body = parseWith(signupBody, request.body);
-      const browser = signupBrowser(request.cookies[SIGNUP_COOKIE]);
+      const browser = signupBrowser(request.cookies[signupCookieName(ctx)]);
       const user = await signUp(ctx, {
         email: body.email,
         first: body.first,
@@ -53,20 +59,20 @@ export const cognitoRoutes =
         address: request.ip,
         browser,
       });
-      // only the API reads it; it lives as long as a session would
-      reply.setCookie(SIGNUP_COOKIE, browser, {
-        path: API_PREFIX,
+      // path '/', as the __Host- prefix requires
+      reply.setCookie(signupCookieName(ctx), browser, {
+        path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure: ctx.config.cookieSecure,
-        maxAge: Math.floor(SESSION_TTL_MS / 1000),
+        maxAge: Math.floor(SIGNUP_COOKIE_TTL_MS / 1000),
       });
       return ok({ email: user.email });
     });
 
     app.post('/cognito/confirm', async (request) => {
       const body = parseWith(confirmBody, request.body);
-      await confirmAccount(ctx, body.un, body.code, request.ip, request.cookies[SIGNUP_COOKIE]);
+      await confirmAccount(ctx, body.un, body.code, request.ip, request.cookies[signupCookieName(ctx)]);
       return ok({ email: body.un });
     });
 
