@@ -31,6 +31,7 @@ export type MailKind =
 
 export interface MailRecipient {
   to: string;
+  /** The name to greet by, or '' (only a proven account's: services/accounts.ts greetingName). */
   first: string;
   language: string;
 }
@@ -79,9 +80,7 @@ export function renderMail(
 
   // a lock was not asked for, so "ignore this email" would be wrong advice
   const ignore = mail.kind === 'locked' ? null : t.ignore;
-  // a verify mail goes to an address nobody has proven, greeting with whatever name the person who
-  // signed up typed: anyone's words in a genuine mail to anyone. It greets without a name
-  const greeting = t.greeting(mail.kind === 'verify' ? '' : recipient.first);
+  const greeting = t.greeting(recipient.first);
   const text = [
     greeting,
     '',

@@ -200,6 +200,24 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
+    it("greets by name only a proven account: a stranger's sign-up puts no words of theirs into the mails to the address", async () => {
+      const words = 'Visit evil.example now';
+      await t.client().post('/api/cognito/signup', signup('greeted@school.test', { first: words }));
+      await t.client().post('/api/cognito/sendreset', { un: 'greeted@school.test' });
+      await t.ctx.outbox.drain();
+      const mails = await t.db
+        .selectFrom('mailbox')
+        .select('text')
+        .where('to_address', '=', 'greeted@school.test')
+        .execute();
+      expect(mails.map((m) => m.text.split('\n')[0])).toEqual(['Hello,', 'Hello,']);
+      expect(mails.map((m) => m.text).join('')).not.toContain('evil.example');
+      // the owner's own account, proven: greeted by name
+      await seedUser(t, { email: 'proven@school.test', first: 'Ada' });
+      await t.client().post('/api/cognito/sendreset', { un: 'proven@school.test' });
+      expect((await lastMail(t, 'proven@school.test')).mail?.text.split('\n')[0]).toBe('Hello Ada,');
+    });
+
     it('a shared classroom device confirms each account signed up on it, their passwords kept', async () => {
       const device = t.client();
       await device.post('/api/cognito/signup', signup('first-on-device@school.test'));

@@ -28,17 +28,25 @@ import {
 } from './limits.ts';
 
 /**
+ * The name a mail greets its reader by: only that of an account whose owner proved the address and
+ * chose the password. Until then it is whatever the person who signed up typed, and anyone may sign
+ * up with anyone's address: their words would open a genuine mail to it.
+ */
+const greetingName = (user: Partial<Pick<User, 'first' | 'confirmed' | 'must_reset'>>): string =>
+  user.confirmed === 1 && user.must_reset === 0 ? (user.first ?? '') : '';
+
+/**
  * Renders a mail into the outbox. `trx` is the transaction that writes what the mail carries (the
  * code, the invite, the lock), so both or neither exist; notify the outbox after it commits.
  */
 export async function queueAccountMail(
   trx: Db,
   ctx: Pick<AppContext, 'config' | 'now'>,
-  user: Pick<User, 'email' | 'first' | 'language'> & { id?: string },
+  user: Pick<User, 'email' | 'first' | 'language'> & Partial<Pick<User, 'id' | 'confirmed' | 'must_reset'>>,
   mail: MailKind,
 ): Promise<void> {
   const message = renderMail(
-    { to: user.email, first: user.first, language: user.language },
+    { to: user.email, first: greetingName(user), language: user.language },
     mail,
     ctx.config,
   );
