@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -23,7 +23,9 @@ describe('the SQLite file removed or replaced under a running server', () => {
       level: 'info',
       destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
     });
-    check = watchDatabaseFile(db, logger, () => Date.parse('2026-11-26T12:00:00Z'));
+    // a clock that moves on at each reading: two copies would have two names
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    check = watchDatabaseFile(db, logger, () => clock++);
   });
   afterEach(async () => {
     await db.destroy();
@@ -51,8 +53,9 @@ describe('the SQLite file removed or replaced under a running server', () => {
     await sql`insert into notes values ('after')`.execute(db);
     expect(databaseFileProblem(db)).toEqual({ problem: 'removed', location: file() });
 
-    await check();
-    await check();
+    // two checks at once (a copy longer than the minute between them) make one copy
+    await Promise.all([check(), check()]);
+    expect(readdirSync(dataDir).filter((name) => name.includes('.rescued-'))).toHaveLength(1);
     const errors = lines.filter((line) => line.level === 50);
     expect(errors).toHaveLength(2);
     const rescuedTo = `${file()}.rescued-2026-11-26T12-00-00-000Z`;

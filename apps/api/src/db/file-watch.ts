@@ -14,15 +14,19 @@ const WHAT_TO_DO = {
  * saved beside the path (once: the line names it).
  */
 export function watchDatabaseFile(db: Db, logger: Logger, now: () => number): () => Promise<void> {
-  let rescuedTo: string | undefined;
+  // the copy under way or made: a large database may take longer than a minute to copy, and the
+  // next check must not start a second one
+  let rescue: Promise<string | undefined> | undefined;
   return async () => {
     const found = databaseFileProblem(db);
     if (!found) return;
-    if (!rescuedTo)
-      rescuedTo = await rescueDatabase(db, now()).catch((err: unknown) => {
-        logger.error({ err }, 'could not save a copy of the database the server writes to');
-        return undefined;
-      });
+    rescue ??= rescueDatabase(db, now()).catch((err: unknown) => {
+      logger.error({ err }, 'could not save a copy of the database the server writes to');
+      return undefined;
+    });
+    const rescuedTo = await rescue;
+    // a copy that failed is tried again at the next check
+    if (rescuedTo === undefined) rescue = undefined;
     logger.error({ databaseAt: found.location, rescuedTo }, WHAT_TO_DO[found.problem]);
   };
 }

@@ -105,12 +105,18 @@ export function createDb(options: DbOptions): Db {
   // the admin CLI may write beside a running server: wait for the lock instead of failing
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
-  if (file !== ':memory:') openedFiles.set(db, { location, ino: statSync(location).ino, sqlite });
+  if (file !== ':memory:') {
+    const { dev, ino } = statSync(location);
+    openedFiles.set(db, { location, dev, ino, sqlite });
+  }
   return db;
 }
 
 /** The SQLite file each database opened (its inode) and its connection, to copy it from. */
-const openedFiles = new WeakMap<Db, { location: string; ino: number; sqlite: SQLite.Database }>();
+const openedFiles = new WeakMap<
+  Db,
+  { location: string; dev: number; ino: number; sqlite: SQLite.Database }
+>();
 
 export interface DatabaseFileProblem {
   /** removed: nothing at the path; replaced: another file there. */
@@ -125,13 +131,20 @@ export interface DatabaseFileProblem {
 export function databaseFileProblem(db: Db): DatabaseFileProblem | undefined {
   const opened = openedFiles.get(db);
   if (!opened) return undefined;
-  let ino: number;
+  let now: { dev: number; ino: number };
   try {
-    ino = statSync(opened.location).ino;
-  } catch {
-    return { problem: 'removed', location: opened.location };
+    now = statSync(opened.location);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // anything else (a permission, a failing disk) says nothing of which file is there
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? { problem: 'removed', location: opened.location }
+      : undefined;
   }
-  return ino === opened.ino ? undefined : { problem: 'replaced', location: opened.location };
+  // a volume mounted in its place may hold the same inode number: the device tells them apart
+  return now.dev === opened.dev && now.ino === opened.ino
+    ? undefined
+    : { problem: 'replaced', location: opened.location };
 }
 
 /**
