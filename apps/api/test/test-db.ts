@@ -23,7 +23,7 @@ export async function postgresReachable(url = TEST_DATABASE_URL): Promise<string
 /**
  * A fresh database: SQLite in memory, or a private PostgreSQL database. Dropping waits until the
  * pool's backends have really gone: pg's pool.end() resolves while they are still closing, and a
- * forced drop under them surfaces as an uncaught 'terminating connection' error.
+ * forced drop under them would end a query still running on them.
  */
 /** The server secret of every test app (the pepper the migrations hash codes with). */
 export const TEST_SECRET = 'frontdoor-test-secret-0123456789abcdef';

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
@@ -7,6 +7,8 @@ import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx'
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
+// the page's own address, which one test sets as the authorization server's redirect leaves it
+afterEach(() => window.history.replaceState(null, '', '/'));
 
 async function signIn(password = 'Secret!Pass123') {
   const user = userEvent.setup();
@@ -35,6 +37,14 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(window.history.state).toEqual({ idx: 3 });
     expect(screen.getByLabelText('Email')).toHaveValue('ana@school.org');
     expect(screen.getByLabelText('Password')).toHaveFocus();
+  });
+
+  it('back on the page without login_hint (back, reload), takes the email this tab remembers', async () => {
+    sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+    renderRoute('/sign-in/uid-1', { shell: false });
+    expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+    sessionStorage.clear();
   });
 
   it('with the email known the password field has the focus; without it nothing is focused', async () => {

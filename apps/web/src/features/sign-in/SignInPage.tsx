@@ -17,7 +17,7 @@ import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
-import { rememberEmail } from '../../lib/storage.ts';
+import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { forgetInAddress } from './forget-in-address.ts';
@@ -37,8 +37,9 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const { failure, messageText } = useCallError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  // the authorization server's redirect names the email: read once, then kept out of the history
-  const [knownEmail] = useState(() => params.get('login_hint') ?? '');
+  // the authorization server's redirect names the email: read once, then kept out of the history;
+  // back on this page later (back, reload), the email this tab's flow holds stands in for it
+  const [knownEmail] = useState(() => params.get('login_hint') ?? getRememberedEmail() ?? '');
   useEffect(() => forgetInAddress('login_hint'), []);
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
     defaultValues: { email: knownEmail, password: '' },

@@ -34,7 +34,6 @@ export const en = {
   app_error_reload: 'Reload the page',
   app_error_home: 'Go to the sign-in page',
   env_stamp: '{{env}} environment',
-  /** index.html's notice without JavaScript: the build writes it into each page (build/prerender.ts) */
 };
 
 export type CommonCatalog = Record<keyof typeof en, string>;
