@@ -22,7 +22,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       {
         search: new URL(request.url, 'http://x').search,
         binding: existingBrowserBinding(request),
-        previousSession: sessionTokenOf(request),
+        previousSession: sessionTokenOf(request, ctx.config),
         address: request.ip,
       },
       request.log,

@@ -89,7 +89,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       await interaction.save(Math.max(1, interaction.exp - Math.floor(ctx.now() / 1000)));
       return ok({ redirect: interaction.returnTo });
     }
-    const token = await replaceSession(ctx.db, sessionTokenOf(request), user.id, ctx.now(), {
+    const token = await replaceSession(ctx.db, sessionTokenOf(request, ctx.config), user.id, ctx.now(), {
       via: 'password',
       address: request.ip,
     });

@@ -15,13 +15,14 @@ import {
   seedServiceProvider,
   seedUser,
   signedInClient,
+  TEST_PASSWORD,
   type TestApp,
 } from '../../test/harness.ts';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
-import { readSession } from '../services/sessions.ts';
+import { createSession, readSession } from '../services/sessions.ts';
 import { startMasquerade } from '../services/masquerade.ts';
 import { resolveUpstreamAccount } from '../identity/linked-identities.ts';
 import type { UpstreamIdentity } from '../identity/upstream-identity.ts';
@@ -94,6 +95,28 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const res = await t.client().get('/api/auth/sig');
       expect(res.statusCode).toBe(200);
       expect(sessionSchema.parse(res.json())).toEqual({ loggedin: false, payload: null });
+    });
+
+    it('where cookies are Secure, reads the session only from __Host-fd_session: one planted under the plain name by a sibling subdomain is no session', async () => {
+      const secure = await createTestApp(dialect, { env: { PUBLIC_URL: 'https://portal.school.test' } });
+      try {
+        const user = await seedUser(secure, { email: 'host-only@school.test' });
+        const token = await createSession(secure.db, user.id, { now: secure.clock.now() });
+        const sig = (cookie: string) =>
+          secure.app.inject({ url: '/api/auth/sig', headers: { cookie } }).then((res) => res.json());
+        expect(await sig(`${SESSION_COOKIE}=${token}`)).toMatchObject({ loggedin: false });
+        expect(await sig(`__Host-${SESSION_COOKIE}=${token}`)).toMatchObject({ loggedin: true });
+        // and a sign-in sets it under that name, as the prefix requires: Secure, path '/'
+        const login = await secure.client().post('/api/cognito/login', {
+          email: 'host-only@school.test',
+          password: TEST_PASSWORD,
+        });
+        expect(String(login.headers['set-cookie'])).toMatch(
+          /__Host-fd_session=[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax/,
+        );
+      } finally {
+        await secure.close();
+      }
     });
 
     it('returns the signature and a verifiable product token for a session', async () => {

@@ -56,7 +56,7 @@ export const authRoutes =
           returnUrl: query.return_url,
           token: query.token,
           browser: request.cookies[CSRF_COOKIE],
-          previousSession: sessionTokenOf(request),
+          previousSession: sessionTokenOf(request, ctx.config),
           address: request.ip,
         });
         setSessionCookie(reply, token, ctx.config);

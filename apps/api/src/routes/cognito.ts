@@ -23,24 +23,19 @@ import {
   startPasswordReset,
 } from '../services/accounts.ts';
 import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
-import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { clearSessionCookie, hostCookieName, revokeSession, sessionTokenOf } from '../services/sessions.ts';
 import { pickLanguage } from '../mail/render.ts';
 
 const emailParam = z.object({ email: emailSchema });
 
-/**
- * `__Host-` wherever cookies are Secure: a browser then takes the cookie only from this host, so a
- * sibling subdomain (a district's other sites) cannot plant one that would keep a stranger's password.
- */
-const signupCookieName = (ctx: AppContext) =>
-  ctx.config.cookieSecure ? `__Host-${SIGNUP_COOKIE}` : SIGNUP_COOKIE;
+const signupCookieName = (ctx: AppContext) => hostCookieName(SIGNUP_COOKIE, ctx.config);
 
 /** cognito/* except login (the identity module mounts that one). */
 export const cognitoRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
     app.get('/cognito/logout', async (request, reply) => {
-      await revokeSession(ctx.db, sessionTokenOf(request), ctx.now());
+      await revokeSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return ok(null);
     });

@@ -77,7 +77,7 @@ ${items.length ? items : html`<p>No messages yet.</p>`}`;
       if (!demo) throw new ApiError(404, 'notFound');
       // another site must not sign this browser out (no CSRF header on a plain form)
       if (!sentBySameSite(request, ctx.config)) throw new ApiError(403, 'crossSiteRequest');
-      await revokeSession(ctx.db, sessionTokenOf(request), ctx.now());
+      await revokeSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return reply.redirect(DEV_SP_PATH, 303);
     });

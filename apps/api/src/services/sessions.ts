@@ -156,13 +156,21 @@ export async function revokeUserSessions(db: Db, userId: string, now: number): P
 
 type CookieConfig = Pick<AppConfig, 'cookieSecure'>;
 
+/**
+ * A cookie only this server reads, named `__Host-…` wherever cookies are Secure: a browser then takes
+ * it only from this very host, with path '/', so a sibling subdomain (a district's other sites) cannot
+ * plant one (a session the person never started, a sign-up browser that keeps a stranger's password).
+ */
+export const hostCookieName = (name: string, config: CookieConfig): string =>
+  config.cookieSecure ? `__Host-${name}` : name;
+
 export function setSessionCookie(
   reply: FastifyReply,
   token: string,
   config: CookieConfig,
   ttlMs = SESSION_TTL_MS,
 ): void {
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(hostCookieName(SESSION_COOKIE, config), token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -172,7 +180,7 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: CookieConfig): void {
-  reply.clearCookie(SESSION_COOKIE, {
+  reply.clearCookie(hostCookieName(SESSION_COOKIE, config), {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -180,5 +188,5 @@ export function clearSessionCookie(reply: FastifyReply, config: CookieConfig): v
   });
 }
 
-export const sessionTokenOf = (request: FastifyRequest): string | undefined =>
-  request.cookies[SESSION_COOKIE];
+export const sessionTokenOf = (request: FastifyRequest, config: CookieConfig): string | undefined =>
+  request.cookies[hostCookieName(SESSION_COOKIE, config)];
