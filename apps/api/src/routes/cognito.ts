@@ -23,17 +23,18 @@ import {
   startPasswordReset,
 } from '../services/accounts.ts';
 import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
-import { clearSessionCookie, hostCookieName, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { hostCookie } from '../services/host-cookie.ts';
 import { pickLanguage } from '../mail/render.ts';
 
 const emailParam = z.object({ email: emailSchema });
-
-const signupCookieName = (ctx: AppContext) => hostCookieName(SIGNUP_COOKIE, ctx.config);
 
 /** cognito/* except login (the identity module mounts that one). */
 export const cognitoRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
+    const signupCookie = hostCookie(SIGNUP_COOKIE, ctx.config);
+
     app.get('/cognito/logout', async (request, reply) => {
       await revokeSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
@@ -42,7 +43,7 @@ export const cognitoRoutes =
 
     app.post('/cognito/signup', async (request, reply) => {
       const body = parseWith(signupBody, request.body);
-      const browser = signupBrowser(request.cookies[signupCookieName(ctx)]);
+      const browser = signupBrowser(signupCookie.read(request));
       const user = await signUp(ctx, {
         email: body.email,
         first: body.first,
@@ -54,20 +55,13 @@ export const cognitoRoutes =
         address: request.ip,
         browser,
       });
-      // path '/', as the __Host- prefix requires
-      reply.setCookie(signupCookieName(ctx), browser, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.config.cookieSecure,
-        maxAge: Math.floor(SIGNUP_COOKIE_TTL_MS / 1000),
-      });
+      signupCookie.set(reply, browser, SIGNUP_COOKIE_TTL_MS);
       return ok({ email: user.email });
     });
 
     app.post('/cognito/confirm', async (request) => {
       const body = parseWith(confirmBody, request.body);
-      await confirmAccount(ctx, body.un, body.code, request.ip, request.cookies[signupCookieName(ctx)]);
+      await confirmAccount(ctx, body.un, body.code, request.ip, signupCookie.read(request));
       return ok({ email: body.un });
     });
 

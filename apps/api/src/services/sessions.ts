@@ -11,6 +11,7 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
 import { audit } from './audit.ts';
 import { randomToken, sha256 } from './crypto.ts';
+import { hostCookie } from './host-cookie.ts';
 
 /**
  * Server-side sessions. The cookie carries a random token; the table keeps only its sha256, so a
@@ -156,37 +157,15 @@ export async function revokeUserSessions(db: Db, userId: string, now: number): P
 
 type CookieConfig = Pick<AppConfig, 'cookieSecure'>;
 
-/**
- * A cookie only this server reads, named `__Host-…` wherever cookies are Secure: a browser then takes
- * it only from this very host, with path '/', so a sibling subdomain (a district's other sites) cannot
- * plant one (a session the person never started, a sign-up browser that keeps a stranger's password).
- */
-export const hostCookieName = (name: string, config: CookieConfig): string =>
-  config.cookieSecure ? `__Host-${name}` : name;
-
-export function setSessionCookie(
+export const setSessionCookie = (
   reply: FastifyReply,
   token: string,
   config: CookieConfig,
   ttlMs = SESSION_TTL_MS,
-): void {
-  reply.setCookie(hostCookieName(SESSION_COOKIE, config), token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.cookieSecure,
-    maxAge: Math.floor(ttlMs / 1000),
-  });
-}
+): void => hostCookie(SESSION_COOKIE, config).set(reply, token, ttlMs);
 
-export function clearSessionCookie(reply: FastifyReply, config: CookieConfig): void {
-  reply.clearCookie(hostCookieName(SESSION_COOKIE, config), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.cookieSecure,
-  });
-}
+export const clearSessionCookie = (reply: FastifyReply, config: CookieConfig): void =>
+  hostCookie(SESSION_COOKIE, config).clear(reply);
 
 export const sessionTokenOf = (request: FastifyRequest, config: CookieConfig): string | undefined =>
-  request.cookies[hostCookieName(SESSION_COOKIE, config)];
+  hostCookie(SESSION_COOKIE, config).read(request);
