@@ -66,9 +66,10 @@ interface LoggedRequest {
 
 /** Fastify's own request serializer, with the URL scrubbed (its path and query carry codes, hashes, emails). */
 function requestSerializer(req: LoggedRequest) {
+  const url = req.originalUrl ?? req.url;
   return {
     method: req.method,
-    url: (req.originalUrl ?? req.url) === undefined ? undefined : scrubUrl(req.originalUrl ?? req.url ?? ''),
+    url: url === undefined ? undefined : scrubUrl(url),
     version: req.headers?.['accept-version'],
     host: req.host,
     remoteAddress: req.ip ?? req.socket?.remoteAddress,
