@@ -15,7 +15,6 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import {
   API_PREFIX,
-  CSRF_COOKIE,
   CSRF_HEADER,
   HASHED_DIR,
   MAX_BODY_BYTES,
@@ -27,6 +26,7 @@ import { scrubText } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
 import { ApiError, isApiError, sendError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
+import { csrfCookie } from './services/host-cookie.ts';
 import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
@@ -269,20 +269,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('csrfToken', '');
+  const csrf = csrfCookie(config);
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.
   app.addHook('onRequest', async (request, reply) => {
     // a hashed file is the same for everyone and cached for a year: no token, no cookie
     if (isHashedFile(request)) return;
-    const cookieToken = request.cookies[CSRF_COOKIE];
+    const cookieToken = csrf.read(request);
     const token = cookieToken ?? randomToken(24);
-    if (!cookieToken) {
-      reply.setCookie(CSRF_COOKIE, token, {
-        path: '/',
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        httpOnly: false,
-      });
-    }
+    if (!cookieToken) csrf.set(reply, token);
     reply.header(CSRF_HEADER, token);
     request.csrfToken = token;
     const policy = routePolicy(request);

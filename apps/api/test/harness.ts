@@ -121,6 +121,10 @@ export async function createTestApp(
     : { ...testApp, baseUrl, browser: () => new Browser(baseUrl, clock.now) };
 }
 
+/** The CSRF cookie as the SPA reads it: `__Host-fd_csrf` where cookies are Secure, else `fd_csrf`. */
+export const csrfCookieOf = (cookies: Pick<Map<string, string>, 'get'>): string | undefined =>
+  cookies.get(`__Host-${CSRF_COOKIE}`) ?? cookies.get(CSRF_COOKIE);
+
 /** A browser-like client over fastify.inject: keeps cookies and sends the CSRF header like the SPA. */
 export class ApiClient {
   readonly cookies = new Map<string, string>();
@@ -156,12 +160,12 @@ export class ApiClient {
 
   /** POST JSON with the double-submit header (fetching the CSRF cookie first when there is none). */
   async post(url: string, payload: unknown, headers: Record<string, string> = {}) {
-    if (!this.cookies.has(CSRF_COOKIE)) await this.get('/api/auth/sig');
+    if (!csrfCookieOf(this.cookies)) await this.get('/api/auth/sig');
     return this.request({
       method: 'POST',
       url,
       payload: payload as InjectOptions['payload'],
-      headers: { [CSRF_HEADER]: this.cookies.get(CSRF_COOKIE) ?? '', ...headers },
+      headers: { [CSRF_HEADER]: csrfCookieOf(this.cookies) ?? '', ...headers },
     });
   }
 

@@ -21,7 +21,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       exchange,
       {
         search: new URL(request.url, 'http://x').search,
-        binding: existingBrowserBinding(request),
+        binding: existingBrowserBinding(request, ctx.config),
         previousSession: sessionTokenOf(request, ctx.config),
         address: request.ip,
       },

@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import {
-  API_PREFIX,
-  apiPaths,
   buildAuthorizeUrl,
   LANGUAGE_COOKIE,
   isValidEmail,
@@ -13,6 +11,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { audit } from '../services/audit.ts';
 import { safeEqual } from '../services/crypto.ts';
+import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
 import { resolveUpstreamAccount } from './linked-identities.ts';
@@ -25,7 +24,6 @@ import { issueSignInState } from './portal-login.ts';
 
 /** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
 export const INTERACTION_COOKIE = 'fd_interaction';
-export const INTERACTION_COOKIE_PATH = `${API_PREFIX}${apiPaths.cognitoLogin}`;
 export const interactionBinding = (secret: Buffer, uid: string): string =>
   deriveSecret(secret, 'interaction-binding', uid);
 export const isBoundToInteraction = (secret: Buffer, uid: string, cookie: string | undefined): boolean =>
@@ -88,13 +86,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     const upstream = upstreamOf(details.params.identity_provider);
     if (!upstream) {
-      reply.setCookie(INTERACTION_COOKIE, interactionBinding(secret, details.uid), {
-        path: INTERACTION_COOKIE_PATH,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.config.cookieSecure,
-        maxAge: Math.max(1, details.exp - Math.floor(ctx.now() / 1000)),
-      });
+      hostCookie(INTERACTION_COOKIE, ctx.config).set(
+        reply,
+        interactionBinding(secret, details.uid),
+        Math.max(1, details.exp - Math.floor(ctx.now() / 1000)) * 1000,
+      );
       const query = loginHint ? `?login_hint=${encodeURIComponent(loginHint)}` : '';
       return reply.redirect(`/sign-in/${encodeURIComponent(details.uid)}${query}`, 303);
     }

@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { audit } from '../services/audit.ts';
+import { hostCookie } from '../services/host-cookie.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { checkGuess, guessAtUnknownAccount } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
@@ -47,7 +48,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
     if (body.uid !== undefined) {
       const bound =
         UID_PATTERN.test(body.uid) &&
-        isBoundToInteraction(secret, body.uid, request.cookies[INTERACTION_COOKIE]);
+        isBoundToInteraction(secret, body.uid, hostCookie(INTERACTION_COOKIE, ctx.config).read(request));
       interaction = bound ? await provider.Interaction.find(body.uid) : undefined;
       const idp = interaction?.params.identity_provider;
       if (!interaction || (idp !== undefined && idp !== 'COGNITO')) throw new ApiError(400, 'stateInvalid');

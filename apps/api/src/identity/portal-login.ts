@@ -1,10 +1,11 @@
 import * as client from 'openid-client';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX, type IdentityProvider } from '@frontdoor/contract';
+import type { IdentityProvider } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
+import { hostCookie } from '../services/host-cookie.ts';
 import { replaceSession } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
 import { isLoopbackHttp } from './federation.ts';
@@ -27,21 +28,20 @@ export function browserBinding(
   reply: FastifyReply,
   config: Pick<AppConfig, 'cookieSecure'>,
 ): string {
-  let token = request.cookies[BROWSER_COOKIE];
+  const cookie = hostCookie(BROWSER_COOKIE, config);
+  let token = cookie.read(request);
   if (!token || !/^[\w-]{32,64}$/.test(token)) {
     token = randomToken();
-    reply.setCookie(BROWSER_COOKIE, token, {
-      path: API_PREFIX,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.cookieSecure,
-    });
+    cookie.set(reply, token);
   }
   return sha256(token);
 }
 
-export const existingBrowserBinding = (request: FastifyRequest): string | undefined => {
-  const token = request.cookies[BROWSER_COOKIE];
+export const existingBrowserBinding = (
+  request: FastifyRequest,
+  config: Pick<AppConfig, 'cookieSecure'>,
+): string | undefined => {
+  const token = hostCookie(BROWSER_COOKIE, config).read(request);
   return token ? sha256(token) : undefined;
 };
 

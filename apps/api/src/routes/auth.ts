@@ -1,17 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CSRF_COOKIE,
-  apiPaths,
-  basicUserRoleParam,
-  cookieQuery,
-  validateEmailBody,
-} from '@frontdoor/contract';
+import { apiPaths, basicUserRoleParam, cookieQuery, validateEmailBody } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith, sendError } from '../services/http.ts';
 import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
+import { csrfCookie } from '../services/host-cookie.ts';
 import { refusePage } from '../identity/pages.ts';
 
 /**
@@ -55,7 +50,7 @@ export const authRoutes =
           hash: query.hash,
           returnUrl: query.return_url,
           token: query.token,
-          browser: request.cookies[CSRF_COOKIE],
+          browser: csrfCookie(ctx.config).read(request),
           previousSession: sessionTokenOf(request, ctx.config),
           address: request.ip,
         });

@@ -81,7 +81,7 @@ describe('production', () => {
       loginUrl: 'https://portal.frontdoor.test/oidc',
     });
     expect(cfg.siteUrls.root).toBe('https://www.frontdoor.education');
-    expect(res.cookies.find((c) => c.name === 'fd_csrf')?.secure).toBe(true);
+    expect(res.cookies.find((c) => c.name === '__Host-fd_csrf')?.secure).toBe(true);
   });
 });
 

@@ -1,19 +1,41 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 
 /**
- * A cookie only this server reads (httpOnly, SameSite=Lax, path '/'), named `__Host-<name>` wherever
- * cookies are Secure: a browser then takes it only from this very host, so a sibling subdomain (a
- * district's other sites) cannot plant one (a session the person never started, a sign-up browser
- * that keeps a stranger's password).
+ * A cookie of this very host (SameSite=Lax, path '/', httpOnly unless `readableByScript`), named
+ * `__Host-<name>` wherever cookies are Secure: a browser then takes it only from this host, so a
+ * sibling subdomain (a district's other sites) cannot plant one (a session the person never started,
+ * a sign-up browser that keeps a stranger's password, a CSRF token it knows). Without a ttl it lasts
+ * as long as the browser's session.
  */
-export function hostCookie(name: string, config: Pick<AppConfig, 'cookieSecure'>) {
+export function hostCookie(
+  name: string,
+  config: Pick<AppConfig, 'cookieSecure'>,
+  { readableByScript = false } = {},
+) {
   const cookieName = config.cookieSecure ? `__Host-${name}` : name;
-  const options = { path: '/', httpOnly: true, sameSite: 'lax', secure: config.cookieSecure } as const;
+  const options = {
+    path: '/',
+    httpOnly: !readableByScript,
+    sameSite: 'lax',
+    secure: config.cookieSecure,
+  } as const;
   return {
     read: (request: FastifyRequest): string | undefined => request.cookies[cookieName],
-    set: (reply: FastifyReply, value: string, ttlMs: number): void =>
-      void reply.setCookie(cookieName, value, { ...options, maxAge: Math.floor(ttlMs / 1000) }),
+    set: (reply: FastifyReply, value: string, ttlMs?: number): void =>
+      void reply.setCookie(
+        cookieName,
+        value,
+        ttlMs === undefined ? options : { ...options, maxAge: Math.floor(ttlMs / 1000) },
+      ),
     clear: (reply: FastifyReply): void => void reply.clearCookie(cookieName, options),
   };
 }
+
+/**
+ * The double-submit CSRF token's cookie, which the SPA reads: it also names the browser an access
+ * code's sign-in is bound to (services/cookie-hashes.ts), so no sibling subdomain may choose it.
+ */
+export const csrfCookie = (config: Pick<AppConfig, 'cookieSecure'>) =>
+  hostCookie(CSRF_COOKIE, config, { readableByScript: true });

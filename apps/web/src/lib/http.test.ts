@@ -42,6 +42,31 @@ describe('apiRequest (§7)', () => {
     setRequestLanguage('en');
   });
 
+  it('echoes __Host-fd_csrf where cookies are Secure, and with no cookie it can read (a SPA on another origin) the token the last answer named', async () => {
+    const seen: (string | null)[] = [];
+    server.use(
+      http.get(api(apiPaths.sig), () =>
+        HttpResponse.json({ loggedin: false, payload: null }, { headers: { 'x-csrf-token': 'from-answer' } }),
+      ),
+      http.post(api(apiPaths.validateEmail), ({ request }) => {
+        seen.push(request.headers.get('x-csrf-token'));
+        return ok('login');
+      }),
+    );
+    const validateEmail = () =>
+      apiRequest(testConfig, 'POST', apiPaths.validateEmail, validateEmailResponse, { email: 'a@b.co' });
+    const expire = (name: string) => (document.cookie = `${name}=; path=/; max-age=0`);
+    expire('fd_csrf');
+    await apiRequest(testConfig, 'GET', apiPaths.sig, z.unknown());
+    await validateEmail();
+    // jsdom keeps no __Host- cookie on http: the browser's cookie string is given as it would read
+    const cookies = vi.spyOn(document, 'cookie', 'get');
+    cookies.mockReturnValue('fd_csrf=planted; __Host-fd_csrf=host-only');
+    await validateEmail();
+    cookies.mockRestore();
+    expect(seen).toEqual(['from-answer', 'host-only']);
+  });
+
   it('sends no CSRF header on GET and adds the query', async () => {
     document.cookie = 'fd_csrf=abc; path=/';
     let seen: Request | undefined;

@@ -93,6 +93,16 @@ export function readCookie(name: string): string | undefined {
   return found === undefined ? undefined : decodeURIComponent(found.slice(prefix.length));
 }
 
+/** The CSRF token the API's last answer named: the only way to it for a SPA on another origin. */
+let lastCsrfHeader: string | undefined;
+
+/**
+ * The token to echo on a POST: the cookie, named `__Host-fd_csrf` where cookies are Secure (the
+ * server's choice), else the last answer's header.
+ */
+const csrfToken = (): string | undefined =>
+  readCookie(`__Host-${CSRF_COOKIE}`) ?? readCookie(CSRF_COOKIE) ?? lastCsrfHeader;
+
 export function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
   const url = new URL(`${cfg.apiUrl}${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
@@ -155,7 +165,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
   const headers: Record<string, string> = { accept: 'application/json', 'accept-language': requestLanguage };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method === 'POST') {
-    const csrf = readCookie(CSRF_COOKIE);
+    const csrf = csrfToken();
     if (csrf) headers[CSRF_HEADER] = csrf;
   }
   const timeoutMs = options.timeoutMs ?? cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -165,6 +175,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     timeoutMs,
     options.signal,
   );
+  lastCsrfHeader = response.headers.get(CSRF_HEADER) ?? lastCsrfHeader;
   const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
   const failed = (httpStatus: number, code: string | undefined, msg: string | undefined): ApiError => {
     try {
