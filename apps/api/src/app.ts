@@ -31,7 +31,7 @@ import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
 import { askedLanguage } from './services/request-language.ts';
-import { RequestLog } from './services/logger.ts';
+import { RequestLog, withRequestLog } from './services/logger.ts';
 import { MINUTE_MS, logLimitReached } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
@@ -241,7 +241,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
       reply.raw.setHeader(name, value);
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    done();
+    withRequestLog(request.log, done);
   });
   await app.register(cookie);
   if (config.corsOrigins.length) {

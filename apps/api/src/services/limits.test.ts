@@ -592,6 +592,12 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       ]);
       expect(log.refusals('addressFailureLimit')).toHaveLength(10);
       expect(log.refusals('addressFailureLimit')[0]).toMatchObject({ res: { statusCode: 429 } });
+      // it names the request that tripped the limit: the fifth failure, the last one answered 401
+      const failures = log
+        .lines()
+        .filter((line) => line.msg === 'request completed' && line.code === 'incorrectCredentials');
+      expect(failures).toHaveLength(5);
+      expect(log.reached()[0]?.reqId).toBe(failures.at(-1)?.reqId);
       expect(log.raw.filter((line) => emails.some((email) => line.includes(email)))).toEqual([]);
     });
 
@@ -713,6 +719,10 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         }),
       ]);
       expect(log.refusals('tooManyRequests')).toHaveLength(17 + 8);
+      // each on the line of the first request it refused
+      const [flood, calls] = log.reached();
+      expect(flood?.reqId).toBe(log.refusals('tooManyRequests')[0]?.reqId);
+      expect(calls?.reqId).toBe(log.refusals('tooManyRequests')[17]?.reqId);
     });
   });
 

@@ -9,6 +9,7 @@ import { HashQueue, OneAtATime } from './hash-queue.ts';
 import { findUserById } from './users.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
+import { requestLogOr } from './logger.ts';
 import { queueAccountMail } from './accounts.ts';
 import type { CodePurpose } from './codes.ts';
 
@@ -73,7 +74,8 @@ export type LimitKey =
 /**
  * The one line an operator reads when a limit starts refusing (docs/DEPLOYMENT.md): the limit, the
  * code its refusals answer, what it counts against and for how many seconds it refuses (retryAfter).
- * Written where the limit trips, never for the requests it then refuses, so a flood cannot flood the log.
+ * Written where the limit trips, never for the requests it then refuses, so a flood cannot flood the log;
+ * on the line of the request that tripped it (its reqId).
  */
 export function logLimitReached(
   logger: Logger,
@@ -82,7 +84,7 @@ export function logLimitReached(
   level: 'warn' | 'error' = 'warn',
 ): void {
   const { limit, code, key, retryAfterMs } = reached;
-  logger[level](
+  requestLogOr(logger)[level](
     { limit, code, ...key, retryAfter: Math.ceil(retryAfterMs / 1000), ...detail },
     'abuse limit reached',
   );

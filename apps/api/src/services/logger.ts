@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { isMessageCode } from '@frontdoor/contract';
 import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract/scrub';
@@ -94,6 +95,18 @@ export function createLogger(options: { level: string; destination?: Destination
 
 /** The OAuth error each refused authorization-server request answered, by its raw request. */
 const oidcRefusals = new WeakMap<IncomingMessage, { error: string; description: string | undefined }>();
+
+const requestLogs = new AsyncLocalStorage<FastifyBaseLogger>();
+
+/** Runs the rest of a request (`next`: its hooks, its handler) with the request's logger at hand. */
+export const withRequestLog = (log: FastifyBaseLogger, next: () => void): void => requestLogs.run(log, next);
+
+/**
+ * The logger of the request being answered, whose lines carry its reqId, else `logger`: a service
+ * that logs through the app's logger names the request an operator finds beside it.
+ */
+export const requestLogOr = (logger: FastifyBaseLogger): FastifyBaseLogger =>
+  requestLogs.getStore() ?? logger;
 
 /**
  * Notes the OAuth error (`invalid_client`, `invalid_grant`…) and its description that the authorization
