@@ -58,6 +58,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false exempts a state-changing route from the double-submit CSRF check (it authenticates otherwise). */
     csrf?: boolean;
+    /**
+     * A server-to-server call that authenticates its client every time and is limited per client id
+     * (routes/gateway.ts); the flood guard leaves it to that.
+     */
+    serverToServer?: boolean;
   }
   interface FastifyRequest {
     /** This browser's fd_csrf token (the cookie's, or the one this answer sets): binds auth/cookie's hashes. */
@@ -77,11 +82,6 @@ function trustedProxies(setting: AppContext['config']['trustProxy']) {
   if (typeof setting !== 'number') return setting;
   return (_address: string, hop: number) => hop < setting;
 }
-
-/** A server-to-server call (HTTP Basic client credentials), limited per client id in its handler. */
-const isServerToServer = (request: FastifyRequest): boolean =>
-  (request.routeOptions.url ?? '').startsWith(`${API_PREFIX}gateway/`) &&
-  (request.headers.authorization ?? '').startsWith('Basic ');
 
 /**
  * @fastify/rate-limit's store interface over the shared counters (Redis with a memory fallback),
@@ -262,7 +262,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     timeWindow: MINUTE_MS,
     // static files and pages are cheap; service providers are limited per client id instead
     allowList: (request) =>
-      !routePolicy(request).api || isServerToServer(request) || ctx.limits.allowlisted(request.ip),
+      !routePolicy(request).api ||
+      request.routeOptions.config.serverToServer === true ||
+      ctx.limits.allowlisted(request.ip),
     keyGenerator: (request) => request.ip,
     store: floodStore(ctx),
     errorResponseBuilder: (_request, { ttl }) => new ApiError(429, 'tooManyRequests', undefined, ttl),

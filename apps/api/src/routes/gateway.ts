@@ -35,7 +35,8 @@ async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, r
 export const gatewayRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    app.post('/gateway/createCsrfLogin', { config: { csrf: false } }, async (request, reply) => {
+    const serverToServer = { csrf: false, serverToServer: true };
+    app.post('/gateway/createCsrfLogin', { config: serverToServer }, async (request, reply) => {
       const sp = await authenticatedProvider(ctx, request, reply);
       const body = parseWith(createCsrfLoginBody, request.body);
       if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
@@ -48,7 +49,7 @@ export const gatewayRoutes =
     });
 
     // a product checks that the session its token names (`sid`) is still signed in
-    app.get('/gateway/session/:sid', async (request, reply) => {
+    app.get('/gateway/session/:sid', { config: serverToServer }, async (request, reply) => {
       await authenticatedProvider(ctx, request, reply);
       const { sid } = parseWith(gatewaySessionParams, request.params);
       return ok({ active: await isSessionActive(ctx.db, sid, ctx.now()) });

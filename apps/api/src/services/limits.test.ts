@@ -537,6 +537,19 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       for (let i = 0; i < 5; i++)
         expect((await call(t, '192.0.2.5', 'GET', '/api/auth/sig')).status).toBe(200);
     });
+
+    it('a Basic header of its own does not lift the flood guard: only the calls that check their client are exempt', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await t.app.inject({
+          url: '/api/gateway/getCsrfLogin/no-such-request',
+          headers: { authorization: basicAuth('anyone', 'anything') },
+          remoteAddress: '198.51.100.112',
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([404, 404, 404, 429]);
+    });
   });
 
   describe.skipIf(skip)('behind a proxy', () => {
