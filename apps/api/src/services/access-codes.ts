@@ -218,6 +218,12 @@ async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
 
 /** Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few). */
 const typosKey = (address: string, browser: string) => `access-code-typos:${address}:${browser}`;
+/**
+ * A code forgives once an hour. A wrong code is a guess at the class's other codes, and the browser is
+ * the client's to choose: a student who types their own code after every three guesses would
+ * otherwise keep the address's failure count flat while spending the provider's budget.
+ */
+const forgivenKey = (codeHash: string) => `access-code-forgave:${codeHash}`;
 
 /**
  * GET accessCodes/login/{code}/{sp_id}: the code is looked up within the provider asked for. A
@@ -271,7 +277,9 @@ export async function accessCodeLogin(
     .executeTakeFirst();
   if (row) {
     await uncountProviderFailure(ctx, input.spId);
-    await releaseAddressGuess(ctx, guess, (await ctx.limits.counters.peek(typos, now)).count);
+    const firstThisHour = (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
+    const forgiven = firstThisHour ? (await ctx.limits.counters.peek(typos, now)).count : 0;
+    await releaseAddressGuess(ctx, guess, forgiven);
     await ctx.limits.counters.clear(typos);
     await audit(ctx, {
       event: 'sign-in',

@@ -488,6 +488,32 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       }
     });
 
+    it("a student's own code forgives once an hour: typed after every three guesses at the class's codes, it does not hide them from the address's ceiling", async () => {
+      const u = await open({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '10' });
+      await seedServiceProvider(u, 'laundry');
+      const student = await seedUser(u, { email: 'launderer@school.test' });
+      const { code } = await createAccessCode(u.ctx, { spId: 'laundry', userId: student.id });
+      let guess = Number(code);
+      const nextGuess = () => String(++guess % 1e6).padStart(6, '0');
+      const statuses: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 3; i++)
+          statuses.push((await accessCode(u, SCHOOL, nextGuess(), 'laundry')).status);
+        statuses.push((await accessCode(u, SCHOOL, code, 'laundry')).status);
+      }
+      // the first round is forgiven; from then on every guess counts, and past the 10th the address
+      // is refused, its right code too
+      expect(statuses).toEqual([...Array(4).fill([404, 404, 404, 200]).flat(), 404, 429, 429, 429]);
+      // an hour later the code forgives again: three guesses and the code, then ten more guesses
+      u.clock.advance(HOUR_MS);
+      for (let i = 0; i < 3; i++)
+        expect((await accessCode(u, SCHOOL, nextGuess(), 'laundry')).status).toBe(404);
+      expect((await accessCode(u, SCHOOL, code, 'laundry')).status).toBe(200);
+      for (let i = 0; i < 10; i++)
+        expect((await accessCode(u, SCHOOL, nextGuess(), 'laundry')).status).toBe(404);
+      expect((await accessCode(u, SCHOOL, nextGuess(), 'laundry')).status).toBe(429);
+    });
+
     it('codes expire after ACCESS_CODE_TTL_DAYS and can be revoked', async () => {
       const student = await seedUser(t, { email: 'expiring@school.test' });
       const first = await createAccessCode(t.ctx, { spId: 'readingroom', userId: student.id });
