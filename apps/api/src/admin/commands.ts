@@ -17,7 +17,7 @@ import {
   rotateClientSecret,
 } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
-import { findUserByEmail, hashPassword, newUserRow } from '../services/users.ts';
+import { findUserByEmail, hashPassword, isAdministrator, newUserRow } from '../services/users.ts';
 import { deleteUser, listUsers, showUser } from '../services/user-admin.ts';
 import { createInvite } from '../services/invites.ts';
 import {
@@ -399,6 +399,9 @@ async function execute(
     case 'access-code create': {
       const spId = await providerId(ctx, values);
       const student = await userByEmail(ctx, email(values));
+      // six digits guessable by a class must never open an administrator's account
+      if (isAdministrator(student))
+        throw new UsageError(`${student.email} is an administrator: an access code never signs one in`);
       const ttlDays = positiveInteger(values, 'ttl-days');
       const created = await createAccessCode(ctx, { spId, userId: student.id, ttlDays });
       return { code: created.code, id: created.id, expiresAt: new Date(created.expiresAt).toISOString() };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@frontdoor/contract';
+import { ADMIN_ROLE, messages } from '@frontdoor/contract';
 import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
+import { runAdminCommand } from '../admin/commands.ts';
 
 describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
@@ -45,6 +46,28 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
         .get(`/api/accessCodes/login/${'1'.repeat(5000)}/length-sp`, { 'sec-fetch-site': 'cross-site' });
       expect(crossSite.statusCode).toBe(403);
       expect(crossSite.json().code).toBe('crossSiteRequest');
+    },
+  );
+
+  it.skipIf(skip)(
+    'never signs in an administrator: the admin CLI refuses to make the code, and one made before the role opens nothing',
+    async () => {
+      await seedServiceProvider(t, 'admin-sp', ['https://app.admin-sp.test']);
+      const admin = await seedUser(t, { email: 'head@school.test', roles: { [ADMIN_ROLE]: [1] } });
+      await expect(
+        runAdminCommand(t.ctx, ['access-code', 'create'], { sp: 'admin-sp', email: admin.email }),
+      ).rejects.toThrow(/head@school.test is an administrator/);
+
+      const promoted = await seedUser(t, { email: 'promoted@school.test' });
+      const { code } = await createAccessCode(t.ctx, { spId: 'admin-sp', userId: promoted.id });
+      await t.db
+        .updateTable('users')
+        .set({ roles: JSON.stringify({ [ADMIN_ROLE]: [1] }) })
+        .where('id', '=', promoted.id)
+        .execute();
+      const res = await t.client().get(`/api/accessCodes/login/${code}/admin-sp`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('accessCodeNotFound');
     },
   );
 });

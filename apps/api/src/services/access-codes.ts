@@ -16,6 +16,7 @@ import {
   reserveAddressGuess,
 } from './limits.ts';
 import { findServiceProvider } from './service-providers.ts';
+import { findUserById, isAdministrator } from './users.ts';
 
 type CodeContext = Pick<AppContext, 'db' | 'config' | 'now'>;
 
@@ -275,7 +276,9 @@ export async function accessCodeLogin(
     .where('code_hash', '=', codeHash)
     .where('sp_id', '=', input.spId)
     .executeTakeFirst();
-  if (row) {
+  // a code made before its account became an administrator's opens nothing
+  const student = row && (await findUserById(ctx.db, row.user_id));
+  if (row && student && !isAdministrator(student)) {
     await uncountProviderFailure(ctx, input.spId);
     const firstThisHour = (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
     const forgiven = firstThisHour ? (await ctx.limits.counters.peek(typos, now)).count : 0;
@@ -311,6 +314,7 @@ export async function accessCodeLogin(
   const other = await liveCodes(ctx.db, now)
     .select('sp_id')
     .where('code_hash', '=', codeHash)
+    .where('sp_id', '!=', input.spId)
     .executeTakeFirst();
   if (!other) throw new ApiError(404, 'accessCodeNotFound');
   await countProviderFailure(ctx, other.sp_id);

@@ -1,16 +1,14 @@
-import { ADMIN_ROLE, MASQUERADE_TTL_MS, userHasRole } from '@frontdoor/contract';
+import { ADMIN_ROLE, MASQUERADE_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
 import { liveSession } from './sessions.ts';
-import { signatureUser } from './users.ts';
+import { isAdministrator } from './users.ts';
 
 /** A masquerade the rules do not allow; the admin CLI prints its message and exits non-zero. */
 export class MasqueradeRefused extends Error {}
 
 type MasqueradeContext = Pick<AppContext, 'db' | 'now'>;
-
-const isAdministrator = (user: User) => userHasRole(signatureUser(user), ADMIN_ROLE);
 
 /** Why `admin` may not act as `target`, or null when it may. */
 function refusal(admin: User, target: User): { reason: string; message: string } | null {

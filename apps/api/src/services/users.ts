@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
-import { ACCOUNT_METHODS, rolesSchema } from '@frontdoor/contract';
+import { ACCOUNT_METHODS, ADMIN_ROLE, rolesSchema, userHasRole } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
@@ -130,6 +130,8 @@ export const signatureUser = (user: User): SignatureUser => ({
   last: user.last,
   roles: rolesOf(user),
 });
+
+export const isAdministrator = (user: User): boolean => userHasRole(signatureUser(user), ADMIN_ROLE);
 
 /** The user as auth/sig shows it to the SPA and the products: with the identities linked to the account. */
 export const signatureOf = async (db: Db, user: User): Promise<SignatureUser> => ({
