@@ -201,10 +201,16 @@ const nameSchema = (required: MessageCode, tooLong: MessageCode) =>
     .string(errorCode(required))
     .check(z.trim(), z.minLength(1, errorCode(required)), z.maxLength(NAME_MAX_LENGTH, errorCode(tooLong)));
 
+/** An account's names, as the sign-up form and the admin CLI take them. */
+const nameFields = () => ({
+  first: nameSchema('firstNameRequired', 'firstNameTooLong'),
+  last: nameSchema('lastNameRequired', 'lastNameTooLong'),
+});
+export const accountNames = lazySchema(() => z.object(nameFields()));
+
 export const signupBody = lazySchema(() =>
   z.object({
-    first: nameSchema('firstNameRequired', 'firstNameTooLong'),
-    last: nameSchema('lastNameRequired', 'lastNameTooLong'),
+    ...nameFields(),
     email: emailField('emailInvalidSignup'),
     pw: passwordSchema,
     description: descriptionSchema,

@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASQUERADE_TTL_MS, PRODUCT_JWKS_PATH, messages, sessionSchema } from '@frontdoor/contract';
-import { DIALECTS, basicAuth, createTestApp, signedInClient, type TestApp } from '../../test/harness.ts';
+import {
+  DIALECTS,
+  basicAuth,
+  createTestApp,
+  lastMail,
+  signedInClient,
+  type TestApp,
+} from '../../test/harness.ts';
 import {
   COMMANDS,
   HELP,
@@ -388,6 +395,38 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     expect(deleted[0]?.detail).not.toContain('listed@cli.test');
   });
 
+  it.skipIf(skip)(
+    "user rename sets the names a stranger typed at a sign-up confirmed in another browser; the names follow the sign-up form's rules",
+    async () => {
+      await t.client().post('/api/cognito/signup', {
+        first: 'Visit evil.example now',
+        last: 'X',
+        email: 'renamed@cli.test',
+        pw: PW,
+        description: 'student',
+      });
+      const { code } = await lastMail(t, 'renamed@cli.test');
+      await t.client().post('/api/cognito/confirm', { un: 'renamed@cli.test', code });
+      expect(await run('user', 'show', '--email', 'renamed@cli.test')).toMatchObject({ namesProven: false });
+
+      expect(
+        await run('user', 'rename', '--email', 'renamed@cli.test', '--first', ' Rosa ', '--last', 'Parks'),
+      ).toEqual({ renamed: true });
+      expect(await run('user', 'show', '--email', 'renamed@cli.test')).toMatchObject({
+        first: 'Rosa',
+        last: 'Parks',
+        namesProven: true,
+      });
+      expect((await run('audit', 'list', '--event', 'account.renamed')).entries).toHaveLength(1);
+      await expect(
+        run('user', 'rename', '--email', 'renamed@cli.test', '--first', 'R'.repeat(200), '--last', 'P'),
+      ).rejects.toThrow(messages.firstNameTooLong);
+      await expect(
+        run('user', 'create', '--email', 'long@cli.test', '--first', 'F', '--last', 'L'.repeat(200)),
+      ).rejects.toThrow(messages.lastNameTooLong);
+    },
+  );
+
   it.skipIf(skip)('refuses bad usage with a UsageError', async () => {
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X')).rejects.toThrow(UsageError);
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X', '--origin', 'ftp://x')).rejects.toThrow(
@@ -449,6 +488,7 @@ describe('admin CLI formatting', () => {
       'sp rotate-secret',
       'user list',
       'user show',
+      'user rename',
       'user delete',
     ]) {
       expect(HELP).toContain(cmd);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import {
   ACCOUNT_TYPES,
+  accountNames,
   emailSchema,
   issueCode,
   messages,
@@ -18,7 +19,7 @@ import {
 } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { findUserByEmail, hashPassword, isAdministrator, newUserRow } from '../services/users.ts';
-import { deleteUser, listUsers, showUser } from '../services/user-admin.ts';
+import { deleteUser, listUsers, renameUser, showUser } from '../services/user-admin.ts';
 import { createInvite } from '../services/invites.ts';
 import {
   accessCodeBudgetOf,
@@ -75,7 +76,12 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user show': {
     usage: '--email <e>',
     summary:
-      'One account → {id, email, first, last, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, createdAt} (never the password hash).',
+      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, createdAt} (never the password hash).',
+  },
+  'user rename': {
+    usage: '--email <e> --first <f> --last <l>',
+    summary:
+      "Sets an account's names → {renamed}: for names a stranger typed at a sign-up that its owner confirmed in another browser (`user show` says namesProven: false); mails greet by them again.",
   },
   'user delete': {
     usage: '--email <e> --yes',
@@ -229,6 +235,13 @@ function parseRoles(specs: string[] = []): Roles {
   return parsed.data;
 }
 
+/** --first and --last, held to the sign-up form's rules. */
+function names(values: Values): { first: string; last: string } {
+  const parsed = accountNames.safeParse({ first: required(values, 'first'), last: required(values, 'last') });
+  if (!parsed.success) throw new UsageError(messages[issueCode(parsed.error)]);
+  return parsed.data;
+}
+
 function positiveInteger(values: Values, name: 'ttl-days' | 'limit'): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
@@ -360,8 +373,7 @@ async function execute(
       const row = newUserRow(
         {
           email: address,
-          first: required(values, 'first'),
-          last: required(values, 'last'),
+          ...names(values),
           passwordHash,
           confirmed: !values.unconfirmed,
           mustReset: values['must-reset'] ?? false,
@@ -384,6 +396,8 @@ async function execute(
       return { users: await listUsers(ctx, positiveInteger(values, 'limit') ?? 50) };
     case 'user show':
       return showUser(ctx, await userByEmail(ctx, email(values)));
+    case 'user rename':
+      return renameUser(ctx, await userByEmail(ctx, email(values)), names(values));
     case 'user delete': {
       const user = await userByEmail(ctx, email(values));
       if (!values.yes)

@@ -22,6 +22,7 @@ import * as m007 from './migrations/007_identity_claims.ts';
 import * as m008 from './migrations/008_outbox.ts';
 import * as m009 from './migrations/009_drop_federation_return_url.ts';
 import * as m010 from './migrations/010_signup_browser.ts';
+import * as m011 from './migrations/011_names_proven.ts';
 
 export type Db = Kysely<Database>;
 
@@ -175,6 +176,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '008_outbox': m008,
   '009_drop_federation_return_url': m009,
   '010_signup_browser': m010,
+  '011_names_proven': m011,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

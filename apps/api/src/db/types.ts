@@ -29,6 +29,11 @@ export interface UsersTable {
    * waiting at migration 010.
    */
   signup_browser: string | null;
+  /**
+   * 0 when a self sign-up was confirmed by someone other than its browser: its names may be a
+   * stranger's, and mails do not greet by them (migration 011).
+   */
+  names_proven: Generated<number>;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */

@@ -112,17 +112,28 @@ export async function resolveUpstreamAccount(
       let user: User;
       let resolution: AccountResolution;
       if (sameEmail && identity.linkableEmail && !takenByProvider) {
-        if (sameEmail.confirmed !== 1) {
+        // a sign-up nobody confirmed may be a stranger's: its password goes, and its names give way
+        // to those the provider asserts (without any, they are kept but never greet in a mail)
+        const confirming =
+          sameEmail.confirmed === 1
+            ? {}
+            : {
+                confirmed: 1,
+                password_hash: null,
+                signup_browser: null,
+                ...(identity.first || identity.last
+                  ? { first: identity.first, last: identity.last }
+                  : { names_proven: 0 }),
+              };
+        if (sameEmail.confirmed !== 1)
           await trx
             .updateTable('users')
-            .set({ confirmed: 1, password_hash: null, signup_browser: null, updated_at: now })
+            .set({ ...confirming, updated_at: now })
             .where('id', '=', sameEmail.id)
             .execute();
-        }
         user = {
           ...sameEmail,
-          confirmed: 1,
-          password_hash: sameEmail.confirmed === 1 ? sameEmail.password_hash : null,
+          ...confirming,
         };
         resolution = 'linked';
       } else {

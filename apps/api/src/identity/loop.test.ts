@@ -521,6 +521,23 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(methods.map((m) => m.provider)).toEqual(['Google']);
     });
 
+    it("a verified Google email confirms a sign-up nobody confirmed: the sign-up's password goes and the provider's names replace its own", async () => {
+      const user = await addPasswordUser(h, 'stranger-typed@school.example', { confirmed: false });
+      const { browser } = await upstreamLoop(h, 'Google', {
+        email: user.email,
+        first: 'Real',
+        last: 'Owner',
+      });
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      expect(
+        await h.db
+          .selectFrom('users')
+          .select(['confirmed', 'password_hash', 'first', 'last', 'names_proven'])
+          .where('id', '=', user.id)
+          .executeTakeFirst(),
+      ).toEqual({ confirmed: 1, password_hash: null, first: 'Real', last: 'Owner', names_proven: 1 });
+    });
+
     it('never links a second Google account to an account that has one: a reassigned school address gets an account of its own', async () => {
       const user = await addPasswordUser(h, 'reassigned@school.example');
       await h.db

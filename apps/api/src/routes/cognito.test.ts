@@ -20,6 +20,7 @@ import {
   lastMail,
   seedUser,
   signedInClient,
+  type ApiClient,
   type TestApp,
 } from '../../test/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
@@ -216,6 +217,50 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       await seedUser(t, { email: 'proven@school.test', first: 'Ada' });
       await t.client().post('/api/cognito/sendreset', { un: 'proven@school.test' });
       expect((await lastMail(t, 'proven@school.test')).mail?.text.split('\n')[0]).toBe('Hello Ada,');
+    });
+
+    it("a stranger's names never greet, even once the owner has proven the address in another browser and chosen a password", async () => {
+      const words = 'Visit evil.example now';
+      const greeting = async (email: string) => {
+        t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+        await t.client().post('/api/cognito/sendreset', { un: email });
+        return (await lastMail(t, email)).mail?.text.split('\n')[0];
+      };
+      const resetIn = async (browser: ApiClient, email: string) => {
+        t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+        await browser.post('/api/cognito/sendreset', { un: email });
+        const { code } = await lastMail(t, email);
+        const pw = 'Owner-Chose-This-42';
+        expect(
+          (await browser.post('/api/cognito/reset', { un: email, code, pw, confirmPw: pw })).statusCode,
+        ).toBe(200);
+      };
+
+      // the owner confirms with the mailed code in their own browser, then chooses a password
+      await t.client().post('/api/cognito/signup', signup('confirmed-away@school.test', { first: words }));
+      const owner = t.client();
+      const { code } = await lastMail(t, 'confirmed-away@school.test');
+      expect(
+        (await owner.post('/api/cognito/confirm', { un: 'confirmed-away@school.test', code })).statusCode,
+      ).toBe(200);
+      await resetIn(owner, 'confirmed-away@school.test');
+      // the owner asks for a reset of a sign-up they never confirmed
+      await t.client().post('/api/cognito/signup', signup('reset-away@school.test', { first: words }));
+      await resetIn(t.client(), 'reset-away@school.test');
+      for (const email of ['confirmed-away@school.test', 'reset-away@school.test']) {
+        expect(await findUserByEmail(t.db, email)).toMatchObject({
+          confirmed: 1,
+          must_reset: 0,
+          names_proven: 0,
+        });
+        expect(await greeting(email)).toBe('Hello,');
+      }
+
+      // a reset in the browser that signed up proves its names like its code would
+      const device = t.client();
+      await device.post('/api/cognito/signup', signup('reset-here@school.test', { first: 'Ada' }));
+      await resetIn(device, 'reset-here@school.test');
+      expect(await greeting('reset-here@school.test')).toBe('Hello Ada,');
     });
 
     it('a shared classroom device confirms each account signed up on it, their passwords kept', async () => {

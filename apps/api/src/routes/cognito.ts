@@ -103,6 +103,7 @@ export const cognitoRoutes =
         code: parsed.data.code,
         password: parsed.data.pw,
         address: request.ip,
+        browser: signupCookie.read(request),
       });
       return ok(null);
     });

@@ -29,11 +29,13 @@ import {
 
 /**
  * The name a mail greets its reader by: only that of an account whose owner proved the address and
- * chose the password. Until then it is whatever the person who signed up typed, and anyone may sign
- * up with anyone's address: their words would open a genuine mail to it.
+ * chose the password and the names. Until then it is whatever the person who signed up typed, and
+ * anyone may sign up with anyone's address: their words would open a genuine mail to it.
  */
-const greetingName = (user: Partial<Pick<User, 'first' | 'confirmed' | 'must_reset'>>): string =>
-  user.confirmed === 1 && user.must_reset === 0 ? (user.first ?? '') : '';
+const greetingName = (
+  user: Partial<Pick<User, 'first' | 'confirmed' | 'must_reset' | 'names_proven'>>,
+): string =>
+  user.confirmed === 1 && user.must_reset === 0 && user.names_proven === 1 ? (user.first ?? '') : '';
 
 /**
  * Renders a mail into the outbox. `trx` is the transaction that writes what the mail carries (the
@@ -42,7 +44,8 @@ const greetingName = (user: Partial<Pick<User, 'first' | 'confirmed' | 'must_res
 export async function queueAccountMail(
   trx: Db,
   ctx: Pick<AppContext, 'config' | 'now'>,
-  user: Pick<User, 'email' | 'first' | 'language'> & Partial<Pick<User, 'id' | 'confirmed' | 'must_reset'>>,
+  user: Pick<User, 'email' | 'first' | 'language'> &
+    Partial<Pick<User, 'id' | 'confirmed' | 'must_reset' | 'names_proven'>>,
   mail: MailKind,
 ): Promise<void> {
   const message = renderMail(
@@ -232,10 +235,10 @@ async function checkCodeGuarded(
 }
 
 /**
- * Whether the password of an account was chosen by the browser confirming it: the one that signed up
- * (its SIGNUP_COOKIE), or an administrator (no browser recorded).
+ * Whether the password and the names of an account were chosen by the browser confirming it: the one
+ * that signed up (its SIGNUP_COOKIE), or an administrator (no browser recorded).
  */
-const passwordChosenBy = (user: User, browser: string | undefined): boolean =>
+const signedUpIn = (user: User, browser: string | undefined): boolean =>
   user.signup_browser === null || (browser !== undefined && safeEqual(sha256(browser), user.signup_browser));
 
 /**
@@ -262,12 +265,17 @@ export async function confirmAccount(
   const check = await checkCodeGuarded(ctx, address, user, 'verify', code);
   if (check.result !== 'ok')
     throw await codeRefusal(ctx, { address, user, purpose: 'verify', reset: false }, check.result);
-  const chosenHere = passwordChosenBy(user, browser);
+  const chosenHere = signedUpIn(user, browser);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now))) throw new ApiError(400, 'expiredCode');
     await trx
       .updateTable('users')
-      .set({ confirmed: 1, signup_browser: null, ...(chosenHere ? {} : { must_reset: 1 }), updated_at: now })
+      .set({
+        confirmed: 1,
+        signup_browser: null,
+        ...(chosenHere ? {} : { must_reset: 1, names_proven: 0 }),
+        updated_at: now,
+      })
       .where('id', '=', user.id)
       .execute();
   });
@@ -296,11 +304,19 @@ async function asResetFailure<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Sets a new password with a reset code. The code proves the address, so the account becomes
- * confirmed and loses its must-reset flag; every other session ends (one transaction).
+ * confirmed and loses its must-reset flag; every other session ends (one transaction). It proves
+ * nothing of the names a sign-up typed in another browser.
  */
 export async function resetPassword(
   ctx: AppContext,
-  input: { email: string; code: string; password: string; address: string },
+  input: {
+    email: string;
+    code: string;
+    password: string;
+    address: string;
+    /** The browser's SIGNUP_COOKIE: a reset that confirms a sign-up proves its names only there. */
+    browser: string | undefined;
+  },
 ): Promise<void> {
   const user = await findUserByEmail(ctx.db, input.email);
   if (!user) {
@@ -329,6 +345,7 @@ export async function resetPassword(
         confirmed: 1,
         must_reset: 0,
         signup_browser: null,
+        ...(user.confirmed === 0 && !signedUpIn(user, input.browser) ? { names_proven: 0 } : {}),
         updated_at: now,
       })
       .where('id', '=', user.id)

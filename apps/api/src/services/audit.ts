@@ -20,6 +20,7 @@ export interface AuditEvent {
     | 'product-key.rotated'
     | 'account.deleted'
     | 'account.confirmed-elsewhere'
+    | 'account.renamed'
     | 'sp.secret-rotated';
   userId?: string | null;
   spId?: string | null;

@@ -51,6 +51,7 @@ export async function showUser(ctx: AdminCtx, user: User) {
     email: user.email,
     first: user.first,
     last: user.last,
+    namesProven: user.names_proven === 1,
     confirmed: user.confirmed === 1,
     mustReset: user.must_reset === 1,
     isStudent: user.is_student === null ? null : user.is_student === 1,
@@ -78,4 +79,18 @@ export async function deleteUser(ctx: AdminCtx, user: User): Promise<boolean> {
   const deleted = Number(res.numDeletedRows) === 1;
   if (deleted) await audit(ctx, { event: 'account.deleted', userId: user.id, detail: { by: 'admin' } });
   return deleted;
+}
+
+/**
+ * Sets an account's names: the remedy for names a stranger typed at a sign-up that its owner then
+ * confirmed in another browser (names_proven 0). Names an administrator sets are proven.
+ */
+export async function renameUser(ctx: AdminCtx, user: User, names: { first: string; last: string }) {
+  await ctx.db
+    .updateTable('users')
+    .set({ ...names, names_proven: 1, updated_at: ctx.now() })
+    .where('id', '=', user.id)
+    .execute();
+  await audit(ctx, { event: 'account.renamed', userId: user.id, detail: { by: 'admin' } });
+  return { renamed: true };
 }

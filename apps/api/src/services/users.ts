@@ -98,6 +98,7 @@ export function newUserRow(account: NewAccount, now: number): User {
     last_failed_at: null,
     locked_at: null,
     signup_browser: account.signupBrowser ?? null,
+    names_proven: 1,
   };
 }
 
