@@ -83,7 +83,10 @@ export class Browser {
   async postJson(path: string, body: unknown): Promise<Visit> {
     return this.request('POST', path, {
       body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', [CSRF_HEADER]: this.cookie(CSRF_COOKIE) ?? 'none' },
+      headers: {
+        'content-type': 'application/json',
+        [CSRF_HEADER]: this.cookie(`__Host-${CSRF_COOKIE}`) ?? this.cookie(CSRF_COOKIE) ?? 'none',
+      },
     });
   }
 

@@ -256,7 +256,7 @@ export function openApiDocument(publicUrl: string) {
       title: 'Frontdoor API',
       version: '1.0.0',
       description:
-        'Calls of the sign-in portal. POSTs from browsers send the x-csrf-token header equal to the fd_csrf cookie.',
+        'Calls of the sign-in portal. POSTs from browsers send the x-csrf-token header equal to the __Host-fd_csrf cookie (fd_csrf on a local http PUBLIC_URL), which every answer also names in its x-csrf-token header.',
     },
     servers: [{ url: `${publicUrl}${API_PREFIX.slice(0, -1)}` }],
     components: {
@@ -287,7 +287,7 @@ ${op.body ? html`<details><summary>Body schema</summary><pre>${schema(jsonSchema
 `,
       );
       const body = html`<h1>Frontdoor API</h1><p>Machine-readable: <a href="${API_PREFIX}docs.json">${API_PREFIX}docs.json</a> (OpenAPI 3.1).
-Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls need the <code>x-csrf-token</code> header equal to the <code>fd_csrf</code> cookie.</p>${rows}`;
+Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls need the <code>x-csrf-token</code> header equal to the <code>__Host-fd_csrf</code> cookie (<code>fd_csrf</code> on a local http address), which every answer also names in its <code>x-csrf-token</code> header.</p>${rows}`;
       return reply.type('text/html; charset=utf-8').send(htmlPage('Frontdoor API', body));
     });
   };

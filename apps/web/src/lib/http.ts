@@ -93,15 +93,18 @@ export function readCookie(name: string): string | undefined {
   return found === undefined ? undefined : decodeURIComponent(found.slice(prefix.length));
 }
 
-/** The CSRF token the API's last answer named: the only way to it for a SPA on another origin. */
+/**
+ * The CSRF token the API's last answer named: the cookie's value as the server reads it, and the only
+ * way to it for a SPA on another origin (where a plain `fd_csrf` may be another site's).
+ */
 let lastCsrfHeader: string | undefined;
 
 /**
- * The token to echo on a POST: the cookie, named `__Host-fd_csrf` where cookies are Secure (the
- * server's choice), else the last answer's header.
+ * The token to echo on a POST: the last answer's, else (before any answer) the cookie, named
+ * `__Host-fd_csrf` where cookies are Secure (the server's choice).
  */
 const csrfToken = (): string | undefined =>
-  readCookie(`__Host-${CSRF_COOKIE}`) ?? readCookie(CSRF_COOKIE) ?? lastCsrfHeader;
+  lastCsrfHeader ?? readCookie(`__Host-${CSRF_COOKIE}`) ?? readCookie(CSRF_COOKIE);
 
 export function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
   const url = new URL(`${cfg.apiUrl}${path}`, window.location.origin);
