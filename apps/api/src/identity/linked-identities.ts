@@ -112,29 +112,26 @@ export async function resolveUpstreamAccount(
       let user: User;
       let resolution: AccountResolution;
       if (sameEmail && identity.linkableEmail && !takenByProvider) {
-        // a sign-up nobody confirmed may be a stranger's: its password goes, and its names give way
-        // to those the provider asserts (without any, they are kept but never greet in a mail)
-        const confirming =
-          sameEmail.confirmed === 1
+        // a sign-up nobody confirmed may be a stranger's: its password goes, and its names (or names
+        // already marked unproven) give way to those the provider asserts; without any, they are kept
+        // but never greet in a mail
+        const providerNames =
+          identity.first || identity.last
+            ? { first: identity.first, last: identity.last, names_proven: 1 }
+            : {};
+        const changes = {
+          ...(sameEmail.confirmed === 1
             ? {}
-            : {
-                confirmed: 1,
-                password_hash: null,
-                signup_browser: null,
-                ...(identity.first || identity.last
-                  ? { first: identity.first, last: identity.last }
-                  : { names_proven: 0 }),
-              };
-        if (sameEmail.confirmed !== 1)
+            : { confirmed: 1, password_hash: null, signup_browser: null, names_proven: 0 }),
+          ...(sameEmail.confirmed !== 1 || sameEmail.names_proven === 0 ? providerNames : {}),
+        };
+        if (Object.keys(changes).length)
           await trx
             .updateTable('users')
-            .set({ ...confirming, updated_at: now })
+            .set({ ...changes, updated_at: now })
             .where('id', '=', sameEmail.id)
             .execute();
-        user = {
-          ...sameEmail,
-          ...confirming,
-        };
+        user = { ...sameEmail, ...changes };
         resolution = 'linked';
       } else {
         // the provider vouched for the person: confirmed, with no password of ours

@@ -14,7 +14,7 @@ import {
 } from '@frontdoor/contract';
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
-import { hashPassword, newUserRow } from '../services/users.ts';
+import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
@@ -536,6 +536,19 @@ function suite(dialect: Dialect, skip: boolean) {
           .where('id', '=', user.id)
           .executeTakeFirst(),
       ).toEqual({ confirmed: 1, password_hash: null, first: 'Real', last: 'Owner', names_proven: 1 });
+
+      // confirmed already, from another browser: its unproven names give way too, its password stays
+      const away = await addPasswordUser(h, 'confirmed-away@school.example');
+      await h.db.updateTable('users').set({ names_proven: 0 }).where('id', '=', away.id).execute();
+      await upstreamLoop(h, 'Google', { email: away.email, first: 'Real', last: 'Owner' });
+      expect(
+        await h.db
+          .selectFrom('users')
+          .select(['first', 'names_proven'])
+          .where('id', '=', away.id)
+          .executeTakeFirst(),
+      ).toEqual({ first: 'Real', names_proven: 1 });
+      expect((await findUserById(h.db, away.id))?.password_hash).toBe(away.password_hash);
     });
 
     it('never links a second Google account to an account that has one: a reassigned school address gets an account of its own', async () => {

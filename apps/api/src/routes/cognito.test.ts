@@ -248,12 +248,17 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       await t.client().post('/api/cognito/signup', signup('reset-away@school.test', { first: words }));
       await resetIn(t.client(), 'reset-away@school.test');
       for (const email of ['confirmed-away@school.test', 'reset-away@school.test']) {
-        expect(await findUserByEmail(t.db, email)).toMatchObject({
-          confirmed: 1,
-          must_reset: 0,
-          names_proven: 0,
-        });
+        const user = await findUserByEmail(t.db, email);
+        expect(user).toMatchObject({ confirmed: 1, must_reset: 0, names_proven: 0 });
         expect(await greeting(email)).toBe('Hello,');
+        // an operator finds these accounts (for user rename) by their audit event
+        const events = await t.db
+          .selectFrom('audit_log')
+          .select('event')
+          .where('user_id', '=', user?.id ?? '')
+          .where('event', '=', 'account.confirmed-elsewhere')
+          .execute();
+        expect(events).toHaveLength(1);
       }
 
       // a reset in the browser that signed up proves its names like its code would

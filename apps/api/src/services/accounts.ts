@@ -335,6 +335,7 @@ export async function resetPassword(
   const refusal = passwordRefusal(input.password, user);
   if (refusal) throw resetFailure(400, refusal, 'InvalidPasswordException');
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
+  const confirmedElsewhere = user.confirmed === 0 && !signedUpIn(user, input.browser);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now)))
       throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
@@ -345,7 +346,7 @@ export async function resetPassword(
         confirmed: 1,
         must_reset: 0,
         signup_browser: null,
-        ...(user.confirmed === 0 && !signedUpIn(user, input.browser) ? { names_proven: 0 } : {}),
+        ...(confirmedElsewhere ? { names_proven: 0 } : {}),
         updated_at: now,
       })
       .where('id', '=', user.id)
@@ -353,4 +354,11 @@ export async function resetPassword(
     await revokeUserSessions(trx, user.id, now);
   });
   await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
+  if (confirmedElsewhere)
+    await audit(ctx, {
+      event: 'account.confirmed-elsewhere',
+      userId: user.id,
+      address: input.address,
+      detail: { by: 'password-reset' },
+    });
 }
