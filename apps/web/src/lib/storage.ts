@@ -46,7 +46,11 @@ export function saveLoginData(csrf: string, params: LoginParams): void {
   write(local, STORAGE_KEYS.loginParams, JSON.stringify(loginParamsSchema.parse(params)));
 }
 
-/** §4: access-code success clears the saved login data. */
+/**
+ * §4: access-code success clears the saved login data; so does the end of post-login and a sign-out.
+ * A shared classroom device must not hand the next person this one's sign-in request (a teacher's
+ * return address, the questions a teacher skips).
+ */
 export function clearLoginData(): void {
   write(local, STORAGE_KEYS.loginCsrf, null);
   write(local, STORAGE_KEYS.loginParams, null);

@@ -79,18 +79,29 @@ describe('telemetry (§7, §9)', () => {
     expect(recordReplayFor({ isTeacher: true })).toBe(false);
   });
 
-  it('starts replay at once when the held login params are a teacher sign-in', async () => {
+  it("never starts replay from the login params storage holds at start-up: on a shared device they may be the previous person's", async () => {
     localStorage.setItem(
       STORAGE_KEYS.loginParams,
       JSON.stringify({ url: 'https://app.example/', isTeacher: true, sp_id: 'sp' }),
     );
+    recordReplayFor(null);
+    const fake = fakeSentry();
+    await startTelemetry(
+      { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
+      async () => fake.module,
+    );
+    expect(fake.addIntegration).not.toHaveBeenCalled();
+    localStorage.clear();
+  });
+
+  it("starts replay once the SDK has started when the page's own teacher params arrived first", async () => {
+    recordReplayFor({ isTeacher: true });
     const fake = fakeSentry();
     await startTelemetry(
       { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
       async () => fake.module,
     );
     expect(fake.addIntegration).toHaveBeenCalledOnce();
-    localStorage.clear();
   });
 
   it('the module does not import @sentry/react statically', async () => {

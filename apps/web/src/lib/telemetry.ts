@@ -1,7 +1,6 @@
 import type { LoginParams, PortalConfig } from '@frontdoor/contract';
 import type * as SentryNamespace from '@sentry/react';
 import { onFailedCall } from './http.ts';
-import { getLoginParams } from './storage.ts';
 
 type SentryModule = typeof SentryNamespace;
 export type SentryImporter = () => Promise<SentryModule>;
@@ -14,13 +13,17 @@ const importErrorReports = () => import('./error-reports.ts');
 /** The started SDK, for recordReplayFor; null until startTelemetry has run with a DSN. */
 let started: SentryModule | null = null;
 let replaying = false;
+/** The params of the page's own sign-in request, kept when they arrive before the SDK has started. */
+let pageParams: Pick<LoginParams, 'isTeacher'> | null = null;
 
 /**
  * Session replay (§7: 10 % of sessions, 100 % on error) films only a teacher's sign-in (login params
  * isTeacher), with every text and input masked: never a student's, who are children, nor an anonymous
- * visitor's, who may be one. Called when telemetry starts and whenever login params arrive.
+ * visitor's, who may be one. Called whenever the params of the page's own sign-in request arrive; never
+ * from what storage holds at start-up, which may be the previous person's on a shared device.
  */
 export function recordReplayFor(loginParams: Pick<LoginParams, 'isTeacher'> | null): boolean {
+  pageParams = loginParams;
   if (!started || replaying || !loginParams?.isTeacher) return false;
   started.addIntegration(
     started.replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
@@ -40,7 +43,7 @@ export async function startTelemetry(
   onFailedCall((call) => recordFailedCall(sentry, call));
   started = sentry;
   replaying = false;
-  recordReplayFor(getLoginParams());
+  recordReplayFor(pageParams);
   return sentry;
 }
 

@@ -188,6 +188,11 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     const calls = sessionServer();
     const user = userEvent.setup();
     sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
+    localStorage.setItem(
+      STORAGE_KEYS.loginParams,
+      JSON.stringify({ url: 'https://app.example/', isTeacher: true, sp_id: 'sp' }),
+    );
     renderRoute('/log-in', { shell: false });
     expect(await screen.findByText(NOTICE)).toBeInTheDocument();
     expect(screen.queryByText(/Acting as/)).not.toBeInTheDocument();
@@ -195,8 +200,11 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.queryByText(NOTICE)).not.toBeInTheDocument());
     expect(calls.logout).toBe(1);
-    // a shared device: the next person's /email is not filled with this one's address
+    // a shared device: the next person's /email is not filled with this one's address, nor their
+    // post-login run with this one's sign-in request
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
     // the session was fetched again after the logout (invalidated), not merely hidden
     expect(calls.sig).toBe(2);
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();

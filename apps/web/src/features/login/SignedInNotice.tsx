@@ -6,7 +6,7 @@ import { cognitoLogout } from '../shared/api.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { sessionQueryKey, useSession } from '../../lib/session.ts';
-import { forgetEmail } from '../../lib/storage.ts';
+import { clearLoginData, forgetEmail } from '../../lib/storage.ts';
 import styles from './SignedInNotice.module.css';
 
 /**
@@ -23,8 +23,10 @@ export function SignedInNotice() {
   const signOut = useMutation({
     mutationFn: () => cognitoLogout(cfg),
     onSuccess: () => {
-      // a shared device: the next person's /email must not be filled with this one's address
+      // a shared device: the next person's /email must not be filled with this one's address, nor
+      // their post-login run with this one's sign-in request
       forgetEmail();
+      clearLoginData();
       // returned so the button stays busy until the fresh session has arrived
       return queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },

@@ -67,6 +67,17 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     expect(seen).toEqual(['1']);
   });
 
+  it("sends the person on without the saved sign-in request: a shared device's next person starts without it", async () => {
+    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
+    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
+  });
+
   it('No: GET auth/setBasicUserRole/0 then the email preferences', async () => {
     const seen = roleCalls();
     await answer('No');

@@ -16,7 +16,7 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
-import { confirmSignIn } from '../../lib/storage.ts';
+import { clearLoginData, confirmSignIn } from '../../lib/storage.ts';
 import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
 import type { EmailPreferences } from './subscription-changes.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
@@ -37,6 +37,11 @@ export default function PostLoginPage() {
   const [preferences, setPreferences] = useState<EmailPreferences>(NO_PREFERENCES);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const returnUrl = chooseReturnUrl(loginParams, cfg);
+  // the sign-in request is over: the device may be the next person's
+  const leave = () => {
+    clearLoginData();
+    goToUrl(returnUrl);
+  };
   // the server sends a browser here only once it is signed in: the tab's sign-in method succeeded
   useEffect(() => confirmSignIn(), []);
   // the preferences replace the question in place: without this the focus stays on the submit
@@ -49,7 +54,7 @@ export default function PostLoginPage() {
   const setRole = useMutation({
     mutationFn: (isStudent: boolean) => setBasicUserRole(cfg, isStudent),
     onSuccess: (_answer, isStudent) => {
-      if (isStudent) goToUrl(returnUrl);
+      if (isStudent) leave();
       else setStep('preferences');
     },
     onError: showError,
@@ -59,7 +64,7 @@ export default function PostLoginPage() {
       const subscriptionChanges = buildSubscriptionChanges(prefs);
       if (subscriptionChanges) await saveSubscriptions(cfg, subscriptionChanges);
     },
-    onSuccess: () => goToUrl(returnUrl),
+    onSuccess: leave,
     onError: showError,
   });
 
