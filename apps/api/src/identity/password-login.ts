@@ -8,6 +8,7 @@ import { ApiError, ok, parseWith } from '../services/http.ts';
 import { checkGuess, guessAtUnknownAccount } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
+import { voidCodes } from '../services/codes.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
 
 export interface PasswordLoginDeps {
@@ -78,6 +79,9 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
     if (!right) throw new ApiError(401, 'incorrectCredentials');
     await upgradePasswordHash(ctx, user, body.password);
     if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+    // the owner knows the password: a reset asked for before (its code in a mail or a shared
+    // device's history) opens nothing any more
+    await voidCodes(ctx.db, user.id, 'reset', ctx.now());
     await audit(ctx, {
       event: 'sign-in',
       userId: user.id,

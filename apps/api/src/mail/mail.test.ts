@@ -21,7 +21,7 @@ describe('mail templates', () => {
       'https://portal.test/validate?em=a%2Bb%40x.test&vc=012345&locale=es',
     );
     expect(mailLink(site.publicUrl, { kind: 'reset', code: '999999', email: 'a@x.test' }, 'ar')).toBe(
-      'https://portal.test/password-reset?code=999999&email=a%40x.test&locale=ar',
+      'https://portal.test/forgot-password?email=a%40x.test&locale=ar',
     );
     expect(mailLink(site.publicUrl, { kind: 'invite', code: 'inv/1' }, 'en')).toBe(
       'https://portal.test/invite/inv%2F1?locale=en',

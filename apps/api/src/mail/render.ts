@@ -37,8 +37,10 @@ export interface MailRecipient {
 }
 
 /**
- * The link a mail carries: verify → /validate, reset → /password-reset, invite → /invite/<code>,
- * locked → /email; ?locale names the mail's language, so the page opens (and stays) in it.
+ * The link a mail carries: verify → /validate, reset → /forgot-password (where the mailed code is
+ * typed: a link holding it would stay in a shared device's history, a way into the account for the
+ * next person for an hour), invite → /invite/<code>, locked → /email; ?locale names the mail's
+ * language, so the page opens (and stays) in it.
  */
 export function mailLink(publicUrl: string, mail: MailKind, language: MailLanguage): string {
   const query = (params: Record<string, string>) =>
@@ -47,7 +49,7 @@ export function mailLink(publicUrl: string, mail: MailKind, language: MailLangua
     case 'verify':
       return `${publicUrl}/validate${query({ em: mail.email, vc: mail.code })}`;
     case 'reset':
-      return `${publicUrl}/password-reset${query({ code: mail.code, email: mail.email })}`;
+      return `${publicUrl}/forgot-password${query({ email: mail.email })}`;
     case 'invite':
       return `${publicUrl}/invite/${encodeURIComponent(mail.code)}${query({})}`;
     case 'locked':

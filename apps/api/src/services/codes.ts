@@ -29,13 +29,7 @@ export async function issueCode(
   now: number,
 ): Promise<string> {
   const code = randomDigits(EMAIL_CODE_LENGTH);
-  await trx
-    .updateTable('email_codes')
-    .set({ consumed_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .execute();
+  await voidCodes(trx, userId, purpose, now);
   await trx
     .insertInto('email_codes')
     .values({
@@ -49,6 +43,17 @@ export async function issueCode(
     })
     .execute();
   return code;
+}
+
+/** Ends the account's live codes of this purpose. */
+export async function voidCodes(db: Db, userId: string, purpose: CodePurpose, now: number): Promise<void> {
+  await db
+    .updateTable('email_codes')
+    .set({ consumed_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .execute();
 }
 
 /** When the last code of this purpose was issued (for the resend cooldown), or null. */

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, messages } from '@frontdoor/contract';
+import { goToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
@@ -12,7 +15,16 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
   });
 
-  it('asks to check the email and enter the code; the code goes on to /password-reset?code&email', async () => {
+  it("asks to check the email and enter the code; the code goes on to /password-reset?email in the navigation's state, never in the address a shared device's history keeps", async () => {
+    let sent: unknown;
+    server.use(
+      http.post(api(apiPaths.reset), async ({ request }) => {
+        sent = await request.json();
+        return ok(null);
+      }),
+      // after the reset the page signs in: the authorize URL is the end of this test
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
+    );
     const user = userEvent.setup();
     renderRoute(page, { shell: false });
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
@@ -22,10 +34,13 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     expect(input).toHaveValue('123456');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent(
-        '/password-reset?code=123456&email=ana%40school.org',
-      ),
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset\?email=ana%40school\.org$/),
     );
+    await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
+    await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    await waitFor(() => expect(sent).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
   });
 
   it("'Didn't get the email?' and the countdown describe the resend button, not the code field", async () => {

@@ -13,6 +13,7 @@ import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
+import type { ResetCodeState } from './PasswordResetPage.tsx';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
 const CODE_FIELD_ID = 'reset-code';
@@ -49,7 +50,9 @@ export default function ForgotPasswordPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) =>
-          navigate(`/password-reset?${new URLSearchParams({ code, email }).toString()}`),
+          navigate(`/password-reset?${new URLSearchParams({ email }).toString()}`, {
+            state: { code } satisfies ResetCodeState,
+          }),
         )}
       >
         <CodeField

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import * as z from 'zod/mini';
 import { containsPersonalWord, errorCode, passwordSchema } from '@frontdoor/contract';
 import { resetPassword, sendReset } from '../shared/api.ts';
@@ -31,14 +31,30 @@ const resetFormFor = (email: string) =>
 type ResetForm = z.infer<ReturnType<typeof resetFormFor>>;
 const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
 
-/** /password-reset?code&email: 'Reset your password'. Either param missing → /email (§2). */
+/**
+ * The code /forgot-password hands on: in the navigation's state, never in the address, which a shared
+ * device's history keeps for the next person (the code resets the password for an hour).
+ */
+export interface ResetCodeState {
+  code: string;
+}
+const codeOf = (state: unknown): string | null =>
+  typeof state === 'object' && state !== null && typeof (state as ResetCodeState).code === 'string'
+    ? (state as ResetCodeState).code
+    : null;
+
+/**
+ * /password-reset?code&email: 'Reset your password'. Either param missing → /email (§2); the code may
+ * also come in the navigation's state (from /forgot-password).
+ */
 export default function PasswordResetPage() {
   const { t } = useTranslation('passwordReset');
   const cfg = useConfig();
   const { failure: callFailure, messageText, onFatal } = useCallError();
   const signIn = useProviderSignIn();
   const [params] = useSearchParams();
-  const code = params.get('code');
+  const { state } = useLocation();
+  const code = params.get('code') ?? codeOf(state);
   const email = params.get('email');
   const [failure, setFailure] = useState<{
     message: ShownMessage;
