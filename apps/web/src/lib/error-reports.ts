@@ -2,7 +2,7 @@ import { TELEMETRY_SAMPLING } from '@frontdoor/contract';
 import { scrubText, scrubUrl } from '@frontdoor/contract/scrub';
 import type { PortalConfig } from '@frontdoor/contract';
 import type * as SentryNamespace from '@sentry/react';
-import type { Breadcrumb, BrowserOptions, ErrorEvent, EventHint } from '@sentry/react';
+import type { Breadcrumb, BrowserClient, BrowserOptions, ErrorEvent, Event, EventHint } from '@sentry/react';
 import { ApiError, type FailedCall } from './http.ts';
 
 /**
@@ -133,6 +133,56 @@ export function scrubSpan(span: StreamedSpan): StreamedSpan {
   };
 }
 
+/** Every string in a value scrubbed as free text (its URLs and paths by scrubUrl, its emails masked). */
+const scrubStrings = (value: unknown): unknown => {
+  if (typeof value === 'string') return scrubText(value);
+  if (Array.isArray(value)) return value.map(scrubStrings);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubStrings(item)]));
+};
+
+/**
+ * beforeAddRecordingEvent, which the SDK calls for custom events only (breadcrumbs, performance spans:
+ * navigations, fetches): every text in them scrubbed.
+ */
+export function scrubRecordingEvent<E extends { data: unknown }>(event: E): E {
+  return { ...event, data: scrubStrings(event.data) };
+}
+
+/**
+ * Session replay's options: every text and input masked, media blocked, its custom events scrubbed,
+ * and every link blocked (recorded as a box of its size): rrweb records a link's address absolute and
+ * never passes it to the SDK's attribute masking, and a link may hold a login csrf or an email.
+ */
+export const REPLAY_OPTIONS = {
+  maskAllText: true,
+  maskAllInputs: true,
+  blockAllMedia: true,
+  block: ['a[href]'],
+  beforeAddRecordingEvent: scrubRecordingEvent,
+};
+
+/**
+ * A replay event's page addresses (the pages it saw, its request, its transaction) scrubbed in place,
+ * as an error report's: beforeSend never sees replay events.
+ */
+export function scrubReplayEvent(event: Event): void {
+  if (event.type !== 'replay_event') return;
+  const replay = event as Event & { urls?: unknown };
+  if (Array.isArray(replay.urls))
+    replay.urls = replay.urls.map((url) => (typeof url === 'string' ? scrubUrl(url) : url));
+  if (event.request) event.request = event.request.url ? { url: scrubUrl(event.request.url) } : {};
+  if (event.transaction) event.transaction = scrubUrl(event.transaction);
+}
+
+/** Runs scrubReplayEvent on each replay event just before it is sent. */
+const replayScrubbing = {
+  name: 'FrontdoorReplayScrubbing',
+  setup(client: BrowserClient) {
+    client.on('postprocessEvent', scrubReplayEvent);
+  },
+};
+
 /**
  * §7/§9 error reporting: traces 100 %, trace headers only to apiUrl, and nothing secret in a report
  * (docs/SECURITY.md): every URL, message and breadcrumb passes the scrub hooks above. The replay
@@ -146,7 +196,7 @@ export function sentryOptions(cfg: Pick<PortalConfig, 'sentryDsn' | 'env' | 'api
     ...TELEMETRY_SAMPLING,
     // trace headers only to the API, named by its absolute URL (a relative apiUrl would match any /api/)
     tracePropagationTargets: [new URL(cfg.apiUrl, window.location.origin).href],
-    integrations: [sentry.browserTracingIntegration()],
+    integrations: [sentry.browserTracingIntegration(), replayScrubbing],
     beforeSend: reportEvent,
     beforeBreadcrumb: scrubBreadcrumb,
     beforeSendSpan: scrubSpan,

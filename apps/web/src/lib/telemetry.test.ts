@@ -8,8 +8,17 @@ import { REQUEST_ID_HEADER, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/
 import { ApiError, apiRequest, onFailedCall } from './http.ts';
 import { recordReplayFor, startTelemetry } from './telemetry.ts';
 import type { SentryImporter } from './telemetry.ts';
-import { recordFailedCall, reportEvent, scrubBreadcrumb, scrubEvent, scrubSpan } from './error-reports.ts';
-import type { sentryOptions } from './error-reports.ts';
+import {
+  REPLAY_OPTIONS,
+  recordFailedCall,
+  reportEvent,
+  scrubBreadcrumb,
+  scrubEvent,
+  scrubRecordingEvent,
+  scrubReplayEvent,
+  scrubSpan,
+  sentryOptions,
+} from './error-reports.ts';
 
 type SentryModule = typeof SentryNamespace;
 
@@ -70,10 +79,12 @@ describe('telemetry (§7, §9)', () => {
     expect(recordReplayFor({ isTeacher: false })).toBe(false);
     expect(fake.addIntegration).not.toHaveBeenCalled();
     expect(recordReplayFor({ isTeacher: true })).toBe(true);
-    expect(fake.replayIntegration).toHaveBeenCalledWith({
+    expect(fake.replayIntegration).toHaveBeenCalledWith(REPLAY_OPTIONS);
+    expect(REPLAY_OPTIONS).toMatchObject({
       maskAllText: true,
       maskAllInputs: true,
       blockAllMedia: true,
+      beforeAddRecordingEvent: scrubRecordingEvent,
     });
     expect(fake.addIntegration).toHaveBeenCalledOnce();
     expect(recordReplayFor({ isTeacher: true })).toBe(false);
@@ -117,6 +128,64 @@ describe('telemetry hooks: no secret in an error report', () => {
     const text = JSON.stringify(value);
     for (const secret of secrets) expect(text).not.toContain(secret);
   };
+
+  it("a replay's custom events (breadcrumbs, spans) are scrubbed, and its links blocked: rrweb keeps their addresses unmasked", () => {
+    const navigation = {
+      type: 5,
+      timestamp: 2,
+      data: {
+        tag: 'breadcrumb',
+        payload: {
+          category: 'navigation',
+          data: { from: '/email', to: '/validate?em=ada%40school.test&vc=123456' },
+        },
+      },
+    };
+    const span = {
+      type: 5,
+      timestamp: 3,
+      data: { tag: 'performanceSpan', payload: { op: 'navigation.push', description: '/invite/Zq9xYwkLm2' } },
+    };
+    const scrubbed = [navigation, span].map(scrubRecordingEvent);
+    expectNoSecret(scrubbed);
+    expect(scrubbed[1]?.data).toEqual({
+      tag: 'performanceSpan',
+      payload: { op: 'navigation.push', description: '/invite/:code' },
+    });
+    expect(REPLAY_OPTIONS.block).toEqual(['a[href]']);
+  });
+
+  it("a replay event's pages, request and transaction are scrubbed before it is sent (beforeSend never sees it)", () => {
+    const event = {
+      type: 'replay_event',
+      urls: ['https://portal.test/password-reset?code=123456&email=ada%40school.test', '/invite/Zq9xYwkLm2'],
+      request: {
+        url: 'https://portal.test/sign-in/h4shValue9?login_hint=ada%40school.test',
+        headers: { Cookie: 'Pa55-word' },
+      },
+      transaction: '/post-login/h4shValue9',
+    } as unknown as Parameters<typeof scrubReplayEvent>[0];
+    scrubReplayEvent(event);
+    expectNoSecret(event);
+    expect(event.request).toEqual({ url: 'https://portal.test/sign-in/:uid' });
+    // the SDK runs it on every event it has prepared
+    const options = sentryOptions(
+      { ...testConfig, sentryDsn: 'https://key@errors.example/1' },
+      fakeSentry().module,
+    );
+    const scrubbing = options.integrations.find(
+      (integration) => integration.name === 'FrontdoorReplayScrubbing',
+    );
+    const on = vi.fn();
+    (scrubbing as { setup: (client: unknown) => void } | undefined)?.setup({ on });
+    expect(on).toHaveBeenCalledWith('postprocessEvent', scrubReplayEvent);
+    // any other event is beforeSend's
+    const error = { type: undefined, transaction: '/invite/Zq9xYwkLm2' } as Parameters<
+      typeof scrubReplayEvent
+    >[0];
+    scrubReplayEvent(error);
+    expect(error.transaction).toBe('/invite/Zq9xYwkLm2');
+  });
 
   it('beforeSend scrubs the page URL, route, messages and frames, drops cookies, headers and the email', () => {
     const event = {

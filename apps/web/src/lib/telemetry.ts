@@ -3,6 +3,7 @@ import type * as SentryNamespace from '@sentry/react';
 import { onFailedCall } from './http.ts';
 
 type SentryModule = typeof SentryNamespace;
+type ReplayOptions = Parameters<SentryModule['replayIntegration']>[0];
 export type SentryImporter = () => Promise<SentryModule>;
 
 /** The SDK is only fetched through this (a separate chunk), never imported statically. */
@@ -10,8 +11,8 @@ const importSentry: SentryImporter = () => import('@sentry/react');
 /** The scrubbing and options travel with the SDK, in their own chunk. */
 const importErrorReports = () => import('./error-reports.ts');
 
-/** The started SDK, for recordReplayFor; null until startTelemetry has run with a DSN. */
-let started: SentryModule | null = null;
+/** The started SDK and its replay options, for recordReplayFor; null until startTelemetry has run with a DSN. */
+let started: { sentry: SentryModule; replayOptions: ReplayOptions } | null = null;
 let replaying = false;
 /** The params of the page's own sign-in request, kept when they arrive before the SDK has started. */
 let pageParams: Pick<LoginParams, 'isTeacher'> | null = null;
@@ -25,9 +26,7 @@ let pageParams: Pick<LoginParams, 'isTeacher'> | null = null;
 export function recordReplayFor(loginParams: Pick<LoginParams, 'isTeacher'> | null): boolean {
   pageParams = loginParams;
   if (!started || replaying || !loginParams?.isTeacher) return false;
-  started.addIntegration(
-    started.replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
-  );
+  started.sentry.addIntegration(started.sentry.replayIntegration(started.replayOptions));
   replaying = true;
   return true;
 }
@@ -38,10 +37,13 @@ export async function startTelemetry(
   load: SentryImporter = importSentry,
 ): Promise<SentryModule | null> {
   if (!cfg.sentryDsn) return null;
-  const [sentry, { sentryOptions, recordFailedCall }] = await Promise.all([load(), importErrorReports()]);
+  const [sentry, { sentryOptions, recordFailedCall, REPLAY_OPTIONS }] = await Promise.all([
+    load(),
+    importErrorReports(),
+  ]);
   sentry.init(sentryOptions(cfg, sentry));
   onFailedCall((call) => recordFailedCall(sentry, call));
-  started = sentry;
+  started = { sentry, replayOptions: REPLAY_OPTIONS };
   replaying = false;
   recordReplayFor(pageParams);
   return sentry;
