@@ -157,12 +157,12 @@ export async function revokeUserSessions(db: Db, userId: string, now: number): P
 
 type CookieConfig = Pick<AppConfig, 'cookieSecure'>;
 
-export const setSessionCookie = (
-  reply: FastifyReply,
-  token: string,
-  config: CookieConfig,
-  ttlMs = SESSION_TTL_MS,
-): void => hostCookie(SESSION_COOKIE, config).set(reply, token, ttlMs);
+/**
+ * The session's cookie lasts as long as the browser's session, not the session's 8 hours (which the
+ * server keeps): a student who closes the browser of a shared device leaves no session to the next.
+ */
+export const setSessionCookie = (reply: FastifyReply, token: string, config: CookieConfig): void =>
+  hostCookie(SESSION_COOKIE, config).set(reply, token);
 
 export const clearSessionCookie = (reply: FastifyReply, config: CookieConfig): void =>
   hostCookie(SESSION_COOKIE, config).clear(reply);
