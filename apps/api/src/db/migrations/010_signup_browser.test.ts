@@ -11,10 +11,11 @@ describe('migration 010 on a database with accounts', () => {
     await migrateTo(db, secret, '009_drop_federation_return_url');
     const account = (email: string, passwordHash: string | null, confirmed: boolean) => {
       // the row as it was before the column
-      const { signup_browser: _new, names_proven: _later, ...row } = newUserRow(
-        { email, first: 'A', last: 'B', passwordHash, confirmed },
-        1,
-      );
+      const {
+        signup_browser: _new,
+        names_proven: _later,
+        ...row
+      } = newUserRow({ email, first: 'A', last: 'B', passwordHash, confirmed }, 1);
       return row;
     };
     await db
