@@ -6,28 +6,23 @@ import {
   signInAsStudentAndReturn,
   signInAtDevIdp,
 } from '../fixtures/flows.ts';
-import { admin, createAccessCode, createUser } from '../fixtures/admin.ts';
+import { admin, createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
 import { en, providerButton } from '../fixtures/text.ts';
 
 test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cognito/logout)', () => {
-  test('masquerade appears as signature.masq; logout ends the session', async ({
-    page,
-    sp,
-    loginRequest,
-  }) => {
+  test('masquerade appears as signature.masq; logout ends the session', async ({ page, loginRequest }) => {
     const teacher = uniqueEmail('admin-teacher');
     const student = uniqueEmail('masq-student');
     await createUser({ email: teacher, password: STRONG_PASSWORD, roles: ['admin:1,2'] });
     await createUser({ email: student, password: STRONG_PASSWORD, first: 'Mo', last: 'Student' });
-    // a quick way in: the teacher's own classroom code
-    const { code } = await createAccessCode(sp.sp_id, teacher);
+    // an administrator signs in with a password (an access code never opens an administrator's account)
     const { csrf, returnUrl } = await loginRequest({ journey: 'masquerade' });
-    await page.goto(`/access-code/${csrf}`);
-    await page.getByLabel(en.accessCode.code_label).fill(code);
-    await page.getByRole('button', { name: en.accessCode.submit }).click();
-    await expectBackOnProduct(page, returnUrl);
+    await page.goto(`/log-in/${csrf}`);
+    await page.getByRole('link', { name: en.login.continue_with_email }).click();
+    await continueWithEmail(page, teacher);
+    await signInAsStudentAndReturn(page, teacher, STRONG_PASSWORD, returnUrl);
     await expectSignedInAs(page, teacher);
 
     const sig = async () =>

@@ -211,6 +211,22 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     expect(screen.getByRole('heading', { name: 'Transform your school with us' })).toBeInTheDocument();
   });
 
+  it("signing out on a product's login page keeps its sign-in request: the next person is about to use it", async () => {
+    const calls = sessionServer();
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('lc-next')), () =>
+        ok({ url: 'https://app.example/', isTeacher: false, sp_id: 'sp' }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoute('/log-in/lc-next', { shell: false });
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next'));
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(calls.logout).toBe(1));
+    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next');
+    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).not.toBeNull();
+  });
+
   it('a failed sign-out shows the server message and keeps the notice', async () => {
     const calls = sessionServer(() => fail(429, 'tooManyRequests'));
     const user = userEvent.setup();

@@ -1,3 +1,4 @@
+import { useParams } from 'react-router';
 import { useMutation, useQueryClient } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Alert } from '../../ui/Alert.tsx';
@@ -20,13 +21,15 @@ export function SignedInNotice() {
   const queryClient = useQueryClient();
   const { message, messageText } = useCallError();
   const session = useSession();
+  const { csrf: routeCsrf } = useParams();
   const signOut = useMutation({
     mutationFn: () => cognitoLogout(cfg),
     onSuccess: () => {
       // a shared device: the next person's /email must not be filled with this one's address, nor
-      // their post-login run with this one's sign-in request
+      // their post-login run with this one's sign-in request (unless it is the one on screen, the
+      // login page of a product's request, which the next person is about to use)
       forgetEmail();
-      clearLoginData();
+      if (!routeCsrf) clearLoginData();
       // returned so the button stays busy until the fresh session has arrived
       return queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },
