@@ -4,7 +4,14 @@ import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { en, providerButton } from '../fixtures/text.ts';
 import { NOSCRIPT_NOTICE } from '../../apps/web/src/lib/i18n/noscript-notice.ts';
 // the fixtures' test for the check of hydration itself: it needs a product's login request
-import { PORTAL_URL, openLoginRequest, test as withProduct } from '../fixtures/index.ts';
+import {
+  PORTAL_URL,
+  expectBackOnProduct,
+  expectSignedInAs,
+  openLoginRequest,
+  test as withProduct,
+} from '../fixtures/index.ts';
+import { createAccessCode, createUser } from '../fixtures/admin.ts';
 
 /**
  * A school Chromebook on a crowded network: the prerendered page shows (and takes input) long before
@@ -131,6 +138,28 @@ withProduct.describe(
         const asked = new URL((await getCsrf).url()).searchParams;
         expect(asked.get('r')).toBe(returnUrl);
         expect(asked.get('c')).toBe(csrf);
+      },
+    );
+
+    withProduct(
+      '/access-code/{csrf}: a class code typed before the scripts arrive is kept, and signs the student in',
+      async ({ page, sp, loginRequest }) => {
+        const student = uniqueEmail('early-code');
+        await createUser({ email: student, password: STRONG_PASSWORD });
+        const { code } = await createAccessCode(sp.sp_id, student);
+        const { csrf, returnUrl } = await loginRequest();
+        const scripts = await slowScripts(page);
+        await page.evaluate((url) => window.location.assign(url), `${PORTAL_URL}/access-code/${csrf}`);
+        await expect(page.getByRole('heading', { name: en.accessCode.title })).toBeVisible();
+        const field = page.getByLabel(en.accessCode.code_label);
+        await field.fill(code);
+        scripts.release();
+        // the app takes over (its params fetched, the form rendered again): the code is still there
+        await page.waitForResponse((response) => response.url().includes('/api/gateway/getCsrfLogin/'));
+        await expect(field).toHaveValue(code);
+        await page.getByRole('button', { name: en.accessCode.submit }).click();
+        await expectBackOnProduct(page, returnUrl);
+        await expectSignedInAs(page, student);
       },
     );
   },

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import type { ClipboardEvent, ReactNode, Ref } from 'react';
 import { EMAIL_CODE_LENGTH, normalizeDigits } from '@frontdoor/contract';
 import { FieldFrame, useFieldIds } from './Field.tsx';
@@ -56,6 +57,20 @@ export function CodeInput({
   ref,
 }: CodeInputProps) {
   const ids = useFieldIds(id, { hint, error, refusalId });
+  const input = useRef<HTMLInputElement | null>(null);
+  // A code typed before a prerendered page hydrated (a slow Chromebook takes seconds) is the value:
+  // React keeps it while hydrating, but the first render after would set the empty value again.
+  useLayoutEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed && typed !== value) onChange(sanitizeCode(typed, length, alphanumeric));
+    // once, as the field appears: later the value comes only through onChange
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const setRefs = (element: HTMLInputElement | null) => {
+    input.current = element;
+    if (typeof ref === 'function') ref(element);
+    else if (ref) ref.current = element;
+  };
 
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
@@ -67,7 +82,7 @@ export function CodeInput({
       <div className={styles.control}>
         <input
           {...ids.aria}
-          ref={ref}
+          ref={setRefs}
           id={ids.inputId}
           name={name}
           className={`${styles.input} ${styles.code}`}

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { renderToString } from 'react-dom/server';
 import { RESEND_COOLDOWN_SECONDS, SCROLL_REVEAL_DEFAULTS } from '@frontdoor/contract';
 import { renderWithProviders } from '../test/render.tsx';
 import { mediaState } from '../test/match-media.ts';
@@ -53,6 +54,34 @@ describe('CodeInput', () => {
     expect(input).toHaveAttribute('maxlength', '6');
     await user.type(input, '12a34 5678');
     expect(input).toHaveValue('123456');
+  });
+
+  it('keeps a code typed before the page hydrated: a prerendered page on a slow Chromebook takes seconds', () => {
+    const seen: string[] = [];
+    function Page() {
+      const [value, setValue] = useState('');
+      const [, renderAgain] = useState(0);
+      const keep = (code: string) => {
+        seen.push(code);
+        setValue(code);
+      };
+      return (
+        <>
+          <CodeInput label="Code" value={value} onChange={keep} />
+          <button type="button" onClick={() => renderAgain((n) => n + 1)}>
+            Render again
+          </button>
+        </>
+      );
+    }
+    const container = document.body.appendChild(document.createElement('div'));
+    container.innerHTML = renderToString(<Page />);
+    // typed while the page's script was still on its way
+    container.querySelector('input')!.value = '12 34 56';
+    render(<Page />, { container, hydrate: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Render again' }));
+    expect(screen.getByRole('textbox', { name: 'Code' })).toHaveValue('123456');
+    expect(seen).toEqual(['123456']);
   });
 
   it('paste of a spaced or dashed code keeps the code', async () => {
