@@ -80,6 +80,33 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(stripParenthesised(res.json().msg)).toBe(messages.accountExists);
     });
 
+    it("the same sign-up sent again from its browser (its answer lost on a failing network) goes on as the first did; anyone else's is refused", async () => {
+      const email = 'sent-twice@school.test';
+      const browser = t.client();
+      const first = await browser.post('/api/cognito/signup', signup(email));
+      expect(first.statusCode).toBe(200);
+      const again = await browser.post('/api/cognito/signup', signup(email));
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(first.json());
+      // one account, one code mailed (the second within the resend cooldown), and that code confirms it
+      const { code } = await lastMail(t, email);
+      const mails = await t.db.selectFrom('mailbox').select('id').where('to_address', '=', email).execute();
+      expect(mails).toHaveLength(1);
+      // another password, or another browser, is a different sign-up of a taken address
+      for (const [client, body] of [
+        [browser, signup(email, { pw: 'Another-Horse-8-Battery' })],
+        [t.client(), signup(email)],
+      ] as const) {
+        const refused = await client.post('/api/cognito/signup', body);
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().code).toBe('accountExists');
+      }
+      expect((await browser.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
+      expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, must_reset: 0 });
+      // confirmed, it is taken for the browser that made it too
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
+    });
+
     it.each([
       [{ first: '' }, messages.firstNameRequired],
       [{ last: '  ' }, messages.lastNameRequired],

@@ -13,7 +13,7 @@ import {
   type CodeCheck,
   type CodePurpose,
 } from './codes.ts';
-import { findUserByEmail, hashPassword, newUserRow, type NewAccount } from './users.ts';
+import { findUserByEmail, hashPassword, newUserRow, verifyPassword, type NewAccount } from './users.ts';
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
@@ -129,6 +129,17 @@ export const signupBrowser = (cookie: string | undefined): string =>
   cookie !== undefined && /^[\w-]{43}$/.test(cookie) ? cookie : randomToken();
 
 /**
+ * The same sign-up sent again, its answer lost on a failing network: not confirmed yet, from the
+ * browser that signed up, with the same password. It goes on as the first did (to the code page);
+ * anything else about an existing address is `accountExists`.
+ */
+const isSentAgain = async (ctx: AppContext, user: User, input: SignupInput): Promise<boolean> =>
+  user.confirmed === 0 &&
+  user.signup_browser !== null &&
+  signedUpIn(user, input.browser) &&
+  (await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)));
+
+/**
  * Self sign-up: the account (unconfirmed), the used invite and the first code are one transaction.
  * The account records the browser that chose its password (`browser`, its SIGNUP_COOKIE).
  */
@@ -136,7 +147,12 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   const refusal = passwordRefusal(input.password, input);
   if (refusal) throw new ApiError(400, refusal);
   const now = ctx.now();
-  if (await findUserByEmail(ctx.db, input.email)) {
+  const existing = await findUserByEmail(ctx.db, input.email);
+  if (existing) {
+    if (await isSentAgain(ctx, existing, input)) {
+      await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'skip' });
+      return existing;
+    }
     throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
   }
   // refused before the account exists, so no account is left without its code
