@@ -10,6 +10,7 @@ import {
   consumeCode,
   issueCode,
   lastIssuedAt,
+  wasJustUsed,
   type CodeCheck,
   type CodePurpose,
 } from './codes.ts';
@@ -341,6 +342,13 @@ export async function resetPassword(
   }
   const now = ctx.now();
   const check = await asResetFailure(() => checkCodeGuarded(ctx, input.address, user, 'reset', input.code));
+  // sent again after its answer was lost (a failing network): the code was used for this very password
+  if (
+    check.result === 'none' &&
+    (await wasJustUsed(ctx.db, ctx.config.secret, user.id, 'reset', input.code, now)) &&
+    (await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)))
+  )
+    return;
   if (check.result !== 'ok')
     throw await codeRefusal(
       ctx,

@@ -107,6 +107,34 @@ export async function checkCode(
   return { result: 'ok', codeId: row.id };
 }
 
+/**
+ * Whether `code` is the last code of this purpose the account used up, no longer ago than a code
+ * lives: the same request sent again after its answer was lost.
+ */
+export async function wasJustUsed(
+  db: Db,
+  pepper: string,
+  userId: string,
+  purpose: CodePurpose,
+  code: string,
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_codes')
+    .select(['code_hash', 'consumed_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is not', null)
+    .orderBy('consumed_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return (
+    row?.consumed_at != null &&
+    now - row.consumed_at < TTL[purpose] &&
+    safeEqual(row.code_hash, digest(pepper, userId, purpose, code))
+  );
+}
+
 /** Marks a code used; false when a concurrent request used it first. */
 export async function consumeCode(db: Db, codeId: number, now: number): Promise<boolean> {
   return claimOnce(db, 'email_codes', (code) => code.where('id', '=', codeId), now);
