@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { createDb, migrateToLatest, type Db } from '../src/db/index.ts';
+import { createDb, migrateTo, type Db } from '../src/db/index.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,10 +32,12 @@ export async function createTestDb(
   dialect: Dialect,
   /** SQLite in a file in this directory instead of in memory. */
   sqliteDir?: string,
+  /** Migrated up to this migration only (an upgrade test fills the older tables, then migrates on). */
+  upTo?: string,
 ): Promise<{ db: Db; databaseUrl: string | undefined; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const db = createDb(sqliteDir ? { dataDir: sqliteDir } : { dataDir: '.', sqliteFile: ':memory:' });
-    await migrateToLatest(db, { secret: TEST_SECRET });
+    await migrateTo(db, { secret: TEST_SECRET }, upTo);
     return { db, databaseUrl: undefined, drop: () => db.destroy() };
   }
   const name = `api_test_${randomBytes(6).toString('hex')}`;
@@ -43,7 +45,7 @@ export async function createTestDb(
   await sql`create database ${sql.id(name)}`.execute(admin);
   const databaseUrl = `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`;
   const db = createDb({ databaseUrl, dataDir: '.' });
-  await migrateToLatest(db, { secret: TEST_SECRET });
+  await migrateTo(db, { secret: TEST_SECRET }, upTo);
   return {
     db,
     databaseUrl,
