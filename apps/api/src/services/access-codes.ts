@@ -220,7 +220,7 @@ async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
 /** Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few). */
 const typosKey = (address: string, browser: string) => `access-code-typos:${address}:${browser}`;
 /**
- * A code forgives once an hour. A wrong code is a guess at the class's other codes, and the browser is
+ * A code forgives its typos once an hour. A wrong code is a guess at the class's other codes, and the browser is
  * the client's to choose: a student who types their own code after every three guesses would
  * otherwise keep the address's failure count flat while spending the provider's budget.
  */
@@ -280,9 +280,11 @@ export async function accessCodeLogin(
   const student = row && (await findUserById(ctx.db, row.user_id));
   if (row && student && !isAdministrator(student)) {
     await uncountProviderFailure(ctx, input.spId);
-    const firstThisHour = (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
-    const forgiven = firstThisHour ? (await ctx.limits.counters.peek(typos, now)).count : 0;
-    await releaseAddressGuess(ctx, guess, forgiven);
+    // only a code that has typos to forgive spends its hour's forgiveness (and writes a counter)
+    const { count: typed } = await ctx.limits.counters.peek(typos, now);
+    const forgives =
+      typed > 0 && (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
+    await releaseAddressGuess(ctx, guess, forgives ? typed : 0);
     await ctx.limits.counters.clear(typos);
     await audit(ctx, {
       event: 'sign-in',
