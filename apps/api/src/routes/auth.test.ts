@@ -300,6 +300,22 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(after.is_student).toBe(0);
     });
 
+    it('an administrator acting as someone else answers for no one', async () => {
+      const admin = await seedUser(t, { email: 'flag-admin@school.test', roles: { admin: [1] } });
+      const student = await seedUser(t, { email: 'flag-masq-student@school.test' });
+      const c = await signedInClient(t, admin.id);
+      await startMasquerade(t.ctx, admin, student);
+      const res = await c.get('/api/auth/setBasicUserRole/1');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ status: 'error', msg: messages.forbidden, code: 'forbidden' });
+      const rows = await t.db
+        .selectFrom('users')
+        .select('is_student')
+        .where('id', 'in', [admin.id, student.id])
+        .execute();
+      expect(rows.map((r) => r.is_student)).toEqual([null, null]);
+    });
+
     it('refuses anything but 0 or 1', async () => {
       const user = await seedUser(t, { email: 'student-flag-2@school.test' });
       const res = await (await signedInClient(t, user.id)).get('/api/auth/setBasicUserRole/2');

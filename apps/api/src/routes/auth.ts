@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths, basicUserRoleParam, cookieQuery, validateEmailBody } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith, sendError } from '../services/http.ts';
-import { currentUser, requireUser, sessionView } from '../services/current-user.ts';
+import { currentUser, requireOwnUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
@@ -37,7 +37,7 @@ export const authRoutes =
 
     app.get('/auth/setBasicUserRole/:isStudent', async (request) => {
       const { isStudent } = parseWith(basicUserRoleParam, request.params);
-      const { user } = await requireUser(ctx, request);
+      const user = await requireOwnUser(ctx, request);
       return ok({ isStudent: await setIsStudent(ctx, user.id, isStudent === '1') });
     });
 

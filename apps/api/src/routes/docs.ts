@@ -65,10 +65,10 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: 'auth/setBasicUserRole/{isStudent}',
-    summary: 'Sets the student flag of the signed-in user',
+    summary: 'Sets the student flag of the signed-in user (403 while masquerading)',
     params: basicUserRoleParam,
     response: envelope(z.object({ isStudent: z.boolean() })),
-    errors: [401],
+    errors: [401, 403],
     security: 'session',
   },
   {
@@ -161,10 +161,10 @@ export const operations: Operation[] = [
   {
     method: 'post',
     path: 'hs/subscription',
-    summary: 'Stores the email preferences',
+    summary: 'Stores the email preferences (403 while masquerading)',
     body: subscriptionBody,
     response: envelope(z.object({ saved: z.number(), forwarded: z.boolean() })),
-    errors: [401],
+    errors: [401, 403],
     security: 'session',
   },
   {

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { subscriptionBody } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ok, parseWith } from '../services/http.ts';
-import { requireUser } from '../services/current-user.ts';
+import { requireOwnUser } from '../services/current-user.ts';
 import { saveSubscriptions } from '../services/crm.ts';
 
 export const hsRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
     app.post('/hs/subscription', async (request) => {
-      const { user } = await requireUser(ctx, request);
+      const user = await requireOwnUser(ctx, request);
       const { subscriptionChanges } = parseWith(subscriptionBody, request.body);
       const outboxId = await saveSubscriptions(ctx, user, subscriptionChanges);
       // the preferences are saved either way; a failed forward stays in the outbox for its worker to retry

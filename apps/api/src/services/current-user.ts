@@ -31,10 +31,16 @@ export async function currentUser(ctx: AppContext, request: FastifyRequest): Pro
   return { session, user, masq };
 }
 
-export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<SignedIn> {
+/**
+ * The signed-in user, for an answer only the account holder may give (the student question, their
+ * mail preferences): an administrator acting as someone else gives neither for them nor, by
+ * mistake, for their own account.
+ */
+export async function requireOwnUser(ctx: AppContext, request: FastifyRequest): Promise<User> {
   const signedIn = await currentUser(ctx, request);
   if (!signedIn) throw new ApiError(401, 'notSignedIn');
-  return signedIn;
+  if (signedIn.masq) throw new ApiError(403, 'forbidden');
+  return signedIn.user;
 }
 
 /**
