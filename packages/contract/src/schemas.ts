@@ -122,7 +122,7 @@ export type IdentityDirectory = z.infer<typeof identityDirectorySchema>;
 /**
  * An upstream identity linked to the account: the provider's subject (its stable id of the person),
  * the email it asserted, whether it said that email is verified, and whether the portal trusts it
- * for linking (verified, from Google or Apple). The account's own email is a placeholder otherwise.
+ * (verified, from Google or Apple): only then may it be the account's own email, a placeholder otherwise.
  */
 export const linkedIdentitySchema = lazySchema(() =>
   z.object({

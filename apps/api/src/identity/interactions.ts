@@ -14,7 +14,7 @@ import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
-import { resolveUpstreamAccount } from './linked-identities.ts';
+import { EmailHasAccountError, resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
@@ -167,6 +167,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       log.warn({ err: error, provider: upstream }, 'upstream sign-in failed');
       // not an audited guess (the provider said no, or did not answer), yet worth a graph
       countSignIn('federated', 'failure');
+      if (error instanceof EmailHasAccountError)
+        return refusePage(request, reply, 'accountExists', { status: 409 });
       return endWithError(request, reply, 'access_denied');
     }
     const returnTo = await provider.interactionResult(request.raw, reply.raw, {

@@ -9,6 +9,13 @@ import type { UpstreamIdentity } from './upstream-identity.ts';
 export type AccountResolution = 'existing' | 'linked' | 'created';
 
 /**
+ * A trusted email that an account already has, from a provider that does not own the address: the
+ * sign-in opens neither that account nor a second one for the same person. They sign in as they
+ * did before (their password, or the provider already linked).
+ */
+export class EmailHasAccountError extends Error {}
+
+/**
  * Address of an account whose provider gave no email the portal may use as its own (reserved
  * `.invalid` domain: never deliverable, never equal to a real person's address).
  */
@@ -19,7 +26,7 @@ export const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'prov
 const claimsJson = (identity: UpstreamIdentity): string =>
   JSON.stringify({
     emailVerified: identity.emailVerified,
-    emailTrusted: identity.linkableEmail,
+    emailTrusted: identity.emailTrusted,
     ...identity.directory,
   });
 
@@ -67,10 +74,11 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
 /**
  * The local account of an upstream sign-in:
  * 1. the account already linked to (provider, subject);
- * 2. else the account with the same email, only when the provider verified it and is trusted
- *    to (Google, Apple), and the account has no identity of this provider yet. Linking an
- *    unconfirmed self-sign-up confirms it and drops its password, so whoever pre-registered the
- *    address cannot keep a way in;
+ * 2. else the account with the same email, only when the provider verified it and owns the
+ *    address (linkableEmail: Gmail, a Google Workspace domain, iCloud, Apple's relay), and the
+ *    account has no identity of this provider yet. Linking an unconfirmed self-sign-up confirms it
+ *    and drops its password, so whoever pre-registered the address cannot keep a way in. A trusted
+ *    email the provider does not own refuses the sign-in (EmailHasAccountError);
  * 3. else a new confirmed account without a password. Its email is the provider's only when
  *    trusted and free; otherwise a placeholder, so an unverified address never becomes an
  *    account's (and never receives its reset codes).
@@ -109,6 +117,10 @@ export async function resolveUpstreamAccount(
           .where('user_id', '=', sameEmail.id)
           .where('provider', '=', identity.provider)
           .executeTakeFirst()) !== undefined;
+      if (sameEmail && identity.emailTrusted && !identity.linkableEmail && !takenByProvider)
+        throw new EmailHasAccountError(
+          `${identity.provider} does not own the address of an existing account`,
+        );
       let user: User;
       let resolution: AccountResolution;
       if (sameEmail && identity.linkableEmail && !takenByProvider) {
@@ -138,7 +150,7 @@ export async function resolveUpstreamAccount(
         user = newUserRow(
           {
             email:
-              identity.linkableEmail && identity.email && !sameEmail
+              identity.emailTrusted && identity.email && !sameEmail
                 ? identity.email
                 : federatedPlaceholderEmail(identity),
             first: identity.first,
@@ -165,6 +177,7 @@ export async function resolveUpstreamAccount(
       return { user, resolution };
     });
   } catch (error) {
+    if (error instanceof EmailHasAccountError) throw error;
     // the same person finishing two sign-ins at once: the other transaction created the link
     const raced = await findByIdentity(db, identity);
     if (raced) return { user: raced, resolution: 'existing' };

@@ -551,6 +551,24 @@ function suite(dialect: Dialect, skip: boolean) {
       expect((await findUserById(h.db, away.id))?.password_hash).toBe(away.password_hash);
     });
 
+    it("an Apple ID on a school's address opens no account that has the address, nor a second one: the page says an account exists", async () => {
+      const user = await addPasswordUser(h, 'apple-id-on-school@school.example');
+      const usersBefore = await h.db.selectFrom('users').select('id').execute();
+      const { browser, end } = await upstreamLoop(h, 'SignInWithApple', {
+        email: user.email,
+        first: 'Once',
+        last: 'Verified',
+      });
+      expect(end.status).toBe(409);
+      expect(end.body).toContain(messages.accountExists);
+      expect(end.body).toContain(messages.backToSignIn);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      expect(await h.db.selectFrom('users').select('id').execute()).toHaveLength(usersBefore.length);
+      expect(
+        await h.db.selectFrom('user_identities').select('id').where('user_id', '=', user.id).execute(),
+      ).toEqual([]);
+    });
+
     it('never links a second Google account to an account that has one: a reassigned school address gets an account of its own', async () => {
       const user = await addPasswordUser(h, 'reassigned@school.example');
       await h.db

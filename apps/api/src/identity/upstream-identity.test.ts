@@ -14,7 +14,7 @@ import {
 const ORG_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 
 describe('upstream identities', () => {
-  it('Google: sub is the key; only a verified email may link', () => {
+  it('Google: sub is the key; a verified email is trusted, and links only where Google owns the address', () => {
     const verified = fromGoogle({
       sub: '1234',
       email: 'Ada@School.example',
@@ -27,13 +27,24 @@ describe('upstream identities', () => {
       subject: '1234',
       email: 'ada@school.example',
       emailVerified: true,
-      linkableEmail: true,
+      emailTrusted: true,
+      // a Google account made on a school's address that Google does not host: verified once only
+      linkableEmail: false,
       first: 'Ada',
       last: 'Byron',
       directory: {},
     });
+    const owned = (claims: Record<string, unknown>) =>
+      fromGoogle({ sub: '1', email_verified: true, ...claims }).linkableEmail;
+    expect(owned({ email: 'ada@gmail.com' })).toBe(true);
+    expect(owned({ email: 'ada@googlemail.com' })).toBe(true);
+    expect(owned({ email: 'ada@school.example', hd: 'school.example' })).toBe(true);
+    expect(owned({ email: 'ada@gmail.com.school.example' })).toBe(false);
+    expect(owned({ email: 'ada@school.example', hd: '' })).toBe(false);
+    expect(owned({ email: 'ada@gmail.com', email_verified: false })).toBe(false);
     expect(fromGoogle({ sub: '1234', email: 'a@b.example', email_verified: false })).toMatchObject({
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
     });
     expect(fromGoogle({ sub: '1', name: 'Grace Brewster Hopper' })).toMatchObject({
@@ -57,6 +68,7 @@ describe('upstream identities', () => {
       subject: `${ORG_TENANT}:oid-1`,
       email: 't@school.example',
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
       first: 'Ter',
       last: 'Ese',
@@ -83,7 +95,7 @@ describe('upstream identities', () => {
     expect(() => fromMicrosoft('MicrosoftPersonal', { tid: ORG_TENANT, oid: 'x' })).toThrow(/work or school/);
   });
 
-  it('Apple: string booleans, name from the form-posted user JSON', () => {
+  it('Apple: string booleans, name from the form-posted user JSON; links only where Apple owns the address', () => {
     const id = fromApple(
       { sub: '001.abc.002', email: 'x@privaterelay.appleid.com', email_verified: 'true' },
       '{"name":{"firstName":"Tim","lastName":"Apple"}}',
@@ -93,6 +105,7 @@ describe('upstream identities', () => {
       subject: '001.abc.002',
       email: 'x@privaterelay.appleid.com',
       emailVerified: true,
+      emailTrusted: true,
       linkableEmail: true,
       first: 'Tim',
       last: 'Apple',
@@ -100,9 +113,15 @@ describe('upstream identities', () => {
     });
     expect(fromApple({ sub: 's', email: 'x@y.example', email_verified: 'false' }, 'not json')).toMatchObject({
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
       first: '',
     });
+    const apple = (email: string) => fromApple({ sub: 's', email, email_verified: 'true' }, undefined);
+    expect(apple('tim@icloud.com')).toMatchObject({ emailTrusted: true, linkableEmail: true });
+    expect(apple('tim@me.com').linkableEmail).toBe(true);
+    expect(apple('tim@mac.com').linkableEmail).toBe(true);
+    expect(apple('tim@school.example')).toMatchObject({ emailTrusted: true, linkableEmail: false });
   });
 
   it('Clever: the user id is the key, email never links; district, schools and roles (OIDC and API shapes)', () => {
@@ -120,6 +139,7 @@ describe('upstream identities', () => {
     ).toMatchObject({
       subject: 'mr-1',
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
       first: 'C',
       directory: { district: 'd-1', schools: ['s-1'], roles: ['student'] },
@@ -142,6 +162,7 @@ describe('upstream identities', () => {
       subject: 'u-1',
       email: 'c@d.example',
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
       first: 'Cl',
       last: 'Ever',
@@ -168,6 +189,7 @@ describe('upstream identities', () => {
       subject: '12:345',
       email: null,
       emailVerified: false,
+      emailTrusted: false,
       linkableEmail: false,
       first: 'Class',
       last: 'Link',

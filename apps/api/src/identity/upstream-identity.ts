@@ -10,8 +10,15 @@ export interface UpstreamIdentity {
   /** The provider says it verified the email (false when it says nothing). */
   emailVerified: boolean;
   /**
-   * True only when the provider verified the email AND is trusted for account linking
-   * (Google, Apple). Entra, Clever and ClassLink emails are never trusted for linking.
+   * The provider verified the email and the portal trusts it to (Google, Apple): it may be a new
+   * account's own address, and products read it as trusted. Entra, Clever and ClassLink emails never are.
+   */
+  emailTrusted: boolean;
+  /**
+   * Trusted, and the provider owns the address (Gmail, a Google Workspace domain, iCloud, Apple's
+   * relay): only then does the sign-in open an existing account that has the address. Google or
+   * Apple verified any other address once, maybe years ago, so whoever held it then may not hold
+   * it now (a school hands a departed pupil's address to a new one).
    */
   linkableEmail: boolean;
   first: string;
@@ -73,7 +80,17 @@ function directory(parts: {
   };
 }
 
-/** Google: `sub` is the key; a verified email may link. */
+const domainOf = (email: string | null): string => email?.slice(email.lastIndexOf('@') + 1) ?? '';
+
+/** The domains whose addresses Google itself hands out (a Workspace domain shows as the `hd` claim). */
+const GOOGLE_MAIL_DOMAINS = ['gmail.com', 'googlemail.com'];
+/** The domains whose addresses Apple itself hands out, its private relay's included. */
+const APPLE_MAIL_DOMAINS = ['icloud.com', 'me.com', 'mac.com', 'privaterelay.appleid.com'];
+
+/**
+ * Google: `sub` is the key; a verified email is trusted, and links to an existing account only where
+ * Google owns the address (Gmail, or a Workspace account: `hd` set), as Google's guidance says.
+ */
 export function fromGoogle(claims: Claims): UpstreamIdentity {
   const email = providerEmail(claims.email);
   const emailVerified = Boolean(email) && truthy(claims.email_verified);
@@ -82,7 +99,9 @@ export function fromGoogle(claims: Claims): UpstreamIdentity {
     subject: required(str(claims.sub), 'a subject'),
     email,
     emailVerified,
-    linkableEmail: emailVerified,
+    emailTrusted: emailVerified,
+    linkableEmail:
+      emailVerified && (GOOGLE_MAIL_DOMAINS.includes(domainOf(email)) || str(claims.hd) !== undefined),
     ...names(claims.given_name, claims.family_name, claims.name),
     directory: {},
   };
@@ -120,13 +139,17 @@ export function fromMicrosoft(
       (str(claims.preferred_username)?.includes('@') ? providerEmail(claims.preferred_username) : null),
     // Entra asserts no verification of `email`: an administrator can set any address
     emailVerified: false,
+    emailTrusted: false,
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
     directory: directory({ tenant: tid }),
   };
 }
 
-/** Apple: `sub` (team scoped); the name only arrives once, in the form-posted `user` JSON. */
+/**
+ * Apple: `sub` (team scoped); the name only arrives once, in the form-posted `user` JSON. A verified
+ * email is trusted, and links to an existing account only where Apple owns the address.
+ */
 export function fromApple(claims: Claims, userJson: string | undefined): UpstreamIdentity {
   let first = '';
   let last = '';
@@ -146,7 +169,8 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
     subject: required(str(claims.sub), 'a subject'),
     email,
     emailVerified,
-    linkableEmail: emailVerified,
+    emailTrusted: emailVerified,
+    linkableEmail: emailVerified && APPLE_MAIL_DOMAINS.includes(domainOf(email)),
     first,
     last,
     directory: {},
@@ -164,6 +188,7 @@ export function fromCleverOidc(claims: Claims): UpstreamIdentity {
     subject: required(id(claims.multi_role_user_id) ?? id(claims.sub) ?? id(claims.user_id), 'a user id'),
     email,
     emailVerified: Boolean(email) && truthy(claims.email_verified),
+    emailTrusted: false,
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
     directory: directory({
@@ -189,6 +214,7 @@ export function fromCleverApi(me: Claims, user: Claims | undefined): UpstreamIde
     subject: required(id(data.id), 'a user id'),
     email: providerEmail(person.email),
     emailVerified: false,
+    emailTrusted: false,
     linkableEmail: false,
     first: str(name.first) ?? '',
     last: str(name.last) ?? '',
@@ -216,6 +242,7 @@ export function fromClassLinkOidc(claims: Claims): UpstreamIdentity {
     subject: tenant ? `${tenant}:${sub}` : sub,
     email,
     emailVerified: Boolean(email) && truthy(claims.email_verified),
+    emailTrusted: false,
     linkableEmail: false,
     ...names(claims.given_name, claims.family_name, claims.name),
     directory: directory({
@@ -237,6 +264,7 @@ export function fromClassLinkInfo(info: Claims): UpstreamIdentity {
     subject: `${tenant}:${user}`,
     email: providerEmail(info.Email),
     emailVerified: false,
+    emailTrusted: false,
     linkableEmail: false,
     ...names(info.FirstName, info.LastName, info.DisplayName),
     directory: directory({

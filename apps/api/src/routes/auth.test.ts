@@ -33,6 +33,7 @@ const cleverStudent: UpstreamIdentity = {
   subject: '5f1a2b3c4d5e6f7a8b9c0d1e',
   email: 'kid@district.test',
   emailVerified: false,
+  emailTrusted: false,
   linkableEmail: false,
   first: 'Kim',
   last: 'Kid',
