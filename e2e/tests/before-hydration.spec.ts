@@ -9,8 +9,10 @@ import {
   expectBackOnProduct,
   expectSignedInAs,
   openLoginRequest,
+  savedLoginData,
   test as withProduct,
 } from '../fixtures/index.ts';
+import { continueWithEmail, signInAsStudentAndReturn } from '../fixtures/flows.ts';
 import { createAccessCode, createUser } from '../fixtures/admin.ts';
 
 /**
@@ -138,6 +140,28 @@ withProduct.describe(
         const asked = new URL((await getCsrf).url()).searchParams;
         expect(asked.get('r')).toBe(returnUrl);
         expect(asked.get('c')).toBe(csrf);
+      },
+    );
+
+    withProduct(
+      '/log-in/{csrf}: "Continue with Email" pressed before the scripts arrive goes on once hydrated, and the sign-in returns to the product',
+      async ({ page, loginRequest }) => {
+        const student = uniqueEmail('early-email-link');
+        await createUser({ email: student, password: STRONG_PASSWORD });
+        const { csrf, returnUrl } = await loginRequest();
+        const scripts = await slowScripts(page);
+        await page.evaluate((url) => window.location.assign(url), `${PORTAL_URL}/log-in/${csrf}`);
+        await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+        await page.getByRole('link', { name: en.login.continue_with_email }).click();
+        // held: followed natively, the link would leave before the product's request was fetched
+        await page.waitForTimeout(300);
+        await expect(page).toHaveURL(new RegExp(`/log-in/${csrf}$`));
+        scripts.release();
+
+        await expect(page).toHaveURL(/\/email$/);
+        await expect.poll(async () => (await savedLoginData(page)).csrf).toBe(csrf);
+        await continueWithEmail(page, student);
+        await signInAsStudentAndReturn(page, student, STRONG_PASSWORD, returnUrl);
       },
     );
 

@@ -155,6 +155,42 @@ describe('hydrateAfterFirstPaint', () => {
     expect(held.targets).toHaveLength(3);
   });
 
+  it("holds a plain click on a link within the portal (a link followed natively would leave a product's /log-in/{csrf} before its request is fetched), not one to a new tab or another site", () => {
+    const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    new Function('requestAnimationFrame', 'self', code)(() => undefined, {});
+    const held = globals[HELD_PRESSES_GLOBAL]!;
+    const link = (href: string, target?: string) => {
+      const a = Object.assign(document.body.appendChild(document.createElement('a')), { href });
+      if (target) a.target = target;
+      return a;
+    };
+    const email = link('/email');
+    const label = email.appendChild(document.createElement('span'));
+    // whether the browser would follow the link (the page's script did not hold it); then it is not
+    // followed here, where there is no other document to go to
+    const followed = (element: Element, init: MouseEventInit = {}) => {
+      let free = false;
+      const look = (event: Event) => {
+        free = !event.defaultPrevented;
+        event.preventDefault();
+      };
+      document.addEventListener('click', look);
+      element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, ...init }));
+      document.removeEventListener('click', look);
+      return free;
+    };
+
+    expect(followed(label)).toBe(false);
+    // a new tab, another site, or a link that opens elsewhere: the browser's own
+    expect(followed(email, { ctrlKey: true })).toBe(true);
+    expect(followed(email, { metaKey: true })).toBe(true);
+    expect(followed(email, { shiftKey: true })).toBe(true);
+    expect(followed(link('https://example.org/contact'))).toBe(true);
+    expect(followed(link('/terms', '_blank'))).toBe(true);
+    expect(held.targets).toEqual([email]);
+    held.stop();
+  });
+
   it('leaves a page without scripts as it is', () => {
     const plain = '<html><head></head><body></body></html>';
     expect(hydrateAfterFirstPaint(plain)).not.toContain('<script');

@@ -77,10 +77,13 @@ const PAINT_WAIT_MAX_MS = 1000;
  * for another. They are script elements, not import(): Chromium compiles a script element's module on
  * a background thread as it streams in, an import()ed one on the main thread (about 100 ms of
  * blocking on a 2-core machine, before Lighthouse's 4× slow-down; bench/README.md).
- * Until the app has hydrated, the same script holds every button press, radio choice
- * and form submission (HELD_PRESSES_GLOBAL): a form must not submit natively, with its fields in the
- * URL, and a radio React would uncheck as it hydrates must not lose its choice; the app makes the
- * choices again and presses the last one again when it can.
+ * Until the app has hydrated, the same script holds every button press, radio choice, form
+ * submission and plain click on a link within the portal (HELD_PRESSES_GLOBAL): a form must not
+ * submit natively, with its fields in the URL; a radio React would uncheck as it hydrates must not
+ * lose its choice; and a link followed natively would leave /log-in/{csrf} before the app fetched the
+ * product's login request, so the student would end on the portal, not the product. The app makes the
+ * choices again and presses the last one again when it can (a link then navigates in the app, which
+ * takes the fetch along). A click with a modifier key (a new tab) is not held.
  */
 export function hydrateAfterFirstPaint(html: string): string {
   const scripts: string[] = [];
@@ -93,7 +96,7 @@ export function hydrateAfterFirstPaint(html: string): string {
   if (!scripts.length) return html;
   const hold = [
     `const held={targets:[]},types=['click','submit']`,
-    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button,input[type=radio]');if(t){e.preventDefault();held.targets.push(t)}}`,
+    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button,input[type=radio],a[href^="/"]:not([target])');if(t&&!(t.tagName==='A'&&(e.ctrlKey||e.metaKey||e.shiftKey||e.altKey))){e.preventDefault();held.targets.push(t)}}`,
     `for(const t of types)addEventListener(t,hold,true)`,
     `held.stop=()=>{for(const t of types)removeEventListener(t,hold,true)}`,
     `window.${HELD_PRESSES_GLOBAL}=held`,

@@ -207,13 +207,13 @@ export interface PrerenderManifest {
   shell: string;
 }
 /**
- * The global a prerendered page's inline script keeps the buttons pressed (and forms submitted)
- * before the app has hydrated: it holds them, so that a form never submits natively (its fields
+ * The global a prerendered page's inline script keeps the buttons pressed (forms submitted, links
+ * followed) before the app has hydrated: it holds them, so that a form never submits natively (its fields
  * would go into the URL) and a press is not lost; the app presses the last one again once hydrated.
  */
 export const HELD_PRESSES_GLOBAL = '__frontdoorHeld';
 export interface HeldPresses {
-  /** What was pressed, in order: a button, a radio, or a form submitted without one. */
+  /** What was pressed, in order: a button, a radio, a link within the portal, or a form submitted without one. */
   targets: Element[];
   /** Stops holding (the app handles presses from now on). */
   stop: () => void;
