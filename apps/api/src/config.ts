@@ -103,6 +103,7 @@ function siteUrls(root: string): AppConfig['siteUrls'] {
 export interface LimitSettings {
   addressFailuresPerHour: number;
   floodRequestsPerMinute: number;
+  signInStepsPerMinute: number;
   mailSendsPerAccountPerHour: number;
   mailSendsPerAddressPerHour: number;
   serviceProviderCallsPerMinute: number;
@@ -219,6 +220,7 @@ function limitSettings(env: Env, problems: string[]): LimitSettings {
   return {
     addressFailuresPerHour: number('LIMIT_ADDRESS_FAILURES_PER_HOUR'),
     floodRequestsPerMinute: number('LIMIT_FLOOD_PER_MINUTE'),
+    signInStepsPerMinute: number('LIMIT_SIGN_IN_STEPS_PER_MINUTE'),
     mailSendsPerAccountPerHour: number('LIMIT_MAIL_PER_ACCOUNT_PER_HOUR'),
     mailSendsPerAddressPerHour: number('LIMIT_MAIL_PER_ADDRESS_PER_HOUR'),
     serviceProviderCallsPerMinute: number('LIMIT_SP_CALLS_PER_MINUTE'),

@@ -127,6 +127,12 @@ export const ENV_VARIABLES = variables({
     default: limit(ABUSE_LIMITS.floodRequestsPerMinute),
     meaning: 'API calls a minute from one address (the flood guard).',
   },
+  LIMIT_SIGN_IN_STEPS_PER_MINUTE: {
+    group: 'Abuse limits',
+    default: limit(ABUSE_LIMITS.signInStepsPerMinute),
+    meaning:
+      'Authorization requests and provider answers (/oidc) a minute from one address: the steps that store a sign-in before anyone has signed in.',
+  },
   LIMIT_MAIL_PER_ACCOUNT_PER_HOUR: {
     group: 'Abuse limits',
     default: limit(ABUSE_LIMITS.mailSendsPerAccountPerHour),

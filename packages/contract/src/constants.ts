@@ -140,6 +140,12 @@ export const ABUSE_LIMITS = {
   typosForgivenPerSuccess: 3,
   /** Per address: every API call a minute, sized for a school of 1,000 signing in at 8:00. */
   floodRequestsPerMinute: 6000,
+  /**
+   * Per address: the authorization server's steps that store a sign-in before anyone has signed in
+   * (a new authorization request, a provider's answer) a minute; a sign-in takes one or two, so a
+   * school of 1,000 fits at 8:00.
+   */
+  signInStepsPerMinute: 2000,
   /** Mailed codes: sends an hour per account and per address (beside the 30 s resend cooldown). */
   mailSendsPerAccountPerHour: 5,
   mailSendsPerAddressPerHour: 100,

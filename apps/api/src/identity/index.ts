@@ -15,6 +15,7 @@ import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-id
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
 import { logErrors } from './oidc-common.ts';
+import { signInStepGuard } from './sign-in-steps.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { PortalCodeExchange } from './portal-login.ts';
 
@@ -133,6 +134,8 @@ export async function registerIdentity(
   const { config, db } = ctx;
   const { provider, federation, secret, sendReset } = engine;
   await app.register(async (scope) => {
+    // before middie, which hands /oidc to oidc-provider
+    scope.addHook('onRequest', signInStepGuard(ctx));
     await scope.register(middie);
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) await scope.register(formbody);
 

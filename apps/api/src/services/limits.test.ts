@@ -16,7 +16,9 @@ import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './acces
 import { listAudit } from './audit.ts';
 import { accessCodeBudget, accountDelayMs, DAY_MS, HOUR_MS, unlockAccount } from './limits.ts';
 import { createLogger } from './logger.ts';
+import { PORTAL_CLIENT_ID, portalConfig } from './portal-config.ts';
 import { findUserByEmail } from './users.ts';
+import { AUTHORIZE_REQUEST_MAX_CHARS } from '../identity/sign-in-steps.ts';
 
 const csrf = { cookie: `${CSRF_COOKIE}=t`, [CSRF_HEADER]: 't' };
 const SCHOOL = '203.0.113.7';
@@ -577,6 +579,70 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(statuses).toEqual([404, 404, 404, 429]);
     });
   });
+
+  describe.skipIf(skip)(
+    "the authorization server's sign-in steps (/oidc, outside the API's flood guard)",
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        t = await open({ LIMIT_SIGN_IN_STEPS_PER_MINUTE: '3', LIMIT_ALLOWLIST: '192.0.2.0/24' });
+      });
+      /** A new authorization request, as the SPA's sign-in button makes one (each stores an Interaction). */
+      const authorize = (address: string, extra: Record<string, string> = {}) =>
+        t.app.inject({
+          url: `/oidc/oauth2/authorize?${new URLSearchParams({
+            client_id: PORTAL_CLIENT_ID,
+            response_type: 'code',
+            redirect_uri: portalConfig(t.ctx.config).redirectUri,
+            scope: 'openid',
+            state: 'state-1',
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+            ...extra,
+          }).toString()}`,
+          remoteAddress: address,
+        });
+      const interactions = async () =>
+        (await t.db.selectFrom('oidc_payloads').select('id').where('type', '=', 'Interaction').execute())
+          .length;
+
+      it("counts an address's new authorization requests and provider answers a minute, storing nothing once refused; allowlisted networks are exempt", async () => {
+        const before = await interactions();
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++) statuses.push((await authorize('198.51.100.130')).statusCode);
+        const answer = await t.app.inject({
+          url: '/oidc/interaction/callback/Google?code=c&state=not-an-interaction',
+          remoteAddress: '198.51.100.130',
+        });
+        const refused = await authorize('198.51.100.130');
+        expect(statuses).toEqual([303, 303, 303]);
+        expect([answer.statusCode, refused.statusCode]).toEqual([429, 429]);
+        expect(refused.headers['retry-after']).toBe('60');
+        expect(refused.headers['content-type']).toMatch(/^text\/html/);
+        expect(refused.body).toContain(messages.tooManyRequests);
+        expect(await interactions()).toBe(before + 3);
+
+        expect((await authorize('198.51.100.131')).statusCode).toBe(303);
+        for (let i = 0; i < 5; i++) expect((await authorize('192.0.2.9')).statusCode).toBe(303);
+        t.clock.advance(60_000);
+        expect((await authorize('198.51.100.130')).statusCode).toBe(303);
+      });
+
+      it('refuses an authorization request longer than any sign-in needs before it is stored (413)', async () => {
+        const before = await interactions();
+        const res = await authorize('198.51.100.132', {
+          login_hint: 'x'.repeat(AUTHORIZE_REQUEST_MAX_CHARS),
+        });
+        expect(res.statusCode).toBe(413);
+        expect(res.body).toContain(messages.payloadTooLarge);
+        expect(await interactions()).toBe(before);
+        // a real one, login hint and all, is far below it
+        expect((await authorize('198.51.100.132', { login_hint: 'student@school.example' })).statusCode).toBe(
+          303,
+        );
+      });
+    },
+  );
 
   describe.skipIf(skip)('behind a proxy', () => {
     it('TRUST_PROXY=1 takes the address the proxy saw, not one the client wrote into X-Forwarded-For', async () => {

@@ -126,12 +126,12 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     await state('old', ago(2 * DAY_MS));
     await state('new', now);
 
-    const payload = (id: string, expiresAt: number | null) =>
+    const payload = (id: string, expiresAt: number | null, type = 'AccessToken') =>
       t.db
         .insertInto('oidc_payloads')
         .values({
           id,
-          type: 'AccessToken',
+          type,
           payload: '{}',
           grant_id: null,
           user_code: null,
@@ -143,6 +143,10 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     await payload('old', ago(2 * DAY_MS));
     await payload('recent', ago(HOUR_MS));
     await payload('forever', null);
+    // an interaction (a sign-in page's request) is of no use once it has ended: gone at once,
+    // since one address can start thousands of them an hour; a live one stays
+    await payload('ended-interaction', ago(1000), 'Interaction');
+    await payload('live-interaction', now + HOUR_MS, 'Interaction');
 
     // access codes: expired and revoked over a month ago (gone); expired a week ago, and live (kept)
     const at = (ms: number) => ({ ...t.ctx, now: () => ms });
@@ -201,7 +205,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
       login_requests: { gone: 1, kept: 1 },
       cookie_hashes: { gone: 1, kept: 1 },
       federation_states: { gone: 1, kept: 1 },
-      oidc_payloads: { gone: 1, kept: 2 },
+      oidc_payloads: { gone: 2, kept: 3 },
       access_codes: { gone: 2, kept: 2 },
       access_code_failures: { gone: 1, kept: 2 },
       outbox: { gone: 2, kept: 3 },

@@ -7,7 +7,7 @@ import { DAY_MS } from './limits.ts';
 export const RETENTION_MS = {
   /**
    * Mailed codes, invites, login requests, cookie hashes, federation states and the authorization
-   * server's rows: a day, to answer "my link did not work". Codes issued within the last hour
+   * server's rows (but its interactions, gone as they end): a day, to answer "my link did not work". Codes issued within the last hour
    * always stay, since the hourly mail limit per account counts them.
    */
   spent: DAY_MS,
@@ -88,9 +88,18 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
         .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
         .executeTakeFirst(),
     ),
-    // rows without an expiry (the library's long-lived models) stay
+    // rows without an expiry (the library's long-lived models) stay; an interaction (a sign-in
+    // page's request, stored before anyone has signed in) goes as it ends: nobody asks after one
     oidc_payloads: count(
-      await db.deleteFrom('oidc_payloads').where('expires_at', '<=', spent).executeTakeFirst(),
+      await db
+        .deleteFrom('oidc_payloads')
+        .where((eb) =>
+          eb.or([
+            eb('expires_at', '<=', spent),
+            eb.and([eb('type', '=', 'Interaction'), eb('expires_at', '<=', now)]),
+          ]),
+        )
+        .executeTakeFirst(),
     ),
     access_codes: count(
       await db
