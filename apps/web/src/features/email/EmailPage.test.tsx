@@ -129,11 +129,16 @@ describe('EmailPage (/email)', () => {
 
   it('any other status is logged and nothing happens', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.clear();
+    sessionStorage.clear();
     server.use(http.post(api(apiPaths.validateEmail), () => ok('banned')));
     await submit('ana@school.org');
     await waitFor(() => expect(warn).toHaveBeenCalled());
     expect(goToUrl).not.toHaveBeenCalled();
     expect(screen.getByTestId('location')).toHaveTextContent('/email');
+    // nothing remembered: no email for the pages that need one (§2), no sign-in method under way
+    expect({ ...localStorage }).toEqual({});
+    expect({ ...sessionStorage }).toEqual({});
     warn.mockRestore();
   });
 

@@ -42,6 +42,11 @@ export default function EmailPage() {
       return { step, account: account?.payload ?? null };
     },
     onSuccess: ({ step, account }, email) => {
+      // an unknown status is logged and nothing happens (§4): nothing remembered either
+      if (step.kind === 'unknown') {
+        console.warn('auth/validateEmail answered an unknown email status', step.status);
+        return;
+      }
       rememberEmail(email);
       // the login page's Email way, even where the account then signs in at its linked provider
       startSignIn('email');
@@ -60,9 +65,6 @@ export default function EmailPage() {
             { provider: 'COGNITO', loginHint: email, target: 'forgot-password' },
             { onError: showError },
           );
-          return;
-        case 'unknown':
-          console.warn('auth/validateEmail answered an unknown email status', step.status);
           return;
       }
     },
