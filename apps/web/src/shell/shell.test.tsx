@@ -14,7 +14,6 @@ import { applyDocumentLanguage } from '../lib/i18n/index.ts';
 import { hostedTranslationService } from '../lib/i18n/hosted.ts';
 import type { HostedWidget } from '../lib/i18n/hosted.ts';
 import { ShellLayout } from './ShellLayout.tsx';
-import { RequireEmail } from './require-email.tsx';
 import { nextTopBarHidden } from './top-bar-visibility.ts';
 import { nextPageKey } from './page-key.ts';
 import { useStepArrival } from './page-arrival.tsx';
@@ -45,15 +44,6 @@ function CountingPage({ name }: { name: string }) {
 const pages: RouteObject[] = [
   { path: 'one', element: <CountingPage name="Page one" /> },
   { path: 'two', element: <CountingPage name="Page two" /> },
-  {
-    path: 'code',
-    element: (
-      <RequireEmail>
-        <h1>Code page</h1>
-      </RequireEmail>
-    ),
-  },
-  { path: 'email', element: <h1>Email page</h1> },
 ];
 const shellRoutes: RouteObject[] = [{ element: <ShellLayout />, children: pages }];
 
@@ -254,18 +244,6 @@ describe('shell', () => {
       document.getElementById('details'),
     );
     expect(mounts).toBe(1);
-  });
-
-  it('a screen that needs a remembered email goes to /email when none is held', async () => {
-    renderRoutes(shellRoutes, { path: '/code' });
-    expect(await screen.findByRole('heading', { name: 'Email page' })).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
-  });
-
-  it('with a remembered email the screen shows', async () => {
-    sessionStorage.setItem(STORAGE_KEYS.email, 'ada@school.example');
-    renderRoutes(shellRoutes, { path: '/code' });
-    expect(await screen.findByRole('heading', { name: 'Code page' })).toBeInTheDocument();
   });
 });
 
