@@ -32,7 +32,6 @@ export const AS_ROUTES = {
   userinfo: '/oauth2/userInfo',
   jwks: '/.well-known/jwks.json',
   revocation: '/oauth2/revoke',
-  end_session: '/logout',
 } as const;
 
 /** Where the browser completes an interaction; `_interaction` cookies are scoped to it. */
@@ -91,6 +90,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     scopes: ['openid', 'email', 'profile'],
     responseTypes: ['code'],
+    // the one client's; discovery advertises no other
+    clientAuthMethods: ['client_secret_basic'],
     extraParams: {
       identity_provider(_ctx: KoaContextWithOIDC, value: string | undefined) {
         if (value === undefined) return;

@@ -122,4 +122,25 @@ describe('the authorization server', () => {
       await t.close();
     }
   });
+
+  it('offers what its one client uses and nothing more: no sign-out page that would not sign out, no pushed requests, one client authentication', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const discovery = (await t.app.inject({ url: '/oidc/.well-known/openid-configuration' })).json();
+      expect(discovery).not.toHaveProperty('end_session_endpoint');
+      expect(discovery).not.toHaveProperty('pushed_authorization_request_endpoint');
+      expect(discovery.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic']);
+      // the library's own sign-out page said 'Sign-out Success' and left the portal's session as it was
+      expect((await t.app.inject({ url: '/oidc/logout' })).statusCode).toBe(404);
+      const pushed = await t.app.inject({
+        method: 'POST',
+        url: '/oidc/request',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `client_id=${PORTAL_CLIENT_ID}&response_type=code`,
+      });
+      expect(pushed.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
 });

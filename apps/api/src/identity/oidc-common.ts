@@ -116,5 +116,10 @@ export const commonSettings = {
   features: {
     devInteractions: { enabled: false },
     revocation: { enabled: true },
+    // the portal signs out with cognito/logout; the library's own page said "Sign-out Success"
+    // without ending the portal's session, and set a cookie on every visit
+    rpInitiatedLogout: { enabled: false },
+    // no client pushes its requests; unauthenticated state is what the portal keeps least of
+    pushedAuthorizationRequests: { enabled: false },
   },
 } satisfies Partial<Configuration>;
