@@ -274,13 +274,14 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    'keys rotate: a new key signs the product token, the replaced one stays published',
+    'keys rotate: a new key is published, saying when it signs; the replaced one stays published',
     async () => {
       const first = await run('keys', 'rotate');
       const second = await run('keys', 'rotate');
       expect(second.kid).not.toBe(first.kid);
       expect(first.published).toContain(first.kid);
       expect(second.published).toEqual([second.kid, ...(first.published as string[])]);
+      expect(Date.parse(second.signsFrom as string)).toBeGreaterThan(t.clock.now());
       const jwks = (await t.client().get(PRODUCT_JWKS_PATH)).json() as { keys: { kid: string }[] };
       expect(jwks.keys.map((k) => k.kid)).toEqual(second.published);
     },

@@ -33,7 +33,7 @@ import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
-import { productKeys } from '../services/product-keys.ts';
+import { PRODUCT_KEY_PUBLISH_AHEAD_MS, productKeys } from '../services/product-keys.ts';
 
 export type AdminContext = Pick<AppContext, 'db' | 'config' | 'outbox' | 'logger' | 'now'> & {
   /** Asks for a password: unseen at a terminal, or the first line of stdin (admin/cli.ts). */
@@ -461,8 +461,12 @@ async function execute(
       return { domain, accountType: type };
     }
     case 'keys rotate': {
-      const keys = await productKeys(ctx, 'admin');
-      return { kid: keys[0].jwk.kid, published: keys.map((key) => key.jwk.kid) };
+      const { published } = await productKeys(ctx, 'admin');
+      return {
+        kid: published[0].jwk.kid,
+        published: published.map((key) => key.jwk.kid),
+        signsFrom: new Date(published[0].createdAt + PRODUCT_KEY_PUBLISH_AHEAD_MS).toISOString(),
+      };
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'no command given');

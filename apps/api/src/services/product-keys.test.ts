@@ -33,7 +33,12 @@ import {
 } from '../../test/harness.ts';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { listAudit } from './audit.ts';
-import { PRODUCT_KEY_GRACE_MS, SIGNING_KEY_CACHE_MS, derToJose } from './product-keys.ts';
+import {
+  PRODUCT_KEY_GRACE_MS,
+  PRODUCT_KEY_PUBLISH_AHEAD_MS,
+  SIGNING_KEY_CACHE_MS,
+  derToJose,
+} from './product-keys.ts';
 import { createSession } from './sessions.ts';
 
 type Credentials = { clientId: string; clientSecret: string };
@@ -206,7 +211,7 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
   });
 
   describe.skipIf(skip)('key rotation', () => {
-    it('after `keys rotate` both keys are published and earlier tokens still verify; the old key goes once its tokens have expired', async () => {
+    it('after `keys rotate` the new key is published first and signs only once products may have fetched it; earlier tokens still verify; the old key goes once its tokens have expired', async () => {
       const user = await seedUser(t, { email: 'rotation@school.test' });
       const c = await signedInClient(t, user.id);
       const before = await tokenOf(c);
@@ -215,19 +220,34 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
       const rotated = await rotate(t);
       expect(rotated.kid).not.toBe(oldKid);
       expect(rotated.published).toEqual([rotated.kid, oldKid]);
+      expect(rotated.signsFrom).toBe(new Date(t.clock.now() + PRODUCT_KEY_PUBLISH_AHEAD_MS).toISOString());
       const jwks = await publishedKeys(t);
       expect(jwks.keys.map((k) => k.kid)).toEqual([rotated.kid, oldKid]);
-      const after = await tokenOf(c);
-      expect(decodeProtectedHeader(after).kid).toBe(rotated.kid);
-      await verifyAsProduct(t, before, jwks);
-      await verifyAsProduct(t, after, jwks);
       expect((await listAudit(t.ctx, { limit: 1, event: 'product-key.rotated' }))[0]?.detail).toEqual({
         kid: rotated.kid,
         replaced: oldKid,
         by: 'admin',
       });
 
-      t.clock.advance(PRODUCT_KEY_GRACE_MS - 1000);
+      // a product fetched the keys just before the rotation and keeps them as long as the JWKS's
+      // Cache-Control allows: every token it meets meanwhile is signed with a key it holds
+      const cachedBefore = { keys: jwks.keys.filter((k) => k.kid === oldKid) };
+      expect(PRODUCT_KEY_PUBLISH_AHEAD_MS).toBeGreaterThan(PRODUCT_JWKS_MAX_AGE_SECONDS * 1000);
+      t.clock.advance(PRODUCT_KEY_PUBLISH_AHEAD_MS - 1000);
+      const stillOld = await tokenOf(c);
+      expect(decodeProtectedHeader(stillOld).kid).toBe(oldKid);
+      await verifyAsProduct(t, stillOld, cachedBefore);
+
+      // then the new key signs (this instance reads the keys again within SIGNING_KEY_CACHE_MS)
+      t.clock.advance(SIGNING_KEY_CACHE_MS);
+      const after = await tokenOf(c);
+      expect(decodeProtectedHeader(after).kid).toBe(rotated.kid);
+      await verifyAsProduct(t, after);
+      await verifyAsProduct(t, stillOld);
+
+      // the old key stays published until its last tokens have expired
+      const switchedAt = Date.parse(rotated.signsFrom as string);
+      t.clock.advance(switchedAt + PRODUCT_KEY_GRACE_MS - 1000 - t.clock.now());
       expect((await publishedKeys(t)).keys).toHaveLength(2);
       t.clock.advance(1000);
       expect((await publishedKeys(t)).keys.map((k) => k.kid)).toEqual([rotated.kid]);
@@ -239,20 +259,23 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
       expect(rows.map((r) => (JSON.parse(r.material) as { kid: string }).kid)).toEqual([rotated.kid]);
     });
 
-    it('replaces a key older than PRODUCT_KEY_ROTATION_MS on its next use', async () => {
+    it('replaces a key older than PRODUCT_KEY_ROTATION_MS on its next use, publishing the new one before it signs', async () => {
       const [current] = (await publishedKeys(t)).keys;
       t.clock.advance(PRODUCT_KEY_ROTATION_MS);
       const user = await seedUser(t, { email: 'monthly@school.test' });
-      const token = await tokenOf(await signedInClient(t, user.id));
+      const c = await signedInClient(t, user.id);
+      const token = await tokenOf(c);
       const jwks = await publishedKeys(t);
       expect(jwks.keys).toHaveLength(2);
       expect(jwks.keys[1]?.kid).toBe(current?.kid);
-      expect(decodeProtectedHeader(token).kid).toBe(jwks.keys[0]?.kid);
+      expect(decodeProtectedHeader(token).kid).toBe(current?.kid);
       await verifyAsProduct(t, token, jwks);
       expect((await listAudit(t.ctx, { limit: 1, event: 'product-key.rotated' }))[0]?.detail).toMatchObject({
         replaced: current?.kid,
         by: 'schedule',
       });
+      t.clock.advance(PRODUCT_KEY_PUBLISH_AHEAD_MS + SIGNING_KEY_CACHE_MS);
+      expect(decodeProtectedHeader(await tokenOf(c)).kid).toBe(jwks.keys[0]?.kid);
     });
   });
   describe.skipIf(skip)('the key an instance signs with', () => {
@@ -278,7 +301,8 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
         .values({
           name: `product-key:${generation}`,
           material: JSON.stringify(jwk),
-          created_at: t.clock.now(),
+          // published long enough to sign as soon as an instance reads it
+          created_at: t.clock.now() - PRODUCT_KEY_PUBLISH_AHEAD_MS,
         })
         .execute();
 

@@ -1,6 +1,10 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { PRODUCT_KEY_ROTATION_MS, PRODUCT_TOKEN_TTL_MS } from '@frontdoor/contract';
+import {
+  PRODUCT_JWKS_MAX_AGE_SECONDS,
+  PRODUCT_KEY_ROTATION_MS,
+  PRODUCT_TOKEN_TTL_MS,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { audit } from './audit.ts';
@@ -8,8 +12,8 @@ import { audit } from './audit.ts';
 /**
  * The ES256 keys signing the product token of auth/sig, published at PRODUCT_JWKS_PATH. They sit in
  * `identity_keys` (shared by every instance and the admin CLI), one row per generation:
- * `product-key:<n>`. The newest signs; a replaced key stays published until every token it signed
- * has expired, then its row is deleted.
+ * `product-key:<n>`. A new key is published PRODUCT_KEY_PUBLISH_AHEAD_MS before it signs; a
+ * replaced key stays published until every token it signed has expired, then its row is deleted.
  */
 export interface ProductKey {
   generation: number;
@@ -23,9 +27,17 @@ type KeyContext = Pick<AppContext, 'db' | 'now'>;
 const KEY_PREFIX = 'product-key:';
 
 /**
- * How long a replaced key stays published after its successor appeared: its last tokens live
+ * How long a new key is published before it signs: a product, or a cache in between, may keep the
+ * published keys PRODUCT_JWKS_MAX_AGE_SECONDS, and a verifier asks again for a kid it does not know at
+ * most every 30 s (jose's cooldown). The minute past the cache's age covers both, so the first token a
+ * new key signs finds it in every product's copy.
+ */
+export const PRODUCT_KEY_PUBLISH_AHEAD_MS = PRODUCT_JWKS_MAX_AGE_SECONDS * 1000 + 60 * 1000;
+
+/**
+ * How long a replaced key stays published after its successor started signing: its last tokens live
  * PRODUCT_TOKEN_TTL_MS; the extra minute covers an instance that read the keys just before the
- * rotation and verifiers' clock tolerance.
+ * switch and verifiers' clock tolerance.
  */
 export const PRODUCT_KEY_GRACE_MS = PRODUCT_TOKEN_TTL_MS + 60 * 1000;
 
@@ -101,33 +113,37 @@ async function addKey(db: Db, generation: number, now: number): Promise<string |
   return Number(res.numInsertedOrUpdatedRows ?? 0) === 1 ? kid : undefined;
 }
 
+/** The published keys (newest first) and the one that signs. */
+export interface ProductKeys {
+  signing: ProductKey;
+  published: [ProductKey, ...ProductKey[]];
+}
+
 /**
- * The published keys, the signing one first. Adds a key when there is none, when the current one
- * is older than PRODUCT_KEY_ROTATION_MS, or when `rotatedBy` is given (`npm run admin -- keys
- * rotate`), and deletes the replaced keys whose grace has ended.
+ * The keys: the newest one published PRODUCT_KEY_PUBLISH_AHEAD_MS ago signs (the first key of a
+ * deployment at once: nobody holds keys yet). Adds a key when there is none, when the newest is older
+ * than PRODUCT_KEY_ROTATION_MS, or when `rotatedBy` is given (`npm run admin -- keys rotate`), and
+ * deletes the replaced keys whose grace has ended.
  */
-export async function productKeys(
-  ctx: KeyContext,
-  rotatedBy?: 'admin',
-): Promise<[ProductKey, ...ProductKey[]]> {
+export async function productKeys(ctx: KeyContext, rotatedBy?: 'admin'): Promise<ProductKeys> {
   const now = ctx.now();
   let keys = await storedKeys(ctx.db);
-  const current = keys[0];
-  if (!current || rotatedBy || now - current.createdAt >= PRODUCT_KEY_ROTATION_MS) {
-    const kid = await addKey(ctx.db, (current?.generation ?? 0) + 1, now);
-    // this instance signs with the new key at once
-    if (kid) signers.delete(ctx.db);
-    if (kid && current)
+  const newest = keys[0];
+  if (!newest || rotatedBy || now - newest.createdAt >= PRODUCT_KEY_ROTATION_MS) {
+    const kid = await addKey(ctx.db, (newest?.generation ?? 0) + 1, now);
+    if (kid && newest)
       await audit(ctx, {
         event: 'product-key.rotated',
-        detail: { kid, replaced: current.jwk.kid, by: rotatedBy ?? 'schedule' },
+        detail: { kid, replaced: newest.jwk.kid, by: rotatedBy ?? 'schedule' },
       });
     keys = await storedKeys(ctx.db);
   }
-  // a key stopped signing when the next generation was created
-  const published = keys.filter(
-    (_key, i) => i === 0 || (keys[i - 1]?.createdAt ?? 0) + PRODUCT_KEY_GRACE_MS > now,
-  );
+  const signsFrom = (key: ProductKey) => key.createdAt + PRODUCT_KEY_PUBLISH_AHEAD_MS;
+  // a key stopped signing when the next generation started to
+  const published = keys.filter((_key, i) => {
+    const successor = keys[i - 1];
+    return !successor || signsFrom(successor) + PRODUCT_KEY_GRACE_MS > now;
+  });
   const expired = keys.filter((key) => !published.includes(key));
   if (expired.length)
     await ctx.db
@@ -138,17 +154,17 @@ export async function productKeys(
         expired.map((key) => `${KEY_PREFIX}${key.generation}`),
       )
       .execute();
-  const [signing, ...replaced] = published;
-  if (!signing) throw new Error('no product signing key after creating one');
-  return [signing, ...replaced];
+  const signing = published.find((key) => signsFrom(key) <= now) ?? published.at(-1);
+  if (!signing || !published[0]) throw new Error('no product signing key after creating one');
+  return { signing, published: [published[0], ...published.slice(1)] };
 }
 
-/** The signer of product tokens: the newest key, read at most SIGNING_KEY_CACHE_MS ago. */
+/** The signer of product tokens: the signing key, read at most SIGNING_KEY_CACHE_MS ago. */
 export function tokenSigner(ctx: KeyContext): Promise<TokenSigner> {
   const now = ctx.now();
   const cached = signers.get(ctx.db);
   if (cached && now >= cached.readAt && now - cached.readAt < SIGNING_KEY_CACHE_MS) return cached.signer;
-  const signer = productKeys(ctx).then(([current]) => signerOf(current.jwk));
+  const signer = productKeys(ctx).then(({ signing }) => signerOf(signing.jwk));
   signers.set(ctx.db, { readAt: now, signer });
   // a failed read is not kept: the next call reads again
   signer.catch(() => {
@@ -162,5 +178,5 @@ const publicJwk = ({ kty, crv, x, y, kid, alg, use }: JWK): JWK => ({ kty, crv, 
 
 /** The JWKS products verify the token with. */
 export async function productJwks(ctx: KeyContext): Promise<{ keys: JWK[] }> {
-  return { keys: (await productKeys(ctx)).map((key) => publicJwk(key.jwk)) };
+  return { keys: (await productKeys(ctx)).published.map((key) => publicJwk(key.jwk)) };
 }
