@@ -433,6 +433,11 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X', '--origin', 'ftp://x')).rejects.toThrow(
       /origin/,
     );
+    // a second provider under an id in use: a sentence, not the database's constraint
+    await run('sp', 'create', '--id', 'twice', '--name', 'Twice', '--origin', 'https://twice.test');
+    const again = run('sp', 'create', '--id', 'twice', '--name', 'Again', '--origin', 'https://again.test');
+    await expect(again).rejects.toThrow(UsageError);
+    await expect(again).rejects.toThrow('a service provider twice exists already');
     typed = 'weak';
     await expect(
       run('user', 'create', '--email', 'weak@cli.test', '--set-password', '--first', 'W', '--last', 'K'),
@@ -514,9 +519,12 @@ describe('admin CLI as a child process', () => {
     expect(JSON.parse(stdout)).toMatchObject({ sp_id: 'proc' });
     const help = await run('--help');
     expect(help.stdout).toContain('access-code create');
+    // the same id again: a usage error that says so, never the database's constraint
     const failed = await createSp('Again').catch((e: { code: number; stderr: string }) => e);
-    expect('code' in failed && failed.code).toBe(1);
-    expect(JSON.parse(String('stderr' in failed ? failed.stderr : '')).error).toBeTruthy();
+    expect('code' in failed && failed.code).toBe(2);
+    expect(JSON.parse(String('stderr' in failed ? failed.stderr : '')).error).toMatch(
+      /^a service provider proc exists already/,
+    );
   }, 30_000);
 
   it('reads --set-password from stdin, never from the command line', async () => {

@@ -336,11 +336,12 @@ async function execute(
       const origins = values.origin ?? [];
       if (!origins.length) throw new UsageError('--origin is required (repeatable)');
       for (const o of origins) if (!originOf(o)) throw new UsageError(`--origin ${o}: not an http(s) origin`);
-      return createServiceProvider(
-        ctx.db,
-        { spId: required(values, 'id'), name: required(values, 'name'), origins },
-        ctx.now(),
-      );
+      const spId = required(values, 'id');
+      if (await findServiceProvider(ctx.db, spId))
+        throw new UsageError(
+          `a service provider ${spId} exists already (sp rotate-secret gives it a new secret)`,
+        );
+      return createServiceProvider(ctx.db, { spId, name: required(values, 'name'), origins }, ctx.now());
     }
     case 'login create': {
       const spId = required(values, 'sp');
