@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '@frontdoor/contract';
+import { PRODUCT_JWKS_PATH, configSchema } from '@frontdoor/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { mailboxMailer } from '../mail/mailer.ts';
 
@@ -104,7 +104,16 @@ describe('API docs', () => {
     ).toEqual(['code', 'sp_id']);
     expect(doc.paths['/gateway/createCsrfLogin'].post.security).toEqual([{ serviceProvider: [] }]);
     expect(doc.paths['/gateway/session/{sid}'].get.security).toEqual([{ serviceProvider: [] }]);
-    expect(Object.keys(doc.paths)).toHaveLength(18);
+    // auth/cookie is a redirect, whose failures a browser gets as a page
+    const cookie = doc.paths['/auth/cookie'].get.responses;
+    expect(Object.keys(cookie)).toEqual(['302', '400', '429']);
+    expect(cookie['302'].description).toMatch(/^Redirects to return_url/);
+    expect(cookie['400'].description).toMatch(/portal page/);
+    // the keys products verify the token with, at the site's root
+    const jwks = doc.paths[PRODUCT_JWKS_PATH];
+    expect(jwks.servers).toEqual([{ url: t.ctx.config.publicUrl }]);
+    expect(jwks.get.responses['200']).toBeDefined();
+    expect(Object.keys(doc.paths)).toHaveLength(19);
   });
 
   it('renders a page for humans', async () => {

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
 import {
   API_PREFIX,
+  PRODUCT_JWKS_MAX_AGE_SECONDS,
+  PRODUCT_JWKS_PATH,
   accessCodeParams,
   accessCodeResponse,
   accountTypeResponse,
@@ -42,6 +44,8 @@ interface Operation {
   response: z.ZodMiniType;
   /** Error statuses this call answers besides 400 (bad input) and 429 (rate limited). */
   errors?: number[];
+  /** A call a browser is sent to: where its 302 goes (its errors are a page for a browser). */
+  redirect?: string;
   security?: 'session' | 'basic';
 }
 
@@ -77,6 +81,7 @@ export const operations: Operation[] = [
     summary: 'Trades a cookie hash for a session cookie and redirects (302) to return_url',
     query: cookieQuery,
     response: errorEnvelopeSchema,
+    redirect: 'to return_url, the session cookie set',
   },
   { method: 'get', path: 'cognito/logout', summary: 'Ends the session', response: nullResponse },
   {
@@ -213,16 +218,30 @@ export function openApiDocument(publicUrl: string) {
     description: 'Error envelope',
     content: { 'application/json': { schema: jsonSchema(errorEnvelopeSchema, 'output') } },
   };
+  const pageOrError = {
+    ...error,
+    description: 'Error envelope; a browser (Accept: text/html) gets the portal page with the same message',
+  };
   for (const op of operations) {
+    const failure = op.redirect ? pageOrError : error;
     const responses: Record<string, object> = {
-      [op.path === 'auth/cookie' ? '302' : '200']: {
-        description: 'Success',
-        content: { 'application/json': { schema: jsonSchema(op.response, 'output') } },
-      },
-      '400': error,
-      '429': error,
+      ...(op.redirect
+        ? {
+            '302': {
+              description: `Redirects ${op.redirect}`,
+              headers: { location: { schema: { type: 'string', format: 'uri' } } },
+            },
+          }
+        : {
+            '200': {
+              description: 'Success',
+              content: { 'application/json': { schema: jsonSchema(op.response, 'output') } },
+            },
+          }),
+      '400': failure,
+      '429': failure,
     };
-    for (const status of op.errors ?? []) responses[String(status)] = error;
+    for (const status of op.errors ?? []) responses[String(status)] = failure;
     const key = `/${op.path}`;
     paths[key] = {
       ...paths[key],
@@ -250,6 +269,24 @@ export function openApiDocument(publicUrl: string) {
       },
     };
   }
+  // at the site's root, not under the API
+  paths[PRODUCT_JWKS_PATH] = {
+    servers: [{ url: publicUrl }],
+    get: {
+      summary: `The public keys products verify the auth/sig token with (Cache-Control: public, max-age=${PRODUCT_JWKS_MAX_AGE_SECONDS})`,
+      operationId: 'productJwks',
+      responses: {
+        '200': {
+          description: 'A JWK Set: EC P-256 keys for ES256, each with its kid',
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array' } } },
+            },
+          },
+        },
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: {
