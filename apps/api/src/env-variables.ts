@@ -50,7 +50,8 @@ export const ENV_VARIABLES = variables({
   },
   CORS_ORIGINS: {
     group: 'Server',
-    meaning: 'Comma-separated origins of a SPA hosted elsewhere (credentials allowed for these only).',
+    meaning:
+      'Comma-separated origins whose pages call the API with credentials (for these only): the products\' pages that read auth/sig (docs/identity.md, "Integrating a product") and a SPA hosted elsewhere.',
   },
   WEB_DIST: {
     group: 'Server',

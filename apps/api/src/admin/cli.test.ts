@@ -428,6 +428,32 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    "sp create notes each origin whose pages cannot read auth/sig: one not in CORS_ORIGINS, the portal's own aside",
+    async () => {
+      const config = { ...t.ctx.config, corsOrigins: ['https://listed.test'] };
+      const create = (id: string, ...origins: string[]) => {
+        const { positionals, values } = parseAdminArgs([
+          'sp',
+          'create',
+          '--id',
+          id,
+          '--name',
+          id,
+          ...origins.flatMap((origin) => ['--origin', origin]),
+        ]);
+        return runAdminCommand({ ...t.ctx, config }, positionals, values);
+      };
+      const portal = new URL(config.publicUrl).origin;
+      expect(await create('cors-fine', 'https://listed.test/', portal)).not.toHaveProperty('notes');
+      expect(
+        (await create('cors-missing', 'https://listed.test', 'https://unlisted.test/app')).notes,
+      ).toEqual([
+        'https://unlisted.test is not in CORS_ORIGINS: its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
+      ]);
+    },
+  );
+
   it.skipIf(skip)('refuses bad usage with a UsageError', async () => {
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X')).rejects.toThrow(UsageError);
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X', '--origin', 'ftp://x')).rejects.toThrow(

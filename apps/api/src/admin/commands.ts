@@ -324,6 +324,21 @@ export async function runAdminCommand(
   }
 }
 
+/**
+ * What `sp create` tells the operator of a product's origins: a page on one that is not in
+ * CORS_ORIGINS (nor the portal itself) cannot read auth/sig, the token the product needs.
+ */
+function corsNotes(config: AdminContext['config'], origins: string[]): string[] {
+  const portal = new URL(config.publicUrl).origin;
+  return origins
+    .map((o) => originOf(o) ?? o)
+    .filter((origin) => origin !== portal && !config.corsOrigins.includes(origin))
+    .map(
+      (origin) =>
+        `${origin} is not in CORS_ORIGINS: its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")`,
+    );
+}
+
 async function execute(
   ctx: AdminContext,
   positionals: string[],
@@ -341,7 +356,13 @@ async function execute(
         throw new UsageError(
           `a service provider ${spId} exists already (sp rotate-secret gives it a new secret)`,
         );
-      return createServiceProvider(ctx.db, { spId, name: required(values, 'name'), origins }, ctx.now());
+      const created = await createServiceProvider(
+        ctx.db,
+        { spId, name: required(values, 'name'), origins },
+        ctx.now(),
+      );
+      const notes = corsNotes(ctx.config, origins);
+      return notes.length ? { ...created, notes } : created;
     }
     case 'login create': {
       const spId = required(values, 'sp');
