@@ -21,6 +21,7 @@ import type { Federation } from './federation.ts';
 import { refusePage } from './pages.ts';
 import { deriveSecret } from './keys.ts';
 import { issueSignInState } from './portal-login.ts';
+import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 
 /** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
 export const INTERACTION_COOKIE = 'fd_interaction';
@@ -61,7 +62,8 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  * - GET /oidc/interaction/:uid — COGNITO (or no identity_provider) → the SPA password page
  *   /sign-in/<uid>?login_hint=..; an upstream → its authorization URL;
  * - GET|POST /oidc/interaction/callback/:provider — the upstream's redirect_uri, cookie
- *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated;
+ *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated, a posted
+ *   answer sealed in a cookie rather than in that URL (provider-answer.ts);
  *   a Clever or ClassLink code without a state (a launch from Clever's portal, Instant Login, or
  *   from ClassLink LaunchPad) → a new sign-in with that provider;
  * - GET /oidc/interaction/:uid/federated — exchanges the upstream code, finds, links or creates
@@ -117,22 +119,27 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       .redirect(buildAuthorizeUrl(portalConfig(ctx.config), { provider, state, codeChallenge }), 303);
   };
 
+  const answerCookie = hostCookie(PROVIDER_ANSWER_COOKIE, ctx.config);
+  /** An answer in a URL (a GET) goes on in it; a posted one (Apple) in a sealed cookie, never in a URL. */
   const toFederated = async (
     request: FastifyRequest<{ Params: { provider: string } }>,
     reply: FastifyReply,
     params: URLSearchParams,
+    posted: boolean,
   ) => {
     const state = params.get('state') ?? '';
     const launchedBy = request.params.provider;
     if (isSchoolRosterProvider(launchedBy) && !state && params.has('code') && federation.has(launchedBy))
       return restartSignIn(launchedBy, request, reply);
     if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(request, reply);
-    return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
+    if (!posted) return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
+    answerCookie.set(reply, sealAnswer(secret, state, params), PROVIDER_ANSWER_TTL_MS);
+    return reply.redirect(`/oidc/interaction/${state}/federated`, 303);
   };
   scope.get(
     '/oidc/interaction/callback/:provider',
     (request: FastifyRequest<{ Params: { provider: string } }>, reply) =>
-      toFederated(request, reply, new URL(request.url, 'http://x').searchParams),
+      toFederated(request, reply, new URL(request.url, 'http://x').searchParams, false),
   );
   scope.post(
     '/oidc/interaction/callback/:provider',
@@ -141,7 +148,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       for (const [key, value] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
         if (typeof value === 'string') params.set(key, value);
       }
-      return toFederated(request, reply, params);
+      return toFederated(request, reply, params, true);
     },
   );
 
@@ -150,7 +157,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     const upstream = details && upstreamOf(details.params.identity_provider);
     if (!details || !upstream || !federation.has(upstream)) return refusePage(request, reply);
     const callbackUrl = new URL(federation.redirectUri(upstream));
-    callbackUrl.search = new URL(request.url, 'http://x').search;
+    const query = new URL(request.url, 'http://x').searchParams;
+    // a posted answer arrives sealed in its cookie, read once
+    const posted = query.size === 0 ? openAnswer(secret, details.uid, answerCookie.read(request)) : null;
+    if (answerCookie.read(request) !== undefined) answerCookie.clear(reply);
+    callbackUrl.search = (posted ?? query).toString();
     let accountId: string;
     try {
       const identity = await federation.complete(upstream, details.uid, callbackUrl);

@@ -20,6 +20,7 @@ import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
+import { PROVIDER_ANSWER_COOKIE, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
 import { DIALECTS, createTestApp, type Dialect, type ListeningTestApp } from '../../test/harness.ts';
 
@@ -706,6 +707,42 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(after.signature.id).toBe(before.signature.id);
       expect(after.signature.email).toBe(before.signature.email);
       expect(after.signature.identities).toEqual([expectedIdentity('Clever', { ...who, role: 'teacher' })]);
+    });
+
+    it("Apple's posted answer (the code, the name and email it sends once) reaches no address a shared device's history keeps, and is read once", async () => {
+      const who = { email: 'posted-once@school.example', first: 'Kim', last: 'Posted' };
+      const { browser, end } = await upstreamLoop(h, 'SignInWithApple', who);
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBeDefined();
+      const federated = browser.history.filter((u) => u.pathname.endsWith('/federated'));
+      expect(federated).toHaveLength(1);
+      // from Apple's answer on (the authorize address's login_hint is the product's own choice)
+      const answered = browser.history.slice(
+        browser.history.findIndex((u) => u.pathname.includes('/callback/')),
+      );
+      expect(answered.length).toBeGreaterThan(2);
+      for (const url of answered) {
+        expect(url.href).not.toContain('Posted');
+        expect(url.href).not.toContain(encodeURIComponent(who.email));
+        expect(url.searchParams.has('user')).toBe(false);
+      }
+      expect(federated[0]?.search).toBe('');
+      // read once: gone from the jar
+      expect(browser.cookie(PROVIDER_ANSWER_COOKIE)).toBeUndefined();
+    });
+
+    it('a posted answer sealed for one interaction opens for no other, nor once altered', () => {
+      const secret = Buffer.alloc(32, 7);
+      const answer = new URLSearchParams({ code: 'c-1', state: 'uid-aaaaaaaaaa', user: '{"name":{}}' });
+      const sealed = sealAnswer(secret, 'uid-aaaaaaaaaa', answer);
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', sealed)?.toString()).toBe(answer.toString());
+      expect(openAnswer(secret, 'uid-bbbbbbbbbb', sealed)).toBeNull();
+      expect(openAnswer(Buffer.alloc(32, 8), 'uid-aaaaaaaaaa', sealed)).toBeNull();
+      const altered = Buffer.from(sealed, 'base64url');
+      altered[altered.length - 1] = (altered[altered.length - 1] ?? 0) ^ 1;
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', altered.toString('base64url'))).toBeNull();
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', undefined)).toBeNull();
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', 'not sealed')).toBeNull();
     });
 
     it('signs the same upstream person into the same account the second time', async () => {
