@@ -5,7 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createLogger } from './logger.ts';
-import { createCounters, memoryCounters, redisCounters, type CounterStore } from './counters.ts';
+import {
+  REDIS_COMMAND_TIMEOUT_MS,
+  SHARED_RETRY_AFTER_MS,
+  createCounters,
+  memoryCounters,
+  redisCounters,
+  resilientCounters,
+  type CounterStore,
+} from './counters.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -79,9 +87,16 @@ describe.each(stores)('%s counters', (_name, make, skip) => {
  * A TCP relay in front of the CI Redis, so a test can take "Redis" away mid-run without touching
  * the server other suites use.
  */
-async function redisRelay(): Promise<{ url: string; cut: () => Promise<void>; server: Server }> {
+async function redisRelay(): Promise<{
+  url: string;
+  cut: () => Promise<void>;
+  hang: () => void;
+  server: Server;
+}> {
   const target = new URL(REDIS_URL);
   const sockets = new Set<Socket>();
+  // hung: the connections stay open and no command reaches Redis, as across a partition
+  let hung = false;
   const server = createServer((client) => {
     const upstream = new Socket();
     upstream.connect(Number(target.port || 6379), target.hostname);
@@ -90,7 +105,10 @@ async function redisRelay(): Promise<{ url: string; cut: () => Promise<void>; se
       s.on('error', () => s.destroy());
       s.on('close', () => sockets.delete(s));
     }
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk) => {
+      if (!hung) upstream.write(chunk);
+    });
+    upstream.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -98,6 +116,9 @@ async function redisRelay(): Promise<{ url: string; cut: () => Promise<void>; se
   return {
     url: `redis://127.0.0.1:${port}`,
     server,
+    hang: () => {
+      hung = true;
+    },
     cut: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -154,6 +175,72 @@ describe('limits shared by several instances', () => {
       expect(await failFrom(b, '10.1.0.3')).toBe(401);
     },
   );
+});
+
+describe('a Redis that stops answering but keeps its connection open', () => {
+  it.skipIf(problem !== null)(
+    `no request waits on it: a command gives up after ${REDIS_COMMAND_TIMEOUT_MS} ms and counting goes on in memory, still limiting`,
+    async () => {
+      const relay = await redisRelay();
+      opened.push({ close: () => relay.cut() });
+      const lines: string[] = [];
+      const logger = createLogger({ level: 'info', destination: { write: (line) => void lines.push(line) } });
+      const t = await createTestApp('sqlite', {
+        env: {
+          RATE_LIMIT_MULTIPLIER: '1',
+          LIMIT_ADDRESS_FAILURES_PER_HOUR: '4',
+          REDIS_URL: relay.url,
+          REDIS_PREFIX: `test-${randomUUID()}:`,
+        },
+        logger,
+      });
+      opened.push(t);
+      expect(await failFrom(t, '10.1.0.4')).toBe(401);
+      expect(t.ctx.limits.counters.shared()).toBe(true);
+
+      // without a command timeout these requests never end (the test times out)
+      relay.hang();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push(await failFrom(t, '10.1.0.4'));
+      // the failure before the hang is Redis's: this instance starts again from 1, and still limits
+      expect(statuses).toEqual([401, 401, 401, 401]);
+      expect(await failFrom(t, '10.1.0.4')).toBe(429);
+      expect(t.ctx.limits.counters.shared()).toBe(false);
+      expect(lines.filter((line) => line.includes('shared counters unreachable'))).toEqual([
+        expect.stringContaining(`Command timed out`),
+      ]);
+    },
+  );
+});
+
+describe('resilient counters', () => {
+  it('after a failure of the shared store count in memory, and ask it again only after SHARED_RETRY_AFTER_MS', async () => {
+    let asked = 0;
+    let answering = false;
+    const shared: CounterStore = {
+      ...memoryCounters(),
+      shared: () => true,
+      hit: async (...args) => {
+        asked++;
+        if (!answering) throw new Error('Command timed out');
+        return memoryCounters().hit(...args);
+      },
+    };
+    const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    expect(await counters.hit('k', 0, 60_000)).toEqual({ count: 1, expiresAt: 60_000 });
+    expect(await counters.hit('k', SHARED_RETRY_AFTER_MS - 1, 60_000)).toMatchObject({ count: 2 });
+    expect(asked).toBe(1);
+    expect(counters.shared()).toBe(false);
+    // the retry: still failing, then answering again
+    expect(await counters.hit('k', SHARED_RETRY_AFTER_MS, 60_000)).toMatchObject({ count: 3 });
+    expect(asked).toBe(2);
+    answering = true;
+    expect(await counters.hit('k', SHARED_RETRY_AFTER_MS + 1, 60_000)).toMatchObject({ count: 4 });
+    expect(asked).toBe(2);
+    await counters.hit('k', 2 * SHARED_RETRY_AFTER_MS, 60_000);
+    expect(asked).toBe(3);
+    expect(counters.shared()).toBe(true);
+  });
 });
 
 describe('where the counts are kept, as the start line says', () => {

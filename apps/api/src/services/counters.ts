@@ -129,12 +129,22 @@ export function redisCounters(redis: Redis, prefix: string): CounterStore {
 }
 
 /**
+ * How long counting stays in memory after the shared store failed (refused, or did not answer within
+ * REDIS_COMMAND_TIMEOUT_MS) before one call tries it again: a Redis that hangs costs the requests of
+ * that moment the timeout once, not every request its wait.
+ */
+export const SHARED_RETRY_AFTER_MS = 5000;
+
+/**
  * Shared counters that degrade instead of failing open: while the shared store is unreachable,
  * each instance counts in its own memory (limits per instance, logged once), never "no limits".
+ * Times are the callers' (`now`, ctx.now), as the counts' own.
  */
 export function resilientCounters(shared: CounterStore, local: CounterStore, logger: Logger): CounterStore {
   let degraded = false;
-  const attempt = async <T>(call: (store: CounterStore) => Promise<T>): Promise<T> => {
+  let retryAt = 0;
+  const attempt = async <T>(now: number, call: (store: CounterStore) => Promise<T>): Promise<T> => {
+    if (degraded && now < retryAt) return call(local);
     try {
       const result = await call(shared);
       if (degraded) logger.info('shared counters reachable again: limits shared by every instance');
@@ -147,14 +157,15 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
           'shared counters unreachable: limits are counted per instance until they are back',
         );
       degraded = true;
+      retryAt = now + SHARED_RETRY_AFTER_MS;
       return call(local);
     }
   };
   return {
     shared: () => !degraded && shared.shared(),
-    hit: (key, now, ttlMs, slide) => attempt((s) => s.hit(key, now, ttlMs, slide)),
-    peek: (key, now) => attempt((s) => s.peek(key, now)),
-    undo: (key, now, by) => attempt((s) => s.undo(key, now, by)),
+    hit: (key, now, ttlMs, slide) => attempt(now, (s) => s.hit(key, now, ttlMs, slide)),
+    peek: (key, now) => attempt(now, (s) => s.peek(key, now)),
+    undo: (key, now, by) => attempt(now, (s) => s.undo(key, now, by)),
     // a clear must reach both, or a success would leave the other's count standing
     clear: async (key) => {
       await Promise.allSettled([shared.clear(key), local.clear(key)]);
@@ -167,12 +178,22 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
 
 const READY_WAIT_MS = 3000;
 
+/**
+ * The longest a command may take: a Redis that keeps its connection open and stops answering (a
+ * partition, a host gone without closing, a long blocking command) would otherwise hold every API
+ * call, each counted by the flood guard, for as long as the kernel keeps the connection.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /** The connection to the Redis every instance shares; commands fail at once while it is down. */
 export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: READY_WAIT_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // TCP keep-alive probes: a peer gone without closing ends the connection, and ioredis reconnects
+    keepAlive: 10_000,
   });
   let lastProblem = '';
   redis.on('error', (err: Error) => {
