@@ -409,6 +409,26 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       ).toBe(200);
     });
 
+    it('a burst of resends sent at once (from several addresses) mails one code: each request sees the codes issued before it', async () => {
+      const user = await seedUser(t, { email: 'resend-burst@school.test', confirmed: false });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.inject({
+            url: '/api/cognito/resend_verification/resend-burst@school.test',
+            remoteAddress: `198.51.100.${i + 1}`,
+          }),
+        ),
+      );
+      expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
+      expect(answers.filter((res) => res.json().code === 'resendCooldown')).toHaveLength(19);
+      const codes = await t.db
+        .selectFrom('email_codes')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(codes).toHaveLength(1);
+    });
+
     it('answers 404 for an unknown address, 409 for a confirmed one, 400 for a bad one', async () => {
       expect((await t.client().get('/api/cognito/resend_verification/nobody@school.test')).statusCode).toBe(
         404,

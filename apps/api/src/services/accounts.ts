@@ -1,6 +1,7 @@
 import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
@@ -80,17 +81,24 @@ export async function mailCode(
   request: { address: string; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
 ): Promise<void> {
   const now = ctx.now();
-  const cooldown = cooldownLeftMs(await lastIssuedAt(ctx.db, user.id, purpose), now);
-  if (cooldown > 0) {
-    if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
-    return;
-  }
-  await assertMaySendCode(ctx, request.address, user);
-  await ctx.db.transaction().execute(async (trx) => {
+  const issued = await ctx.db.transaction().execute(async (trx) => {
+    // one code request of an account at a time, on every instance: each sees the codes issued before
+    // it, so a burst sent in parallel cannot slip past the cooldown or the hourly sends. SQLite runs
+    // its transactions one at a time; PostgreSQL locks the account's row.
+    if (isPostgres(ctx.db))
+      await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+    const cooldown = cooldownLeftMs(await lastIssuedAt(trx, user.id, purpose), now);
+    if (cooldown > 0) {
+      if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
+      return false;
+    }
+    await assertMaySendCode({ ...ctx, db: trx }, request.address, user);
     const code = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
     await queueAccountMail(trx, ctx, { ...user, language }, { kind: purpose, code, email: user.email });
+    return true;
   });
+  if (!issued) return;
   ctx.outbox.notify();
   await recordCodeSent(ctx, request.address);
   // written once a code is issued, so requests refused or skipped above add nothing to the log
