@@ -10,6 +10,7 @@ import { hashPassword, newUserRow } from '../src/services/users.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { createServiceProvider } from '../src/services/service-providers.ts';
 import { createLogger } from '../src/services/logger.ts';
+import { PORTAL_CLIENT_ID, portalConfig } from '../src/services/portal-config.ts';
 import { Browser } from './browser.ts';
 import { createTestContext } from './context.ts';
 import { freePort } from './fake-http.ts';
@@ -219,6 +220,22 @@ export async function seedServiceProvider(
 
 export const basicAuth = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+
+/**
+ * A new authorization request of the portal's own client, as its sign-in buttons make one (PKCE S256),
+ * with `extra` parameters added or replaced: each stores an Interaction.
+ */
+export const portalAuthorizeUrl = (t: Pick<TestApp, 'ctx'>, extra: Record<string, string> = {}): string =>
+  `/oidc/oauth2/authorize?${new URLSearchParams({
+    client_id: PORTAL_CLIENT_ID,
+    response_type: 'code',
+    redirect_uri: portalConfig(t.ctx.config).redirectUri,
+    scope: 'openid',
+    state: 'state-1',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    ...extra,
+  }).toString()}`;
 
 /** Sends what the outbox holds, then the newest mail to an address in the dev mailbox and the six-digit code it carries. */
 export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {

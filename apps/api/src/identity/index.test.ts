@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
 import type { Env } from '../config.ts';
 import { createLogger } from '../services/logger.ts';
-import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
-import { createTestApp } from '../../test/harness.ts';
+import { PORTAL_CLIENT_ID } from '../services/portal-config.ts';
+import { createTestApp, portalAuthorizeUrl } from '../../test/harness.ts';
 
 /** A test app with `env` whose log lines at `level` and above are kept, parsed. */
 async function loggedApp(level: string, env: Env = {}) {
@@ -55,16 +55,7 @@ describe('the authorization server', () => {
       // every write of the oidc-provider adapter fails, as on a broken or full database
       await sql`create trigger oidc_write_fails before insert on oidc_payloads
         begin select raise(abort, 'oidc write failed'); end`.execute(t.db);
-      const query = new URLSearchParams({
-        client_id: PORTAL_CLIENT_ID,
-        response_type: 'code',
-        redirect_uri: portalConfig(t.ctx.config).redirectUri,
-        scope: 'openid',
-        state: 'state-1',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      });
-      const res = await t.app.inject({ url: `/oidc/oauth2/authorize?${query.toString()}` });
+      const res = await t.app.inject({ url: portalAuthorizeUrl(t) });
       expect(res.statusCode).toBe(500);
       // the answer oidc-provider wrote itself names the request, and so does the line
       const reqId = res.headers['x-request-id'];

@@ -4,10 +4,10 @@ import { BROWSER_COOKIE } from '../identity/portal-login.ts';
 import { INTERACTION_COOKIE } from '../identity/interactions.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { createLoginRequest } from './login-requests.ts';
-import { PORTAL_CLIENT_ID, portalConfig } from './portal-config.ts';
 import {
   TEST_PASSWORD,
   createTestApp,
+  portalAuthorizeUrl,
   seedServiceProvider,
   seedUser,
   type ApiClient,
@@ -106,17 +106,8 @@ describe('where cookies are Secure, a binding cookie planted under its plain nam
   it("a password page's sign-in is bound to the browser holding its __Host-fd_interaction", async () => {
     const user = await seedUser(t, { email: 'host-cookie-interaction@school.test' });
     const client = t.client();
-    const authorize = new URLSearchParams({
-      client_id: PORTAL_CLIENT_ID,
-      response_type: 'code',
-      redirect_uri: portalConfig(t.ctx.config).redirectUri,
-      scope: 'openid email profile',
-      state: 'state-1',
-      identity_provider: 'COGNITO',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    });
-    const interaction = (await client.get(`/oidc/oauth2/authorize?${authorize.toString()}`)).headers.location;
+    const authorize = portalAuthorizeUrl(t, { scope: 'openid email profile', identity_provider: 'COGNITO' });
+    const interaction = (await client.get(authorize)).headers.location;
     const toSignIn = await client.get(String(interaction));
     expect(String(toSignIn.headers['set-cookie'])).toMatch(
       /__Host-fd_interaction=[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax/,

@@ -6,6 +6,7 @@ import {
   basicAuth,
   createTestApp,
   lastMail,
+  portalAuthorizeUrl,
   seedServiceProvider,
   seedUser,
   type TestApp,
@@ -16,7 +17,6 @@ import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './acces
 import { listAudit } from './audit.ts';
 import { accessCodeBudget, accountDelayMs, DAY_MS, HOUR_MS, unlockAccount } from './limits.ts';
 import { createLogger } from './logger.ts';
-import { PORTAL_CLIENT_ID, portalConfig } from './portal-config.ts';
 import { findUserByEmail } from './users.ts';
 import { AUTHORIZE_REQUEST_MAX_CHARS } from '../identity/sign-in-steps.ts';
 
@@ -589,19 +589,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       });
       /** A new authorization request, as the SPA's sign-in button makes one (each stores an Interaction). */
       const authorize = (address: string, extra: Record<string, string> = {}) =>
-        t.app.inject({
-          url: `/oidc/oauth2/authorize?${new URLSearchParams({
-            client_id: PORTAL_CLIENT_ID,
-            response_type: 'code',
-            redirect_uri: portalConfig(t.ctx.config).redirectUri,
-            scope: 'openid',
-            state: 'state-1',
-            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-            code_challenge_method: 'S256',
-            ...extra,
-          }).toString()}`,
-          remoteAddress: address,
-        });
+        t.app.inject({ url: portalAuthorizeUrl(t, extra), remoteAddress: address });
       const interactions = async () =>
         (await t.db.selectFrom('oidc_payloads').select('id').where('type', '=', 'Interaction').execute())
           .length;
