@@ -9,6 +9,7 @@ import type { Mailer } from '../src/mail/mailer.ts';
 import { hashPassword, newUserRow } from '../src/services/users.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { createServiceProvider } from '../src/services/service-providers.ts';
+import { startMasquerade } from '../src/services/masquerade.ts';
 import { createLogger } from '../src/services/logger.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../src/services/portal-config.ts';
 import { Browser } from './browser.ts';
@@ -208,6 +209,15 @@ export async function seedUser(t: Pick<TestApp, 'db' | 'clock'>, user: SeedUser)
 
 export async function signedInClient(t: TestApp, userId: string): Promise<ApiClient> {
   return t.client().signInWith(await createSession(t.db, userId, { now: t.clock.now() }));
+}
+
+/** An administrator (`adminEmail`) signed in and masquerading as a new account (`asEmail`), with its client. */
+export async function masqueradingClient(t: TestApp, adminEmail: string, asEmail: string) {
+  const admin = await seedUser(t, { email: adminEmail, roles: { admin: [1] } });
+  const as = await seedUser(t, { email: asEmail });
+  const client = await signedInClient(t, admin.id);
+  await startMasquerade(t.ctx, admin, as);
+  return { admin, as, client };
 }
 
 export async function seedServiceProvider(

@@ -12,6 +12,7 @@ import {
 import {
   DIALECTS,
   createTestApp,
+  masqueradingClient,
   seedServiceProvider,
   seedUser,
   signedInClient,
@@ -225,11 +226,8 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
     });
 
     it('shows the masqueraded user as signature.masq', async () => {
-      const admin = await seedUser(t, { email: 'admin@school.test', roles: { admin: [1] } });
-      const student = await seedUser(t, { email: 'masq-student@school.test' });
-      const c = await signedInClient(t, admin.id);
-      await startMasquerade(t.ctx, admin, student);
-      const session = sessionSchema.parse((await c.get('/api/auth/sig')).json());
+      const { client } = await masqueradingClient(t, 'admin@school.test', 'masq-student@school.test');
+      const session = sessionSchema.parse((await client.get('/api/auth/sig')).json());
       expect(session.loggedin && session.payload.signature.masq?.email).toBe('masq-student@school.test');
       expect(session.loggedin && session.payload.signature.user.email).toBe('admin@school.test');
     });
@@ -302,11 +300,12 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
     });
 
     it('an administrator acting as someone else answers for no one', async () => {
-      const admin = await seedUser(t, { email: 'flag-admin@school.test', roles: { admin: [1] } });
-      const student = await seedUser(t, { email: 'flag-masq-student@school.test' });
-      const c = await signedInClient(t, admin.id);
-      await startMasquerade(t.ctx, admin, student);
-      const res = await c.get('/api/auth/setBasicUserRole/1');
+      const {
+        admin,
+        as: student,
+        client,
+      } = await masqueradingClient(t, 'flag-admin@school.test', 'flag-masq-student@school.test');
+      const res = await client.get('/api/auth/setBasicUserRole/1');
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ status: 'error', msg: messages.forbidden, code: 'forbidden' });
       const rows = await t.db

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_IDS, messages, realmPayload } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
+import {
+  DIALECTS,
+  createTestApp,
+  masqueradingClient,
+  seedUser,
+  signedInClient,
+  type TestApp,
+} from '../../test/harness.ts';
 import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
-import { startMasquerade } from '../services/masquerade.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';
@@ -62,11 +68,12 @@ describe.each(DIALECTS)(
       });
 
       it("an administrator acting as someone else saves no one's preferences", async () => {
-        const admin = await seedUser(t, { email: 'prefs-admin@school.test', roles: { admin: [1] } });
-        const student = await seedUser(t, { email: 'prefs-masq-student@school.test' });
-        const c = await signedInClient(t, admin.id);
-        await startMasquerade(t.ctx, admin, student);
-        const res = await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        const {
+          admin,
+          as: student,
+          client,
+        } = await masqueradingClient(t, 'prefs-admin@school.test', 'prefs-masq-student@school.test');
+        const res = await client.post('/api/hs/subscription', { subscriptionChanges: changes });
         expect(res.statusCode).toBe(403);
         expect(res.json()).toEqual({ status: 'error', msg: messages.forbidden, code: 'forbidden' });
         const rows = await t.db
