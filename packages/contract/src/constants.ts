@@ -142,10 +142,11 @@ export const ABUSE_LIMITS = {
   floodRequestsPerMinute: 6000,
   /**
    * Per address: the authorization server's steps that store a sign-in before anyone has signed in
-   * (a new authorization request, a provider's answer) a minute; a sign-in takes one or two, so a
-   * school of 1,000 fits at 8:00.
+   * (a new authorization request, a provider's answer) a minute. A sign-in takes one to three (a
+   * Clever or ClassLink launch three: its answer, our own request, the answer to it), so a school of
+   * 1,000 launching at 8:00 fits, as in the flood guard, with room for retries.
    */
-  signInStepsPerMinute: 2000,
+  signInStepsPerMinute: 6000,
   /** Mailed codes: sends an hour per account and per address (beside the 30 s resend cooldown). */
   mailSendsPerAccountPerHour: 5,
   mailSendsPerAddressPerHour: 100,

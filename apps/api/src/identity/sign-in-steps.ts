@@ -13,12 +13,16 @@ const PROVIDER_ANSWER_PREFIX = '/oidc/interaction/callback/';
  */
 export const AUTHORIZE_REQUEST_MAX_CHARS = 4096;
 
-/** A step that stores a sign-in before anyone has signed in: a new authorization request, a provider's answer. */
+/**
+ * A step that stores a sign-in before anyone has signed in: a new authorization request, a provider's
+ * answer. HEAD runs a GET's handler, and oidc-provider's router ignores case and a trailing slash:
+ * each is the same step.
+ */
 function signInStep(request: FastifyRequest): 'authorize' | 'provider answer' | null {
-  if (request.method !== 'GET' && request.method !== 'POST') return null;
-  const path = request.url.split('?', 1)[0];
-  if (path === AUTHORIZE_PATH) return 'authorize';
-  return path?.startsWith(PROVIDER_ANSWER_PREFIX) ? 'provider answer' : null;
+  if (!['GET', 'HEAD', 'POST'].includes(request.method)) return null;
+  const path = (request.url.split('?', 1)[0] ?? '').toLowerCase().replace(/\/+$/, '');
+  if (path === AUTHORIZE_PATH.toLowerCase()) return 'authorize';
+  return path.startsWith(PROVIDER_ANSWER_PREFIX) ? 'provider answer' : null;
 }
 
 const requestChars = (request: FastifyRequest): number =>

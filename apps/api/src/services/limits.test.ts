@@ -610,6 +610,21 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         expect(refused.body).toContain(messages.tooManyRequests);
         expect(await interactions()).toBe(before + 3);
 
+        // the same step otherwise spelled, or asked with HEAD (which runs the GET's handler), is counted too
+        const [head, slash, capitals] = await Promise.all([
+          t.app.inject({ method: 'HEAD', url: portalAuthorizeUrl(t), remoteAddress: '198.51.100.130' }),
+          t.app.inject({
+            url: portalAuthorizeUrl(t).replace('authorize?', 'authorize/?'),
+            remoteAddress: '198.51.100.130',
+          }),
+          t.app.inject({
+            url: portalAuthorizeUrl(t).replace('/oauth2/authorize', '/OAuth2/Authorize'),
+            remoteAddress: '198.51.100.130',
+          }),
+        ]);
+        expect([head.statusCode, slash.statusCode, capitals.statusCode]).toEqual([429, 429, 429]);
+        expect(await interactions()).toBe(before + 3);
+
         expect((await authorize('198.51.100.131')).statusCode).toBe(303);
         for (let i = 0; i < 5; i++) expect((await authorize('192.0.2.9')).statusCode).toBe(303);
         t.clock.advance(60_000);
@@ -623,6 +638,16 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         });
         expect(res.statusCode).toBe(413);
         expect(res.body).toContain(messages.payloadTooLarge);
+        expect(await interactions()).toBe(before);
+        const otherwiseSpelled = await t.app.inject({
+          method: 'HEAD',
+          url: portalAuthorizeUrl(t, { login_hint: 'x'.repeat(AUTHORIZE_REQUEST_MAX_CHARS) }).replace(
+            'authorize?',
+            'authorize/?',
+          ),
+          remoteAddress: '198.51.100.132',
+        });
+        expect(otherwiseSpelled.statusCode).toBe(413);
         expect(await interactions()).toBe(before);
         // a real one, login hint and all, is far below it
         expect((await authorize('198.51.100.132', { login_hint: 'student@school.example' })).statusCode).toBe(
