@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
@@ -81,18 +82,20 @@ export async function mailCode(
   request: { address: string; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
 ): Promise<void> {
   const now = ctx.now();
+  // the address's hourly sends live in the counters (Redis): asked before the transaction holds anything
+  await assertMaySendCode(ctx, request.address, undefined);
   const issued = await ctx.db.transaction().execute(async (trx) => {
     // one code request of an account at a time, on every instance: each sees the codes issued before
     // it, so a burst sent in parallel cannot slip past the cooldown or the hourly sends. SQLite runs
-    // its transactions one at a time; PostgreSQL locks the account's row.
-    if (isPostgres(ctx.db))
-      await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+    // its transactions one at a time; on PostgreSQL an advisory lock of the account, not its row,
+    // which a code's confirmation updates after locking the code (a row lock here would deadlock)
+    if (isPostgres(ctx.db)) await sql`select pg_advisory_xact_lock(hashtext(${user.id}))`.execute(trx);
     const cooldown = cooldownLeftMs(await lastIssuedAt(trx, user.id, purpose), now);
     if (cooldown > 0) {
       if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
       return false;
     }
-    await assertMaySendCode({ ...ctx, db: trx }, request.address, user);
+    await assertMaySendCode({ ...ctx, db: trx }, undefined, user);
     const code = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
     await queueAccountMail(trx, ctx, { ...user, language }, { kind: purpose, code, email: user.email });

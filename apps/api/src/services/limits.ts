@@ -338,7 +338,7 @@ const mailKey = (address: string) => `mail-sends:${address}`;
  */
 export async function codeSendWaitMs(
   ctx: AppContext,
-  address: string,
+  address: string | undefined,
   user: User | undefined,
 ): Promise<number> {
   const now = ctx.now();
@@ -356,15 +356,18 @@ export async function codeSendWaitMs(
       return oldest + HOUR_MS - now;
     }
   }
-  if (ctx.limits.allowlisted(address)) return 0;
+  if (address === undefined || ctx.limits.allowlisted(address)) return 0;
   const sent = await ctx.limits.counters.peek(mailKey(address), now);
   return sent.count >= limits.mailSendsPerAddressPerHour ? sent.expiresAt - now : 0;
 }
 
-/** Before a code is mailed: refuses (429 codeSendLimit) past the hourly sends (codeSendWaitMs). */
+/**
+ * Before a code is mailed: refuses (429 codeSendLimit) past the hourly sends (codeSendWaitMs) of the
+ * address, the account, or both.
+ */
 export async function assertMaySendCode(
   ctx: AppContext,
-  address: string,
+  address: string | undefined,
   user: User | undefined,
 ): Promise<void> {
   const wait = await codeSendWaitMs(ctx, address, user);
