@@ -241,6 +241,30 @@ describe('resilient counters', () => {
     expect(asked).toBe(3);
     expect(counters.shared()).toBe(true);
   });
+
+  it('while degraded, one call at a time asks the shared store again, and a clear does not wait for it', async () => {
+    let asked = 0;
+    const hung: Promise<never> = new Promise(() => undefined);
+    const shared: CounterStore = {
+      ...memoryCounters(),
+      shared: () => true,
+      hit: async () => {
+        asked++;
+        if (asked === 1) throw new Error('Command timed out');
+        return hung;
+      },
+      clear: () => hung,
+    };
+    const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    await counters.hit('k', 0, 60_000);
+    // past the retry time: the first call asks (and hangs); those beside it count in memory
+    void counters.hit('k', SHARED_RETRY_AFTER_MS, 60_000);
+    expect(await counters.hit('k', SHARED_RETRY_AFTER_MS + 1, 60_000)).toMatchObject({ count: 2 });
+    expect(asked).toBe(2);
+    // a success's clear ends at once, the shared one sent on
+    await counters.clear('k');
+    expect((await counters.peek('k', SHARED_RETRY_AFTER_MS + 2)).count).toBe(0);
+  });
 });
 
 describe('where the counts are kept, as the start line says', () => {

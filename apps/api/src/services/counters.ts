@@ -145,6 +145,8 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
   let retryAt = 0;
   const attempt = async <T>(now: number, call: (store: CounterStore) => Promise<T>): Promise<T> => {
     if (degraded && now < retryAt) return call(local);
+    // while degraded one call asks again; the others meanwhile count in memory, not wait with it
+    if (degraded) retryAt = now + SHARED_RETRY_AFTER_MS;
     try {
       const result = await call(shared);
       if (degraded) logger.info('shared counters reachable again: limits shared by every instance');
@@ -166,9 +168,11 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
     hit: (key, now, ttlMs, slide) => attempt(now, (s) => s.hit(key, now, ttlMs, slide)),
     peek: (key, now) => attempt(now, (s) => s.peek(key, now)),
     undo: (key, now, by) => attempt(now, (s) => s.undo(key, now, by)),
-    // a clear must reach both, or a success would leave the other's count standing
+    // a clear must reach both, or a success would leave the other's count standing; while degraded
+    // the shared one is sent on without waiting for it (a Redis that hangs would hold the success)
     clear: async (key) => {
-      await Promise.allSettled([shared.clear(key), local.clear(key)]);
+      const sharedClear = shared.clear(key).catch(() => undefined);
+      await Promise.all([degraded ? undefined : sharedClear, local.clear(key)]);
     },
     close: async () => {
       await Promise.all([shared.close(), local.close()]);
