@@ -186,9 +186,40 @@ describe('hydrateAfterFirstPaint', () => {
     expect(followed(email, { metaKey: true })).toBe(true);
     expect(followed(email, { shiftKey: true })).toBe(true);
     expect(followed(link('https://example.org/contact'))).toBe(true);
+    expect(followed(link('//example.org/contact'))).toBe(true);
     expect(followed(link('/terms', '_blank'))).toBe(true);
     expect(held.targets).toEqual([email]);
     held.stop();
+  });
+
+  it('lets the links work as plain links again if a script cannot load, following the last one pressed', () => {
+    const code = /<script type="module"[^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    const scripts: { onerror?: () => void }[] = [];
+    const followed: string[] = [];
+    // a hidden tab asks for the scripts at once
+    const page = {
+      visibilityState: 'hidden',
+      createElement: () => ({}),
+      head: { append: (element: { onerror?: () => void }) => scripts.push(element) },
+    };
+    new Function('document', 'location', 'requestAnimationFrame', 'self', code)(
+      page,
+      { assign: (href: string) => followed.push(href) },
+      () => undefined,
+      {},
+    );
+    const held = globals[HELD_PRESSES_GLOBAL]!;
+    const email = Object.assign(document.body.appendChild(document.createElement('a')), { href: '/email' });
+    email.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    expect(held.targets).toEqual([email]);
+    expect(scripts.length).toBeGreaterThan(0);
+    scripts[0]?.onerror?.();
+    expect(followed).toEqual([email.href]);
+    // no longer held: the next click is the browser's own
+    const again = new MouseEvent('click', { bubbles: true, cancelable: true });
+    document.addEventListener('click', (event) => event.preventDefault(), { once: true });
+    email.dispatchEvent(again);
+    expect(held.targets).toEqual([email]);
   });
 
   it('leaves a page without scripts as it is', () => {

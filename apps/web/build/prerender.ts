@@ -83,7 +83,8 @@ const PAINT_WAIT_MAX_MS = 1000;
  * lose its choice; and a link followed natively would leave /log-in/{csrf} before the app fetched the
  * product's login request, so the student would end on the portal, not the product. The app makes the
  * choices again and presses the last one again when it can (a link then navigates in the app, which
- * takes the fetch along). A click with a modifier key (a new tab) is not held.
+ * takes the fetch along). A click with a modifier key (a new tab) is not held, and if a script cannot
+ * load, holding stops and the last link pressed is followed as the plain link it is.
  */
 export function hydrateAfterFirstPaint(html: string): string {
   const scripts: string[] = [];
@@ -96,13 +97,16 @@ export function hydrateAfterFirstPaint(html: string): string {
   if (!scripts.length) return html;
   const hold = [
     `const held={targets:[]},types=['click','submit']`,
-    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button,input[type=radio],a[href^="/"]:not([target])');if(t&&!(t.tagName==='A'&&(e.ctrlKey||e.metaKey||e.shiftKey||e.altKey))){e.preventDefault();held.targets.push(t)}}`,
+    `const hold=e=>{const t=e.type==='submit'?e.target:e.target.closest?.('button,input[type=radio],a[href^="/"]:not([href^="//"],[target])');if(t&&!(t.tagName==='A'&&(e.ctrlKey||e.metaKey||e.shiftKey||e.altKey))){e.preventDefault();held.targets.push(t)}}`,
     `for(const t of types)addEventListener(t,hold,true)`,
     `held.stop=()=>{for(const t of types)removeEventListener(t,hold,true)}`,
     `window.${HELD_PRESSES_GLOBAL}=held`,
   ].join(';');
   const load = [
-    `const load=()=>{for(const s of ${JSON.stringify(scripts)}){const e=document.createElement('script');e.type='module';e.src=s;document.head.append(e)}}`,
+    // a script that cannot load (a dropped network, a deploy that replaced it): the page's links work
+    // as plain links again, the last one pressed followed
+    `const fail=()=>{held.stop();const t=held.targets.at(-1);if(t?.tagName==='A')location.assign(t.href)}`,
+    `const load=()=>{for(const s of ${JSON.stringify(scripts)}){const e=document.createElement('script');e.type='module';e.src=s;e.onerror=fail;document.head.append(e)}}`,
     `let asked=0;const once=()=>{if(!asked++)load()}`,
     `const P=self.PerformanceObserver,paints=P?.supportedEntryTypes?.includes('paint')`,
     `if(document.visibilityState!=='visible')once()`,
