@@ -27,7 +27,7 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** Origins of a SPA hosted elsewhere (API-only mode); empty = same origin only. */
+  /** Origins whose pages call the API with credentials: products' pages that read auth/sig, a SPA hosted elsewhere; empty = same origin only. */
   corsOrigins: string[];
   translationKey: string | null;
   translationScriptUrl: string | null;

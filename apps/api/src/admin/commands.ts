@@ -484,10 +484,14 @@ async function execute(
     }
     case 'keys rotate': {
       const { published } = await productKeys(ctx, 'admin');
+      const [newest] = published;
+      // the first key of a deployment signs at once: nobody holds keys yet
+      const signsFrom =
+        published.length > 1 ? newest.createdAt + PRODUCT_KEY_PUBLISH_AHEAD_MS : newest.createdAt;
       return {
-        kid: published[0].jwk.kid,
+        kid: newest.jwk.kid,
         published: published.map((key) => key.jwk.kid),
-        signsFrom: new Date(published[0].createdAt + PRODUCT_KEY_PUBLISH_AHEAD_MS).toISOString(),
+        signsFrom: new Date(signsFrom).toISOString(),
       };
     }
     default:

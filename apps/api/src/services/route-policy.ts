@@ -92,8 +92,8 @@ export function sentBySameSite(
   const claimed = originOf(header('origin')) ?? originOf(header('referer'));
   const site = header('sec-fetch-site');
   if (site === 'same-origin' || site === 'none') return true;
-  // another site, or another app of the same site (a sibling subdomain, another port): only the
-  // configured SPA origin passes, and only when the browser names it (a top-level navigation sends no
+  // another site, or another app of the same site (a sibling subdomain, another port): only a
+  // CORS_ORIGINS origin (a product's pages, a SPA hosted elsewhere) passes, and only when the browser names it (a top-level navigation sends no
   // Origin and a page can drop its Referer, so naming nothing is no proof)
   if (site === 'cross-site' || site === 'same-site') return claimed !== null && trusted.has(claimed);
   return claimed === null || trusted.has(claimed);
