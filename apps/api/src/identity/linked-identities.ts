@@ -19,8 +19,12 @@ export class EmailHasAccountError extends Error {}
  * Address of an account whose provider gave no email the portal may use as its own (reserved
  * `.invalid` domain: never deliverable, never equal to a real person's address).
  */
+const PLACEHOLDER_DOMAIN = '@federated.invalid';
 export const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'provider' | 'subject'>): string =>
-  `${identity.provider.toLowerCase()}-${createHash('sha256').update(identity.subject).digest('hex').slice(0, 20)}@federated.invalid`;
+  `${identity.provider.toLowerCase()}-${createHash('sha256').update(identity.subject).digest('hex').slice(0, 20)}${PLACEHOLDER_DOMAIN}`;
+
+/** Whether an account's address is such a placeholder: it takes no mail. */
+export const isPlaceholderEmail = (email: string): boolean => email.endsWith(PLACEHOLDER_DOMAIN);
 
 /** user_identities.claims: what the provider asserted at this sign-in, as the products read it. */
 const claimsJson = (identity: UpstreamIdentity): string =>

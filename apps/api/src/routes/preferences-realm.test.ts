@@ -118,6 +118,52 @@ describe.each(DIALECTS)(
         expect(sent[0]?.headers[CRM_HEADERS.delivery]).not.toBe(sent[1]?.headers[CRM_HEADERS.delivery]);
       });
 
+      it("stores a student's preferences but never forwards them, nor an address that takes no mail: a child is no marketing contact", async () => {
+        const student = async (email: string, set: { is_student?: number; description?: string } = {}) => {
+          const user = await seedUser(t, { email });
+          if (Object.keys(set).length)
+            await t.db.updateTable('users').set(set).where('id', '=', user.id).execute();
+          return user;
+        };
+        const answeredYes = await student('answered-yes@school.test', { is_student: 1 });
+        const signedUpAsStudent = await student('signed-up-student@school.test', { description: 'student' });
+        const rostered = await student('rostered@school.test');
+        await t.db
+          .insertInto('user_identities')
+          .values({
+            user_id: rostered.id,
+            provider: 'Clever',
+            subject: 'clever-rostered-student',
+            email: rostered.email,
+            created_at: t.clock.now(),
+            claims: JSON.stringify({ emailVerified: false, emailTrusted: false, roles: ['student'] }),
+          })
+          .execute();
+        const noMail = await student('clever-0123456789abcdef0123@federated.invalid');
+        for (const user of [answeredYes, signedUpAsStudent, rostered, noMail]) {
+          const res = await (
+            await signedInClient(t, user.id)
+          ).post('/api/hs/subscription', {
+            subscriptionChanges: changes,
+          });
+          expect(res.json(), user.email).toEqual({
+            status: 'success',
+            payload: { saved: 2, forwarded: false },
+          });
+          const stored = await t.db
+            .selectFrom('subscriptions')
+            .select('subscribed')
+            .where('user_id', '=', user.id)
+            .execute();
+          expect(stored).toHaveLength(2);
+          expect(
+            await t.db.selectFrom('outbox').select('id').where('user_id', '=', user.id).execute(),
+          ).toEqual([]);
+        }
+        for (const user of [answeredYes, signedUpAsStudent, rostered, noMail])
+          expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
+      });
+
       it('keeps a failed forward in the outbox and delivers it once its backoff is over', async () => {
         const user = await seedUser(t, { email: 'crm-down@school.test' });
         const c = await signedInClient(t, user.id);

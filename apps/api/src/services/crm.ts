@@ -1,14 +1,29 @@
 import type { SubscriptionChange } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
+import type { User } from '../db/types.ts';
+import { isPlaceholderEmail, linkedIdentities } from '../identity/linked-identities.ts';
 import { enqueue } from './outbox.ts';
 
 /**
- * Stores the preferences and (when a webhook is configured) an outbox row of kind `crm`, in one
- * transaction; returns the row's id, for the caller to try it at once (outbox.deliver).
+ * Whether the CRM may learn of an account's mail preferences: never a student's (one who answered
+ * the student question Yes, signed up as a student, or whom a roster names a student: a child's
+ * address is no marketing contact, whatever they ticked), never an address that takes no mail.
+ */
+export async function mayReachCrm(db: Db, user: User): Promise<boolean> {
+  if (isPlaceholderEmail(user.email) || user.is_student === 1 || user.description === 'student') return false;
+  const identities = await linkedIdentities(db, user.id);
+  return !identities.some((identity) => identity.roles?.includes('student'));
+}
+
+/**
+ * Stores the preferences and (when a webhook is configured and the CRM may learn of them,
+ * mayReachCrm) an outbox row of kind `crm`, in one transaction; returns the row's id, for the caller
+ * to try it at once (outbox.deliver).
  */
 export async function saveSubscriptions(
   ctx: AppContext,
-  user: { id: string; email: string },
+  user: User,
   changes: SubscriptionChange[],
 ): Promise<number | null> {
   const now = ctx.now();
@@ -29,7 +44,7 @@ export async function saveSubscriptions(
         )
         .execute();
     }
-    if (!ctx.config.crmWebhookUrl) return null;
+    if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, user))) return null;
     const payload = JSON.stringify({
       email: user.email,
       userId: user.id,
