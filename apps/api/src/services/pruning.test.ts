@@ -11,6 +11,7 @@ import { createSession } from './sessions.ts';
 import { sha256 } from './crypto.ts';
 
 const TABLES = [
+  'users',
   'sessions',
   'email_codes',
   'invites',
@@ -35,6 +36,7 @@ describe('retention', () => {
       mailbox: 7 * DAY_MS,
       outboxDelivered: 7 * DAY_MS,
       outboxFailed: 30 * DAY_MS,
+      unconfirmedSignups: 30 * DAY_MS,
     });
   });
 });
@@ -64,6 +66,24 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     const ago = (ms: number) => now - ms;
     const user = await seedUser(t, { email: 'pruned@school.test' });
     await seedServiceProvider(t, 'prunesp');
+
+    // users: a sign-up nobody confirmed for a month, with no code mailed since (gone); one with a code
+    // mailed a day and a half ago, and an administrator's account awaiting its verification (kept)
+    const signup = async (email: string, createdAt: number, description: string | null) => {
+      const row = await seedUser(t, { email, confirmed: false });
+      await t.db
+        .updateTable('users')
+        .set({ created_at: createdAt, description })
+        .where('id', '=', row.id)
+        .execute();
+      return row;
+    };
+    await signup('abandoned@school.test', ago(31 * DAY_MS), 'student');
+    const stillTrying = await signup('still-trying@school.test', ago(31 * DAY_MS), 'student');
+    await t.db
+      .transaction()
+      .execute((trx) => issueCode(trx, t.ctx.config.secret, stillTrying.id, 'verify', ago(36 * HOUR_MS)));
+    await signup('admin-made@school.test', ago(40 * DAY_MS), null);
 
     // sessions: expired a month and a day ago (gone); revoked yesterday, and live (kept)
     await createSession(t.db, user.id, { now: ago(31 * DAY_MS), ttlMs: HOUR_MS });
@@ -199,8 +219,10 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     await audit(at(ago(364 * DAY_MS)), { event: 'account.unlocked', userId: user.id });
 
     return {
+      // the sign-up still trying and its code are kept: its code is one of email_codes' kept ones
+      users: { gone: 1, kept: 3 },
       sessions: { gone: 1, kept: 2 },
-      email_codes: { gone: 2, kept: 3 },
+      email_codes: { gone: 2, kept: 4 },
       invites: { gone: 2, kept: 2 },
       login_requests: { gone: 1, kept: 1 },
       cookie_hashes: { gone: 1, kept: 1 },
@@ -239,6 +261,8 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
         ...Object.fromEntries(TABLES.map((table) => [table, 0])),
         outbox: 1,
         oidc_payloads: 1,
+        // the confirmed account and the administrator's, which no retention ends
+        users: 2,
       });
     },
   );

@@ -25,9 +25,15 @@ export const RETENTION_MS = {
   mailbox: 7 * DAY_MS,
   /** The audit log: sign-ins, failures, locks, masquerades, admin commands. */
   auditLog: 365 * DAY_MS,
+  /**
+   * A sign-up nobody confirmed, from its creation and its last mailed code: anyone may type a child's
+   * address into the sign-up form, and what they typed (names, a password hash) goes with it.
+   */
+  unconfirmedSignups: 30 * DAY_MS,
 } as const;
 
 export type PruneCounts = Record<
+  | 'users'
   | 'sessions'
   | 'email_codes'
   | 'invites'
@@ -54,7 +60,28 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
   const now = ctx.now();
   const spent = now - RETENTION_MS.spent;
   const accessCodes = now - RETENTION_MS.accessCodes;
+  const unconfirmed = now - RETENTION_MS.unconfirmedSignups;
   return {
+    // a sign-up (it has a description; an administrator's account has none) nobody confirmed, no code
+    // mailed to it for the retention either; its codes and sessions go with it
+    users: count(
+      await db
+        .deleteFrom('users')
+        .where('confirmed', '=', 0)
+        .where('description', 'is not', null)
+        .where('created_at', '<=', unconfirmed)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('email_codes')
+                .select('email_codes.id')
+                .whereRef('email_codes.user_id', '=', 'users.id')
+                .where('email_codes.created_at', '>', unconfirmed),
+            ),
+          ),
+        )
+        .executeTakeFirst(),
+    ),
     sessions: count(
       await db
         .deleteFrom('sessions')
