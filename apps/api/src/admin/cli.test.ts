@@ -11,6 +11,7 @@ import {
   basicAuth,
   createTestApp,
   lastMail,
+  seedUser,
   signedInClient,
   type TestApp,
 } from '../../test/harness.ts';
@@ -397,6 +398,53 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)(
+    'user find lists every account of a person known by an address, roster accounts with a placeholder address included; user delete --id removes each',
+    async () => {
+      const own = await seedUser(t, { email: 'family@cli.test' });
+      const rostered = async (provider: string, subject: string) => {
+        const account = await seedUser(t, { email: `${subject}@federated.invalid`, password: null });
+        await t.db
+          .insertInto('user_identities')
+          .values({
+            user_id: account.id,
+            provider,
+            subject,
+            email: 'family@cli.test',
+            created_at: t.clock.now(),
+            claims: null,
+          })
+          .execute();
+        return account;
+      };
+      const clever = await rostered('Clever', 'clever-family');
+      const classlink = await rostered('ClassLink', 'classlink-family');
+      const accounts = (await run('user', 'find', '--email', 'family@cli.test')).accounts as unknown[];
+      expect(accounts).toHaveLength(3);
+      expect(accounts[0]).toMatchObject({ id: own.id, email: 'family@cli.test', namedBy: ['account'] });
+      expect(accounts.slice(1)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            id: clever.id,
+            email: 'clever-family@federated.invalid',
+            namedBy: ['Clever'],
+          }),
+          expect.objectContaining({ id: classlink.id, namedBy: ['ClassLink'] }),
+        ]),
+      );
+      // `user show` names what each identity asserted
+      expect((await run('user', 'show', '--id', clever.id)).identities).toEqual([
+        expect.objectContaining({ provider: 'Clever', subject: 'clever-family', email: 'family@cli.test' }),
+      ]);
+      for (const id of [own.id, clever.id, classlink.id])
+        expect(await run('user', 'delete', '--id', id, '--yes')).toEqual({ deleted: true });
+      expect(await run('user', 'find', '--email', 'family@cli.test')).toEqual({ accounts: [] });
+      await expect(run('user', 'show', '--id', clever.id)).rejects.toThrow(
+        `no account with the id ${clever.id}`,
+      );
+    },
+  );
+
+  it.skipIf(skip)(
     "user rename sets the names a stranger typed at a sign-up confirmed in another browser; the names follow the sign-up form's rules",
     async () => {
       await t.client().post('/api/cognito/signup', {
@@ -488,7 +536,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
 describe('admin CLI formatting', () => {
   it('prints the help of one command after it, the whole help otherwise', () => {
     expect(helpFor(['user', 'delete'])).toMatch(
-      /^Usage: npm run admin -- \[--json\] user delete --email <e> --yes/,
+      /^Usage: npm run admin -- \[--json\] user delete --email <e> \| --id <id>, --yes/,
     );
     expect(helpFor(['prune'])).toContain('Deletes rows dead longer');
     expect(helpFor(['user'])).toBe(HELP);
@@ -519,6 +567,7 @@ describe('admin CLI formatting', () => {
       'sp list',
       'sp rotate-secret',
       'user list',
+      'user find',
       'user show',
       'user rename',
       'user delete',

@@ -18,8 +18,14 @@ import {
   rotateClientSecret,
 } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
-import { findUserByEmail, hashPassword, isAdministrator, newUserRow } from '../services/users.ts';
-import { deleteUser, listUsers, renameUser, showUser } from '../services/user-admin.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  hashPassword,
+  isAdministrator,
+  newUserRow,
+} from '../services/users.ts';
+import { deleteUser, findAccounts, listUsers, renameUser, showUser } from '../services/user-admin.ts';
 import { createInvite } from '../services/invites.ts';
 import {
   accessCodeBudgetOf,
@@ -73,8 +79,13 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
     summary:
       'Accounts, newest first → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt}]}.',
   },
-  'user show': {
+  'user find': {
     usage: '--email <e>',
+    summary:
+      "Every account of a person known by an address → {accounts: [{id, email, first, last, confirmed, createdAt, namedBy}]}: the account whose address it is ('account'), and each account a roster or Microsoft sign-in made with a placeholder address, whose identity names it (the provider). Delete each with `user delete --id`.",
+  },
+  'user show': {
+    usage: '--email <e> | --id <id>',
     summary:
       'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, createdAt} (never the password hash).',
   },
@@ -84,7 +95,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
       "Sets an account's names → {renamed}: for names a stranger typed at a sign-up that its owner confirmed in another browser (`user show` says namesProven: false); mails greet by them again.",
   },
   'user delete': {
-    usage: '--email <e> --yes',
+    usage: '--email <e> | --id <id>, --yes',
     summary:
       'Deletes the account with its sessions, codes, links and identities → {deleted}; the audit log keeps its id.',
   },
@@ -256,6 +267,14 @@ async function providerId(ctx: AdminContext, values: Values): Promise<string> {
   return spId;
 }
 
+/** The account `--id` names, else the one of `--email`. */
+async function userOf(ctx: AdminContext, values: Values) {
+  if (values.id === undefined) return userByEmail(ctx, email(values));
+  const user = await findUserById(ctx.db, values.id);
+  if (!user) throw new UsageError(`no account with the id ${values.id}`);
+  return user;
+}
+
 async function userByEmail(ctx: AdminContext, address: string) {
   const user = await findUserByEmail(ctx.db, address);
   if (!user) throw new UsageError(`no account with the email ${address}`);
@@ -416,12 +435,14 @@ async function execute(
     }
     case 'user list':
       return { users: await listUsers(ctx, positiveInteger(values, 'limit') ?? 50) };
+    case 'user find':
+      return findAccounts(ctx, email(values));
     case 'user show':
-      return showUser(ctx, await userByEmail(ctx, email(values)));
+      return showUser(ctx, await userOf(ctx, values));
     case 'user rename':
       return renameUser(ctx, await userByEmail(ctx, email(values)), names(values));
     case 'user delete': {
-      const user = await userByEmail(ctx, email(values));
+      const user = await userOf(ctx, values);
       if (!values.yes)
         throw new UsageError(`--yes is required: this deletes ${user.email} and everything of theirs`);
       return { deleted: await deleteUser(ctx, user) };

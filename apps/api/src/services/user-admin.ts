@@ -32,12 +32,65 @@ export async function listUsers(ctx: AdminCtx, limit: number) {
   }));
 }
 
+/**
+ * `user find`: every account of a person known by an address: the account whose address it is, and
+ * each account a provider that asserts no trusted email made for them (Clever, ClassLink, Microsoft),
+ * whose identity names it. A family's request to delete a child concerns all of them.
+ */
+export async function findAccounts(ctx: AdminCtx, email: string) {
+  const rows = await ctx.db
+    .selectFrom('users')
+    .leftJoin('user_identities', 'user_identities.user_id', 'users.id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.first',
+      'users.last',
+      'users.confirmed',
+      'users.created_at',
+      'user_identities.provider',
+      'user_identities.email as identity_email',
+    ])
+    .where((eb) => eb.or([eb('users.email', '=', email), eb('user_identities.email', '=', email)]))
+    .orderBy('users.created_at')
+    .execute();
+  const accounts = new Map<
+    string,
+    {
+      id: string;
+      email: string;
+      first: string;
+      last: string;
+      confirmed: boolean;
+      createdAt: string | null;
+      namedBy: string[];
+    }
+  >();
+  for (const row of rows) {
+    const account = accounts.get(row.id) ?? {
+      id: row.id,
+      email: row.email,
+      first: row.first,
+      last: row.last,
+      confirmed: row.confirmed === 1,
+      createdAt: iso(row.created_at),
+      namedBy: row.email === email ? ['account'] : [],
+    };
+    if (row.provider && row.identity_email === email && !account.namedBy.includes(row.provider))
+      account.namedBy.push(row.provider);
+    accounts.set(row.id, account);
+  }
+  // the account whose address it is first, then the others as they were made
+  const own = (account: { namedBy: string[] }) => (account.namedBy.includes('account') ? 0 : 1);
+  return { accounts: [...accounts.values()].sort((a, b) => own(a) - own(b)) };
+}
+
 /** One account for `user show`: its state, linked identities and live sessions, never a hash. */
 export async function showUser(ctx: AdminCtx, user: User) {
   const now = ctx.now();
   const identities = await ctx.db
     .selectFrom('user_identities')
-    .select(['provider', 'subject', 'created_at'])
+    .select(['provider', 'subject', 'email', 'created_at'])
     .where('user_id', '=', user.id)
     .execute();
   const sessions = await ctx.db
@@ -63,6 +116,7 @@ export async function showUser(ctx: AdminCtx, user: User) {
     identities: identities.map((i) => ({
       provider: i.provider,
       subject: i.subject,
+      email: i.email,
       linkedAt: iso(i.created_at),
     })),
     liveSessions: Number(sessions.n),
