@@ -9,6 +9,7 @@ import {
   type TestApp,
 } from '../../test/harness.ts';
 import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
+import { deleteUser } from '../services/user-admin.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';
@@ -162,6 +163,32 @@ describe.each(DIALECTS)(
         }
         for (const user of [answeredYes, signedUpAsStudent, rostered, noMail])
           expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
+      });
+
+      it("deleting an account whose preferences reached the CRM tells it to erase the address; a student's, never sent, stays unsaid", async () => {
+        const adult = await seedUser(t, { email: 'erase-me@school.test' });
+        const child = await seedUser(t, { email: 'erase-child@school.test' });
+        await t.db.updateTable('users').set({ is_student: 1 }).where('id', '=', child.id).execute();
+        for (const user of [adult, child])
+          await (
+            await signedInClient(t, user.id)
+          ).post('/api/hs/subscription', { subscriptionChanges: changes });
+        for (const { id } of [adult, child]) {
+          const user = await t.db
+            .selectFrom('users')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          expect(await deleteUser(t.ctx, user)).toBe(true);
+        }
+        await t.ctx.outbox.drain();
+        const erasures = crm.requests
+          .map((r) => JSON.parse(r.body) as { email: string; deleted?: boolean; userId: string })
+          .filter((body) => body.deleted);
+        expect(erasures).toEqual([
+          { email: 'erase-me@school.test', userId: adult.id, deleted: true, changedAt: t.clock.now() },
+        ]);
+        expect(crm.requests.filter((r) => r.body.includes('erase-child@school.test'))).toEqual([]);
       });
 
       it('keeps a failed forward in the outbox and delivers it once its backoff is over', async () => {

@@ -54,3 +54,25 @@ export async function saveSubscriptions(
     return enqueue(trx, { kind: 'crm', payload, userId: user.id, now });
   });
 }
+
+/**
+ * Within a deletion's transaction: when the CRM may have learnt the account's address (a webhook is
+ * configured, the account stored preferences, and mayReachCrm let them go on), an outbox row `{email, userId, deleted: true,
+ * changedAt}` that tells it to erase the contact. The row names no account, which is gone.
+ */
+export async function queueCrmErasure(
+  ctx: Pick<AppContext, 'config' | 'now'>,
+  trx: Db,
+  user: User,
+): Promise<void> {
+  if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, user))) return;
+  const stored = await trx
+    .selectFrom('subscriptions')
+    .select('user_id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!stored) return;
+  const now = ctx.now();
+  const payload = JSON.stringify({ email: user.email, userId: user.id, deleted: true, changedAt: now });
+  await enqueue(trx, { kind: 'crm', payload, userId: null, now });
+}

@@ -2,6 +2,7 @@ import { ABUSE_LIMITS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
+import { queueCrmErasure } from './crm.ts';
 import { liveSession } from './sessions.ts';
 import { rolesOf } from './users.ts';
 
@@ -125,12 +126,16 @@ export async function showUser(ctx: AdminCtx, user: User) {
 }
 
 /**
- * Deletes an account: its sessions, codes, identities, access codes and outbox rows go with it
- * (foreign keys cascade); the audit log keeps the id, never the address.
+ * Deletes an account: its sessions, codes, identities, access codes, preferences and outbox rows go
+ * with it (foreign keys cascade), and the CRM is told to erase the address it may have learnt
+ * (queueCrmErasure); the audit log keeps the id, never the address.
  */
-export async function deleteUser(ctx: AdminCtx, user: User): Promise<boolean> {
-  const res = await ctx.db.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
-  const deleted = Number(res.numDeletedRows) === 1;
+export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<boolean> {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    await queueCrmErasure(ctx, trx, user);
+    const res = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
+    return Number(res.numDeletedRows) === 1;
+  });
   if (deleted) await audit(ctx, { event: 'account.deleted', userId: user.id, detail: { by: 'admin' } });
   return deleted;
 }
