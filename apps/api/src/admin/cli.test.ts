@@ -5,12 +5,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASQUERADE_TTL_MS, PRODUCT_JWKS_PATH, messages, sessionSchema } from '@frontdoor/contract';
+import {
+  MASQUERADE_TTL_MS,
+  PRODUCT_JWKS_PATH,
+  SUBSCRIPTION_IDS,
+  messages,
+  sessionSchema,
+} from '@frontdoor/contract';
 import {
   DIALECTS,
   basicAuth,
   createTestApp,
   lastMail,
+  seedServiceProvider,
   seedUser,
   signedInClient,
   type TestApp,
@@ -382,9 +389,32 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect.objectContaining({ id, email: 'listed@cli.test', confirmed: true, locked: false }),
     );
     await signedInClient(t, String(id));
+    await t.db
+      .insertInto('subscriptions')
+      .values({
+        user_id: String(id),
+        subscription_id: SUBSCRIPTION_IDS.k12,
+        subscribed: 1,
+        updated_at: t.clock.now(),
+      })
+      .execute();
+    await seedServiceProvider(t, 'showsp');
+    const { code } = await run('access-code', 'create', '--sp', 'showsp', '--email', 'listed@cli.test');
     const shown = await run('user', 'show', '--email', 'listed@cli.test');
-    expect(shown).toMatchObject({ id, hasPassword: true, liveSessions: 1, identities: [], lockedAt: null });
+    expect(shown).toMatchObject({
+      id,
+      hasPassword: true,
+      liveSessions: 1,
+      identities: [],
+      lockedAt: null,
+      description: null,
+      subscriptions: [
+        { id: SUBSCRIPTION_IDS.k12, subscribed: true, updatedAt: new Date(t.clock.now()).toISOString() },
+      ],
+      accessCodes: [expect.objectContaining({ spId: 'showsp' })],
+    });
     expect(JSON.stringify(shown)).not.toContain('argon2');
+    expect(JSON.stringify(shown)).not.toContain(String(code));
     expect(await run('user', 'delete', '--email', 'listed@cli.test', '--yes')).toEqual({ deleted: true });
     expect(await findUserByEmail(t.db, 'listed@cli.test')).toBeUndefined();
     const deleted = await t.db
@@ -395,6 +425,9 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       .execute();
     expect(deleted).toHaveLength(1);
     expect(deleted[0]?.detail).not.toContain('listed@cli.test');
+    // what the audit log holds of the account, by its id
+    const { entries } = await run('audit', 'list', '--id', String(id));
+    expect(entries).toEqual([expect.objectContaining({ event: 'account.deleted', user_id: id })]);
   });
 
   it.skipIf(skip)(

@@ -87,7 +87,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, createdAt} (never the password hash).',
+      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, description, subscriptions, accessCodes, createdAt, updatedAt} (never the password hash, never a code).',
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',
@@ -126,7 +126,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
       "Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.",
   },
   'audit list': {
-    usage: '[--event <event>] [--limit <n>]',
+    usage: '[--event <event>] [--id <account id>] [--limit <n>]',
     summary:
       'The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command (options naming an account as its id; passwords and names never).',
   },
@@ -477,7 +477,11 @@ async function execute(
     }
     case 'audit list':
       return {
-        entries: await listAudit(ctx, { limit: positiveInteger(values, 'limit') ?? 50, event: values.event }),
+        entries: await listAudit(ctx, {
+          limit: positiveInteger(values, 'limit') ?? 50,
+          event: values.event,
+          userId: values.id,
+        }),
       };
     case 'masquerade start': {
       const admin = await userByEmail(ctx, email(values, 'admin'));

@@ -51,10 +51,11 @@ export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEve
 
 export async function listAudit(
   ctx: Pick<AppContext, 'db'>,
-  options: { limit: number; event?: string | undefined },
+  options: { limit: number; event?: string | undefined; userId?: string | undefined },
 ) {
   let query = ctx.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(options.limit);
   if (options.event) query = query.where('event', '=', options.event);
+  if (options.userId) query = query.where('user_id', '=', options.userId);
   const rows = await query.execute();
   return rows.map((r) => ({
     ...r,

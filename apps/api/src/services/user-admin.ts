@@ -86,7 +86,10 @@ export async function findAccounts(ctx: AdminCtx, email: string) {
   return { accounts: [...accounts.values()].sort((a, b) => own(a) - own(b)) };
 }
 
-/** One account for `user show`: its state, linked identities and live sessions, never a hash. */
+/**
+ * One account for `user show`: its state, linked identities, live sessions, preferences and live
+ * access codes, never a hash or a code; with `audit list` for its id, what the portal keeps of them.
+ */
 export async function showUser(ctx: AdminCtx, user: User) {
   const now = ctx.now();
   const identities = await ctx.db
@@ -100,6 +103,19 @@ export async function showUser(ctx: AdminCtx, user: User) {
     .where('user_id', '=', user.id)
     .where(liveSession(now))
     .executeTakeFirstOrThrow();
+  const subscriptions = await ctx.db
+    .selectFrom('subscriptions')
+    .select(['subscription_id', 'subscribed', 'updated_at'])
+    .where('user_id', '=', user.id)
+    .orderBy('subscription_id')
+    .execute();
+  const accessCodes = await ctx.db
+    .selectFrom('access_codes')
+    .select(['id', 'sp_id', 'expires_at'])
+    .where('user_id', '=', user.id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .execute();
   return {
     id: user.id,
     email: user.email,
@@ -121,7 +137,21 @@ export async function showUser(ctx: AdminCtx, user: User) {
       linkedAt: iso(i.created_at),
     })),
     liveSessions: Number(sessions.n),
+    description: user.description,
+    // the mail preferences it stored (docs/api.md says which of them went on to the CRM)
+    subscriptions: subscriptions.map((row) => ({
+      id: row.subscription_id,
+      subscribed: row.subscribed === 1,
+      updatedAt: iso(row.updated_at),
+    })),
+    // live access codes: which product, until when; never the code
+    accessCodes: accessCodes.map((code) => ({
+      id: code.id,
+      spId: code.sp_id,
+      expiresAt: iso(code.expires_at),
+    })),
     createdAt: iso(user.created_at),
+    updatedAt: iso(user.updated_at),
   };
 }
 
