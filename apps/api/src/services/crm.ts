@@ -57,8 +57,9 @@ export async function saveSubscriptions(
 
 /**
  * Within a deletion's transaction: when the CRM may have learnt the account's address (a webhook is
- * configured, the account stored preferences, and mayReachCrm let them go on), an outbox row `{email, userId, deleted: true,
- * changedAt}` that tells it to erase the contact. The row names no account, which is gone.
+ * configured, the account stored preferences, and mayReachCrm let them go on), an outbox row
+ * `{email, userId, deleted: true, changedAt}` that tells it to erase the contact. The row names no
+ * account, which is gone.
  */
 export async function queueCrmErasure(
   ctx: Pick<AppContext, 'config' | 'now'>,

@@ -55,28 +55,18 @@ export async function findAccounts(ctx: AdminCtx, email: string) {
     .where((eb) => eb.or([eb('users.email', '=', email), eb('user_identities.email', '=', email)]))
     .orderBy('users.created_at')
     .execute();
-  const accounts = new Map<
-    string,
-    {
-      id: string;
-      email: string;
-      first: string;
-      last: string;
-      confirmed: boolean;
-      createdAt: string | null;
-      namedBy: string[];
-    }
-  >();
+  const foundAccount = (row: (typeof rows)[number]) => ({
+    id: row.id,
+    email: row.email,
+    first: row.first,
+    last: row.last,
+    confirmed: row.confirmed === 1,
+    createdAt: iso(row.created_at),
+    namedBy: row.email === email ? ['account'] : [],
+  });
+  const accounts = new Map<string, ReturnType<typeof foundAccount>>();
   for (const row of rows) {
-    const account = accounts.get(row.id) ?? {
-      id: row.id,
-      email: row.email,
-      first: row.first,
-      last: row.last,
-      confirmed: row.confirmed === 1,
-      createdAt: iso(row.created_at),
-      namedBy: row.email === email ? ['account'] : [],
-    };
+    const account = accounts.get(row.id) ?? foundAccount(row);
     if (row.provider && row.identity_email === email && !account.namedBy.includes(row.provider))
       account.namedBy.push(row.provider);
     accounts.set(row.id, account);
