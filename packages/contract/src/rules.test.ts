@@ -5,6 +5,7 @@ import {
   greaterThanZeroRule,
   isValidAccessCode,
   isValidEmail,
+  normalizeEmail,
   normalizeDigits,
   passwordFlags,
   passwordRule,
@@ -112,6 +113,25 @@ describe('email and access code rules (§5)', () => {
     expect(isValidEmail('  teacher@school.org  ')).toBe(true);
     expect(isValidEmail('teacher@school')).toBe(false);
     expect(isValidEmail('not an email@x.org')).toBe(false);
+  });
+  it("takes the addresses schools hand out: apostrophes, plus tags, another script's letters", () => {
+    for (const email of ["o'brien@school.org", 'a.b+maths@x.co.uk', 'ünï@école.example', 'a@x.o'])
+      expect(isValidEmail(email), email).toBe(true);
+  });
+  it('refuses what a mail library would read as another address, or as several', () => {
+    // each of these once made its own account whose mail went to victim@school.example
+    const lists = ['victim@school.example>', 'a<victim@school.example>', 'a,victim@school.example'];
+    const more = ['x;victim@school.example', 'victim@school.example,', 'a(c)victim@school.example'];
+    const odd = ['"q"victim@x.org', 'a..b@x.org', '.a@x.org', 'a.@x.org', 'a\u202e@x.org', 'a\u200b@x.org'];
+    const domains = ['a@0x7f.1', 'a@1.2.3.4', 'a@-x.org', 'a@x-.org', 'a@x_y.org', 'a@x..org'];
+    for (const email of [...lists, ...more, ...odd, ...domains])
+      expect(isValidEmail(email), email).toBe(false);
+  });
+  it('normalises one mailbox to one spelling: lower case, composed, the domain in its xn-- form', () => {
+    expect(normalizeEmail(' Teacher@School.ORG ')).toBe('teacher@school.org');
+    expect(normalizeEmail('a@Bücher.example')).toBe('a@xn--bcher-kva.example');
+    expect(normalizeEmail('A@XN--BCHER-KVA.example')).toBe('a@xn--bcher-kva.example');
+    expect(normalizeEmail('u\u0308@x.org')).toBe('\u00fc@x.org');
   });
   it('access codes are exactly 6 characters', () => {
     expect(isValidAccessCode('ABC123')).toBe(true);

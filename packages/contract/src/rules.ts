@@ -71,11 +71,47 @@ export function greaterThanZeroRule(
   return null;
 }
 
-/** The simple email pattern of the email form, run after trimming (§5). */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value.trim());
+/**
+ * One word of an address's local part: no space, control or invisible character and none of the
+ * characters that make a mail library read an address list (`a<b@x>`, `a,b@x`, `a(c)b@x`), so the
+ * address a form accepts is the one a mail goes to, and one inbox cannot hold a thousand accounts.
+ */
+const LOCAL_ATOM = String.raw`[^\s\p{Cc}\p{Cf}()<>\[\]:;@\\,."]+`;
+/** The rest of a domain label: letters (of any script) and digits, with hyphens inside. */
+const LABEL_REST = String.raw`(?:[\p{L}\p{N}\p{M}-]*[\p{L}\p{N}\p{M}])?`;
+/**
+ * The simple email pattern of the email form, run after trimming (§5): dot-separated words, @, a
+ * dotted domain whose last label starts with a letter (never an IP address).
+ */
+export const EMAIL_PATTERN = new RegExp(
+  `^${LOCAL_ATOM}(?:\\.${LOCAL_ATOM})*@(?:[\\p{L}\\p{N}]${LABEL_REST}\\.)+\\p{L}${LABEL_REST}$`,
+  'u',
+);
 
-export const normalizeEmail = (value: string): string => value.trim().toLowerCase();
+/** A domain as mail sends it (lower case; an international one in its xn-- form), or null if it has none. */
+function asciiDomain(domain: string): string | null {
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+export const isValidEmail = (value: string): boolean => {
+  const email = value.trim();
+  return EMAIL_PATTERN.test(email) && asciiDomain(email.slice(email.lastIndexOf('@') + 1)) !== null;
+};
+
+/**
+ * One spelling per mailbox: trimmed, lower case, composed (NFC), the domain in its xn-- form, as
+ * mail sends it (`a@bücher.example` and `a@xn--bcher-kva.example` are one account).
+ */
+export const normalizeEmail = (value: string): string => {
+  const email = value.trim().toLowerCase().normalize('NFC');
+  const at = email.lastIndexOf('@');
+  const domain = at < 0 ? null : asciiDomain(email.slice(at + 1));
+  return domain === null ? email : `${email.slice(0, at + 1)}${domain}`;
+};
 
 const DECIMAL_DIGIT = /\p{Nd}/u;
 

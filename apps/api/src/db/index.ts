@@ -23,6 +23,7 @@ import * as m008 from './migrations/008_outbox.ts';
 import * as m009 from './migrations/009_drop_federation_return_url.ts';
 import * as m010 from './migrations/010_signup_browser.ts';
 import * as m011 from './migrations/011_names_proven.ts';
+import * as m012 from './migrations/012_email_spelling.ts';
 
 export type Db = Kysely<Database>;
 
@@ -177,6 +178,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '009_drop_federation_return_url': m009,
   '010_signup_browser': m010,
   '011_names_proven': m011,
+  '012_email_spelling': m012,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
+import fc from 'fast-check';
+import addressparser from 'nodemailer/lib/addressparser';
+import { isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import { smtpMailer, type Mailer } from './mailer.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
@@ -84,6 +87,21 @@ describe('mail templates', () => {
     // by q, as the pages negotiate it, then the next list (the account's language)
     expect(pickLanguage('fr;q=0.5, es-MX')).toBe('es');
     expect(pickLanguage('ja-JP', 'pt')).toBe('pt');
+  });
+});
+
+describe('addresses a mail goes to', () => {
+  it('every address the contract accepts is the one address the mail library reads from it', () => {
+    // the characters nodemailer reads as an address list, comment, quote or group, among ordinary ones
+    const unit = fc.constantFrom(...'ab.@<>,;:()"[]\\ \'+-_éü'.split(''), 'x.org', 'bücher');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 14 }), (typed) => {
+        if (!isValidEmail(typed)) return;
+        const email = normalizeEmail(typed);
+        expect(addressparser(email)).toEqual([{ name: '', address: email }]);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -113,6 +113,10 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       [{ first: 'A'.repeat(NAME_MAX_LENGTH + 1) }, messages.firstNameTooLong],
       [{ last: 'L'.repeat(NAME_MAX_LENGTH + 1) }, messages.lastNameTooLong],
       [{ email: 'nope' }, messages.emailInvalidSignup],
+      // each a separate account once, all mailing victim@school.test (nodemailer read the address in it)
+      [{ email: 'victim@school.test>' }, messages.emailInvalidSignup],
+      [{ email: 'a<victim@school.test>' }, messages.emailInvalidSignup],
+      [{ email: 'a,victim@school.test' }, messages.emailInvalidSignup],
       [{ pw: 'short' }, messages.passwordPolicy],
       [{ pw: 'alllowercase-and-long1' }, messages.passwordPolicy],
       [{ description: 'astronaut' }, messages.descriptionRequired],

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_SECRET, createTestDb } from '../../../test/test-db.ts';
+import { DIALECTS } from '../../../test/harness.ts';
+import { newUserRow } from '../../services/users.ts';
+import { migrateTo } from '../index.ts';
+
+describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', ({ dialect, skip }) => {
+  it.skipIf(skip)(
+    "respells stored addresses as lookups now spell them, keeping an account's old spelling where another holds the new",
+    async () => {
+      const { db, drop } = await createTestDb(dialect, undefined, '011_names_proven');
+      try {
+        const account = (email: string) =>
+          newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
+        const international = account('a@bücher.example');
+        const decomposed = account('u\u0308@school.test');
+        // one mailbox, two accounts: the older spelling stays for an operator to merge
+        const held = account('b@xn--bcher-kva.example');
+        const twin = account('b@bücher.example');
+        const plain = account('c@school.test');
+        await db.insertInto('users').values([international, decomposed, held, twin, plain]).execute();
+        await db
+          .insertInto('invites')
+          .values({
+            code: 'invite-1',
+            email: 'd@bücher.example',
+            created_at: 1,
+            expires_at: 2,
+            used_at: null,
+          })
+          .execute();
+        await db
+          .insertInto('user_identities')
+          .values({
+            user_id: plain.id,
+            provider: 'google',
+            subject: 'g-1',
+            email: 'e@bücher.example',
+            created_at: 1,
+            claims: null,
+          })
+          .execute();
+
+        await migrateTo(db, { secret: TEST_SECRET });
+        const users = await db.selectFrom('users').select(['id', 'email']).execute();
+        const emailOf = (id: string) => users.find((user) => user.id === id)?.email;
+        expect(emailOf(international.id)).toBe('a@xn--bcher-kva.example');
+        expect(emailOf(decomposed.id)).toBe('\u00fc@school.test');
+        expect(emailOf(held.id)).toBe('b@xn--bcher-kva.example');
+        expect(emailOf(twin.id)).toBe('b@bücher.example');
+        expect(emailOf(plain.id)).toBe('c@school.test');
+        expect(await db.selectFrom('invites').select('email').execute()).toEqual([
+          { email: 'd@xn--bcher-kva.example' },
+        ]);
+        expect(await db.selectFrom('user_identities').select('email').execute()).toEqual([
+          { email: 'e@xn--bcher-kva.example' },
+        ]);
+      } finally {
+        await drop();
+      }
+    },
+  );
+});

@@ -1,0 +1,46 @@
+import { normalizeEmail } from '@frontdoor/contract';
+import type { Kysely } from 'kysely';
+
+/**
+ * One spelling per mailbox (contract normalizeEmail): stored addresses with an international domain
+ * or decomposed letters take the spelling every lookup now uses (`a@bücher.example` becomes
+ * `a@xn--bcher-kva.example`), so their accounts still sign in. An account whose new spelling another
+ * account holds already keeps its old one: the two are one mailbox, and an operator merges them.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const spelled = db as Kysely<{
+    users: { id: string; email: string };
+    invites: { code: string; email: string };
+    user_identities: { id: number; email: string | null };
+  }>;
+  const respelled = <T extends { email: string | null }>(rows: T[]) =>
+    rows.flatMap((row) => {
+      const email = row.email === null ? null : normalizeEmail(row.email);
+      return email === null || email === row.email ? [] : [{ ...row, email }];
+    });
+
+  const users = await spelled.selectFrom('users').select(['id', 'email']).execute();
+  const taken = new Set(users.map((user) => user.email));
+  for (const user of respelled(users)) {
+    if (taken.has(user.email)) continue;
+    taken.add(user.email);
+    await spelled.updateTable('users').set({ email: user.email }).where('id', '=', user.id).execute();
+  }
+  for (const invite of respelled(await spelled.selectFrom('invites').select(['code', 'email']).execute()))
+    await spelled
+      .updateTable('invites')
+      .set({ email: invite.email })
+      .where('code', '=', invite.code)
+      .execute();
+  // what a provider asserted, read by `user find`
+  const identities = await spelled.selectFrom('user_identities').select(['id', 'email']).execute();
+  for (const identity of respelled(identities))
+    await spelled
+      .updateTable('user_identities')
+      .set({ email: identity.email })
+      .where('id', '=', identity.id)
+      .execute();
+}
+
+/** The new spellings name the same mailboxes; nothing to undo. */
+export async function down(): Promise<void> {}
