@@ -116,6 +116,42 @@ describe('loadConfig', () => {
     );
   });
 
+  it('asks an smtp:// server off this machine for STARTTLS; smtps:// and this machine need not', () => {
+    const requireTls = (SMTP_URL: string) => loadConfig({ SMTP_URL }).smtpRequireTls;
+    expect(requireTls('smtp://user:pw@mail.test:587')).toBe(true);
+    expect(requireTls('SMTP://mail.test')).toBe(true);
+    expect(requireTls('smtps://mail.test:465')).toBe(false);
+    expect(requireTls('smtp://127.0.0.1:1025')).toBe(false);
+    expect(requireTls('smtp://localhost:1025')).toBe(false);
+    expect(loadConfig({}).smtpRequireTls).toBe(false);
+  });
+
+  it('reads MAIL_FROM and MAIL_REPLY_TO as one address each, refusing a name alone or a list', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://login.school.test' }).mailSender).toEqual({
+      from: 'Frontdoor <no-reply@login.school.test>',
+      address: 'no-reply@login.school.test',
+      replyTo: undefined,
+    });
+    const set = { MAIL_FROM: '"District Login" <login@district.test>', MAIL_REPLY_TO: 'help@district.test' };
+    expect(loadConfig(set).mailSender).toEqual({
+      from: '"District Login" <login@district.test>',
+      address: 'login@district.test',
+      replyTo: 'help@district.test',
+    });
+    // nodemailer sent the first with no From header and an empty envelope sender, the second from two;
+    // the refusal shows no address, which the log would mask
+    for (const [MAIL_FROM, got] of [
+      ['Frontdoor', 'no address'],
+      ['a@district.test, b@district.test', '2 addresses'],
+      ['Frontdoor <no-reply>', 'an address without its domain'],
+    ])
+      expect(() => loadConfig({ MAIL_FROM })).toThrow(
+        `MAIL_FROM must name one address, with a name before it or without, got ${got}`,
+      );
+    expect(() => loadConfig({ MAIL_REPLY_TO: 'help desk' })).toThrow('MAIL_REPLY_TO must name one address');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8303' }).mailSender.address).toBe('no-reply@127.0.0.1');
+  });
+
   it("keeps a refusal's example whole in the log, whose email masking would turn a user@host into ':email'", () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line) => void lines.push(line) } });

@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import addressparser from 'nodemailer/lib/addressparser';
 import pino from 'pino';
 import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
 import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
@@ -26,7 +27,12 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
-  mailFrom: string;
+  /**
+   * An smtp:// server off this machine must offer STARTTLS (the password and the codes never cross a
+   * network in clear); a relay without TLS opts out in its URL with `?requireTLS=false`.
+   */
+  smtpRequireTls: boolean;
+  mailSender: MailSender;
   /** Origins whose pages call the API with credentials: products' pages that read auth/sig, a SPA hosted elsewhere; empty = same origin only. */
   corsOrigins: string[];
   translationKey: string | null;
@@ -303,6 +309,34 @@ export function developmentBanner(config: AppConfig): string | null {
   ].join('\n');
 }
 
+/** Who the mails are from: MAIL_FROM as the From header and its address (the envelope sender, Message-IDs). */
+export interface MailSender {
+  from: string;
+  address: string;
+  /** MAIL_REPLY_TO: where a reader's answer goes (a school's help desk); unset, to nobody. */
+  replyTo: string | undefined;
+}
+
+/**
+ * A mail setting naming exactly one address, or a refusal: nodemailer would send `Frontdoor` with no
+ * From at all, and `a@x, b@y` with two. The refusal says what was found rather than showing the value,
+ * since the log masks every address in a text.
+ */
+function oneMailAddress(name: string, value: string, problems: string[]): string {
+  const found = addressparser(value, { flatten: true }).filter((entry) => entry.address);
+  const address = found[0]?.address ?? '';
+  // a sender on this machine (no-reply@localhost) is a development one, not a mistake
+  if (found.length === 1 && /^[^@\s]+@[^@\s]+$/.test(address)) return address;
+  const got =
+    found.length > 1
+      ? `${found.length} addresses`
+      : found.length === 0
+        ? 'no address'
+        : 'an address without its domain';
+  problems.push(`${name} must name one address, with a name before it or without, got ${got}`);
+  return '';
+}
+
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const appEnv = parseAppEnv(env.APP_ENV);
@@ -368,6 +402,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(
       `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server, e.g. smtp://mail.example.org:587 (with a user: smtp://user:password@…), got ${withoutCredentials(smtpUrl)}`,
     );
+  const mailFrom = env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`;
+  const mailReplyTo = env.MAIL_REPLY_TO?.trim() || undefined;
+  const mailSender: MailSender = {
+    from: mailFrom,
+    address: oneMailAddress('MAIL_FROM', mailFrom, problems),
+    replyTo: mailReplyTo,
+  };
+  if (mailReplyTo) oneMailAddress('MAIL_REPLY_TO', mailReplyTo, problems);
+  const smtpServer = smtpUrl ? URL.parse(smtpUrl) : null;
   // pg would take anything else for a host name (`notaurl` becomes "getaddrinfo ENOTFOUND base")
   if (databaseUrl && !urlOf(databaseUrl, ['postgres:', 'postgresql:']))
     problems.push(
@@ -390,7 +433,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: path.resolve(setting(env, 'DATA_DIR')),
     databaseUrl,
     smtpUrl,
-    mailFrom: env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`,
+    smtpRequireTls: smtpServer?.protocol === 'smtp:' && !LOOPBACK_HOSTS.includes(smtpServer.hostname),
+    mailSender,
     corsOrigins: list(env.CORS_ORIGINS).map((o) => o.replace(/\/+$/, '')),
     translationKey: env.TRANSLATION_KEY?.trim() || null,
     translationScriptUrl: env.TRANSLATION_SCRIPT_URL?.trim() || null,

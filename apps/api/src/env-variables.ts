@@ -83,12 +83,18 @@ export const ENV_VARIABLES = variables({
   SMTP_URL: {
     group: 'Mail',
     meaning:
-      'nodemailer SMTP URL naming the mail server (smtp://user:pass@host:587, smtps:// for TLS); anything else refuses to start. Required in production.',
+      'nodemailer SMTP URL naming the mail server (smtp://user:pass@host:587, smtps:// for TLS); anything else refuses to start. Required in production. An smtp:// server off this machine must offer STARTTLS, or no mail goes (a relay without TLS on a closed network: append ?requireTLS=false).',
   },
   MAIL_FROM: {
     group: 'Mail',
     defaultText: 'Frontdoor <no-reply@the PUBLIC_URL host>',
-    meaning: 'Sender of the mails.',
+    meaning:
+      'Sender of the mails: one address, with a name or without (Frontdoor <no-reply@example.org>); anything else refuses to start. Its domain names the mails (Message-ID).',
+  },
+  MAIL_REPLY_TO: {
+    group: 'Mail',
+    meaning:
+      "Where a reader's answer to a mail goes (a school's help desk: help@example.org); one address. Unset, mails carry no Reply-To.",
   },
   SECRET: {
     group: 'Secrets',

@@ -24,6 +24,7 @@ import * as m009 from './migrations/009_drop_federation_return_url.ts';
 import * as m010 from './migrations/010_signup_browser.ts';
 import * as m011 from './migrations/011_names_proven.ts';
 import * as m012 from './migrations/012_email_spelling.ts';
+import * as m013 from './migrations/013_outbox_outcomes.ts';
 
 export type Db = Kysely<Database>;
 
@@ -179,6 +180,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '010_signup_browser': m010,
   '011_names_proven': m011,
   '012_email_spelling': m012,
+  '013_outbox_outcomes': m013,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

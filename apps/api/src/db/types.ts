@@ -205,13 +205,18 @@ export interface OutboxTable {
   user_id: string | null;
   payload: string | null; // JSON; cleared once delivered
   attempts: number;
-  next_attempt_at: number | null; // null once delivered or failed
+  next_attempt_at: number | null; // null once delivered, failed, rejected or cancelled
   claimed_by: string | null;
   claimed_until: number | null;
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
   failed_at: number | null;
+  /** The mail server refused it for good (migration 013). */
+  rejected_at: number | null;
+  /** Not sent: the code it carries (code_id) was no longer live (migration 013). */
+  cancelled_at: number | null;
+  code_id: number | null;
 }
 
 export interface Database {

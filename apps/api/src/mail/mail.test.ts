@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
 import { isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
-import { smtpMailer, type Mailer } from './mailer.ts';
+import { MailRejectedError, smtpMailer, type Mailer } from './mailer.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { DIALECTS, createTestApp, lastMail, type TestApp } from '../../test/harness.ts';
 
@@ -90,6 +90,61 @@ describe('mail templates', () => {
   });
 });
 
+describe('the SMTP transport', () => {
+  const received: Received[] = [];
+  const sendTo = (mailer: Mailer) =>
+    mailer.send({ to: 'a@school.test', subject: 's', text: 't', html: '<p>t</p>' });
+
+  it('gives up a send that outlasts its deadline, well inside the outbox lease', async () => {
+    const smtp = await startSmtp(received, 0, { stall: true });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER, { deadlineMs: 300 });
+    try {
+      // the server never answers the message's end: without the deadline the socket's 30 s idle timeout decides
+      const started = performance.now();
+      await expect(sendTo(mailer)).rejects.toThrow(/abort/i);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      await mailer.close();
+      await stopSmtp(smtp.server);
+    }
+  });
+
+  it('asks an smtp:// server off this machine for STARTTLS, unless its URL says requireTLS=false', async () => {
+    // 127.0.0.2 is this machine too, but not a name the portal takes for it
+    const smtp = await startSmtp(received, 0, { host: '127.0.0.2' });
+    const url = `smtp://127.0.0.2:${smtp.port}`;
+    const strict = smtpMailer(url, SENDER, { requireTls: true });
+    const lenient = smtpMailer(`${url}?requireTLS=false`, SENDER, { requireTls: true });
+    try {
+      await expect(sendTo(strict)).rejects.toThrow(/STARTTLS|TLS/);
+      expect(received.filter((m) => m.to.includes('a@school.test'))).toHaveLength(0);
+      await sendTo(lenient);
+      expect(received.filter((m) => m.to.includes('a@school.test'))).toHaveLength(1);
+    } finally {
+      await strict.close();
+      await lenient.close();
+      await stopSmtp(smtp.server);
+    }
+  });
+
+  it('names a refusal for good as such, and any other failure by its code and command', async () => {
+    const smtp = await startSmtp(received);
+    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER);
+    try {
+      const refused = mailer.send({ to: 'unknown@school.test', subject: 's', text: 't', html: 't' });
+      await expect(refused).rejects.toBeInstanceOf(MailRejectedError);
+    } finally {
+      await mailer.close();
+      await stopSmtp(smtp.server);
+    }
+    const down = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER);
+    const failure = await sendTo(down).catch((err: unknown) => err);
+    expect(failure).not.toBeInstanceOf(MailRejectedError);
+    expect((failure as Error).message).toMatch(/^ESOCKET at CONN: .*ECONNREFUSED/);
+    await down.close();
+  });
+});
+
 describe('addresses a mail goes to', () => {
   it('every address the contract accepts is the one address the mail library reads from it', () => {
     // the characters nodemailer reads as an address list, comment, quote or group, among ordinary ones
@@ -111,12 +166,33 @@ interface Received {
   raw: string;
 }
 
-/** A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart). */
-async function startSmtp(received: Received[], port = 0): Promise<{ server: SMTPServer; port: number }> {
+const SENDER = {
+  from: 'Frontdoor <no-reply@portal.test>',
+  address: 'no-reply@portal.test',
+  replyTo: 'help@school.test',
+};
+
+/** Addresses the test SMTP server refuses at RCPT TO, as a mail server refuses a mistyped one. */
+const UNKNOWN_RECIPIENT = /^unknown/;
+
+/**
+ * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
+ * `stall` never answers a message's end, as a server that keeps a connection busy without replying.
+ */
+async function startSmtp(
+  received: Received[],
+  port = 0,
+  { stall = false, host = '127.0.0.1' } = {},
+): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      if (!UNKNOWN_RECIPIENT.test(address.address)) return callback();
+      callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
+      if (stall) return stream.resume();
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
@@ -129,7 +205,7 @@ async function startSmtp(received: Received[], port = 0): Promise<{ server: SMTP
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.server.address();
   return { server, port: typeof address === 'object' && address ? address.port : 0 };
 }
@@ -145,8 +221,8 @@ describe.each(DIALECTS)('SMTP delivery through the outbox on $dialect', ({ diale
     if (skip) return;
     smtp = await startSmtp(received);
     const url = `smtp://127.0.0.1:${smtp.port}`;
-    mailer = smtpMailer(url, 'Frontdoor <no-reply@portal.test>');
-    t = await createTestApp(dialect, { env: { SMTP_URL: url }, mailer });
+    mailer = smtpMailer(url, SENDER);
+    t = await createTestApp(dialect, { env: { SMTP_URL: url, MAIL_FROM: SENDER.from }, mailer });
   });
   afterAll(async () => {
     await mailer?.close();
@@ -209,4 +285,85 @@ describe.each(DIALECTS)('SMTP delivery through the outbox on $dialect', ({ diale
     const rows = await t.db.selectFrom('outbox').select(['payload', 'delivered_at']).execute();
     expect(rows.every((r) => r.payload === null && r.delivered_at !== null)).toBe(true);
   });
+
+  it.skipIf(skip)(
+    'a retried mail is the same message, marked automatic, with the Reply-To of MAIL_REPLY_TO',
+    async () => {
+      await stopSmtp(smtp.server);
+      expect((await signUp('again@school.test')).statusCode).toBe(200);
+      expect(await t.ctx.outbox.drain()).toBe(0);
+      smtp = await startSmtp(received, smtp.port);
+      t.clock.advance(OUTBOX_RETRY.firstDelayMs);
+      expect(await t.ctx.outbox.drain()).toBe(1);
+      const [mail] = mailsTo('again@school.test');
+      const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(mail?.raw ?? '')?.[1];
+      // named when the mail was written, not at the attempt that went through
+      expect(header('Message-ID')).toMatch(/^<[\w-]+@portal\.test>$/);
+      const written = await t.db
+        .selectFrom('outbox')
+        .select('created_at')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .execute();
+      expect(Date.parse(header('Date') ?? '')).toBe(Math.floor((written[0]?.created_at ?? 0) / 1000) * 1000);
+      expect(header('Auto-Submitted')).toBe('auto-generated');
+      expect(header('Reply-To')).toBe('help@school.test');
+    },
+  );
+
+  it.skipIf(skip)(
+    'a mail the server refuses for good is rejected at once, not retried for hours',
+    async () => {
+      expect((await signUp('unknown-parent@school.test')).statusCode).toBe(200);
+      expect(await t.ctx.outbox.drain()).toBe(0);
+      const [row] = await t.db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('rejected_at', 'is not', null)
+        .execute();
+      expect(row).toMatchObject({ next_attempt_at: null, failed_at: null, payload: null, attempts: 1 });
+      expect(row?.last_error).toMatch(/^EENVELOPE at RCPT TO: .*550/);
+      t.clock.advance(OUTBOX_RETRY.maxDelayMs);
+      expect(await t.ctx.outbox.drain()).toBe(0);
+      expect(
+        await t.db
+          .selectFrom('outbox')
+          .select('attempts')
+          .where('id', '=', row?.id ?? 0)
+          .execute(),
+      ).toEqual([{ attempts: 1 }]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'a code replaced while SMTP was down is never mailed: only the newest arrives',
+    async () => {
+      await stopSmtp(smtp.server);
+      expect((await signUp('replaced@school.test')).statusCode).toBe(200);
+      t.clock.advance(60_000);
+      const resend = await t.client().get('/api/cognito/resend_verification/replaced@school.test');
+      expect(resend.statusCode).toBe(200);
+      expect(await t.ctx.outbox.drain()).toBe(0);
+      smtp = await startSmtp(received, smtp.port);
+      t.clock.advance(OUTBOX_RETRY.maxDelayMs);
+      expect(await t.ctx.outbox.drain()).toBe(1);
+      const mails = mailsTo('replaced@school.test');
+      expect(mails).toHaveLength(1);
+      // the mailed code is the live one
+      const code = /\b(\d{6})\b/.exec(mails[0]?.raw ?? '')?.[1];
+      const confirm = await t.client().post('/api/cognito/confirm', { un: 'replaced@school.test', code });
+      expect(confirm.statusCode).toBe(200);
+      const ends = await t.db
+        .selectFrom('outbox')
+        .select(['cancelled_at', 'delivered_at', 'payload'])
+        .where('code_id', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(2)
+        .execute();
+      expect(ends.map((r) => [r.delivered_at !== null, r.cancelled_at !== null, r.payload])).toEqual([
+        [true, false, null],
+        [false, true, null],
+      ]);
+    },
+  );
 });

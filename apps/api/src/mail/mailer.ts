@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig, MailSender } from '../config.ts';
 import type { Db } from '../db/index.ts';
 
 export interface MailMessage {
@@ -7,25 +8,80 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Set when the mail is written (services/accounts.ts), so every attempt sends the same message. */
+  messageId?: string | undefined;
+  /** Written at, in ms: the Date header, so a mail sent late sorts by when it was asked for. */
+  date?: number | undefined;
 }
 
 /** Where the outbox worker (services/outbox.ts) sends mail: SMTP in production, the database mailbox in development. */
 export interface Mailer {
+  /** Throws when the mail was not accepted: MailRejectedError when sending it again cannot help. */
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
 }
 
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  // bounded well inside the outbox's claim lease, so a hung server never has a row sent twice
+/** A Message-ID on the sender's domain. */
+export const newMessageId = (sender: MailSender): string =>
+  `<${randomUUID()}@${sender.address.slice(sender.address.lastIndexOf('@') + 1)}>`;
+
+/** The mail server refused this mail for good (a 5xx to its recipient or its content): it is not retried. */
+export class MailRejectedError extends Error {}
+
+/**
+ * One send's whole time, under the outbox's claim lease (2 min): a server that keeps the connection
+ * busy without answering (a reply trickled line by line) is cut off before another instance could
+ * claim the row and send it again.
+ */
+export const SEND_DEADLINE_MS = 90_000;
+
+type SmtpError = Error & { code?: string; command?: string; responseCode?: number };
+
+/**
+ * An SMTP failure as the outbox logs and records it: nodemailer's code and the command it failed at
+ * before the server's words, so an operator sees "ETIMEDOUT at DATA", not "Timeout".
+ */
+function smtpFailure(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  const { code, command, responseCode } = err as SmtpError;
+  const where = [code, command && `at ${command}`].filter(Boolean).join(' ');
+  const message = where ? `${where}: ${err.message}` : err.message;
+  // a 5xx to the recipient or to the message will be a 5xx again; one at the connection, the login or
+  // MAIL FROM comes from the portal's settings, which an operator mends, so those mails wait for it
+  const refused = responseCode !== undefined && responseCode >= 500 && responseCode < 600;
+  if (refused && (command === 'RCPT TO' || command === 'DATA')) return new MailRejectedError(message);
+  return where ? new Error(message) : err;
+}
+
+export function smtpMailer(
+  smtpUrl: string,
+  sender: MailSender,
+  { requireTls = false, deadlineMs = SEND_DEADLINE_MS } = {},
+): Mailer {
+  // each wait bounded, and the whole send by deadlineMs: well inside the outbox's claim lease
   const transport = nodemailer.createTransport({
     url: smtpUrl,
+    requireTLS: requireTls,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
   return {
-    async send(message) {
-      await transport.sendMail({ from, ...message });
+    async send({ messageId, date, ...message }) {
+      try {
+        await transport.sendMail({
+          from: sender.from,
+          ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
+          ...message,
+          ...(messageId ? { messageId } : {}),
+          ...(date ? { date: new Date(date) } : {}),
+          // RFC 3834: out-of-office replies and the like are not sent back to a no-reply address
+          headers: { 'Auto-Submitted': 'auto-generated' },
+          signal: AbortSignal.timeout(deadlineMs),
+        });
+      } catch (err) {
+        throw smtpFailure(err);
+      }
     },
     async close() {
       transport.close();
@@ -53,7 +109,8 @@ export function mailboxMailer(db: Db, now: () => number): Mailer {
 }
 
 export function createMailer(config: AppConfig, db: Db, now: () => number): Mailer {
-  if (config.smtpUrl) return smtpMailer(config.smtpUrl, config.mailFrom);
+  if (config.smtpUrl)
+    return smtpMailer(config.smtpUrl, config.mailSender, { requireTls: config.smtpRequireTls });
   if (config.devMailbox) return mailboxMailer(db, now);
   // loadConfig refuses production without SMTP, so only a deliberate DEV_MAILBOX=0 lands here
   throw new Error('no mail transport: set SMTP_URL (or leave DEV_MAILBOX on outside production)');

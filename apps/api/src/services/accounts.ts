@@ -5,6 +5,7 @@ import { claimOnce } from '../db/claim-once.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
+import { newMessageId, type MailMessage } from '../mail/mailer.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
 import { ApiError, type FailureStatus } from './http.ts';
 import {
@@ -50,17 +51,21 @@ export async function queueAccountMail(
   user: Pick<User, 'email' | 'first' | 'language'> &
     Partial<Pick<User, 'id' | 'confirmed' | 'must_reset' | 'names_proven'>>,
   mail: MailKind,
+  codeId: number | null = null,
 ): Promise<void> {
-  const message = renderMail(
-    { to: user.email, first: greetingName(user), language: user.language },
-    mail,
-    ctx.config,
-  );
+  const now = ctx.now();
+  const message: MailMessage = {
+    ...renderMail({ to: user.email, first: greetingName(user), language: user.language }, mail, ctx.config),
+    // named now, so a retry is the same message and a receiver can drop a second copy
+    messageId: newMessageId(ctx.config.mailSender),
+    date: now,
+  };
   await enqueue(trx, {
     kind: 'mail',
     payload: JSON.stringify(message),
     userId: user.id ?? null,
-    now: ctx.now(),
+    codeId,
+    now,
   });
 }
 
@@ -96,9 +101,10 @@ export async function mailCode(
       return false;
     }
     await assertMaySendCode({ ...ctx, db: trx }, undefined, user);
-    const code = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
+    const { code, id } = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
-    await queueAccountMail(trx, ctx, { ...user, language }, { kind: purpose, code, email: user.email });
+    const mail = { kind: purpose, code, email: user.email } as const;
+    await queueAccountMail(trx, ctx, { ...user, language }, mail, id);
     return true;
   });
   if (!issued) return;

@@ -19,7 +19,8 @@ const digest = (pepper: string, userId: string, purpose: CodePurpose, code: stri
 
 /**
  * Issues a new mailed code; earlier live codes of the same purpose stop working. Runs in the
- * caller's transaction, which also writes the mail carrying the code (accounts.ts mailCode).
+ * caller's transaction, which also writes the mail carrying the code (accounts.ts mailCode) with
+ * the code's `id`, so the outbox sends it only while it is live.
  */
 export async function issueCode(
   trx: Transaction<Database>,
@@ -27,10 +28,10 @@ export async function issueCode(
   userId: string,
   purpose: CodePurpose,
   now: number,
-): Promise<string> {
+): Promise<{ code: string; id: number }> {
   const code = randomDigits(EMAIL_CODE_LENGTH);
   await voidCodes(trx, userId, purpose, now);
-  await trx
+  const { id } = await trx
     .insertInto('email_codes')
     .values({
       user_id: userId,
@@ -41,8 +42,22 @@ export async function issueCode(
       consumed_at: null,
       created_at: now,
     })
-    .execute();
-  return code;
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { code, id };
+}
+
+/** Whether a code can still be used: not replaced, used, expired or out of attempts (gone: pruned). */
+export async function isLiveCode(db: Db, codeId: number, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_codes')
+    .select('id')
+    .where('id', '=', codeId)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('attempts', '<', CODE_MAX_ATTEMPTS)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Ends the account's live codes of this purpose. */

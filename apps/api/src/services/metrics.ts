@@ -70,6 +70,13 @@ const outboxFailed = new Gauge({
   registers: [registry],
 });
 
+const outboxRejected = new Gauge({
+  name: 'frontdoor_outbox_rejected',
+  help: 'Mails the mail server refused for good (a mistyped or closed address; not retried) in the last 7 days, by kind',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
 let processMetrics = false;
 /** Node's own metrics (memory, event-loop delay, GC): started once, by the first app that serves /metrics. */
 export function collectProcessMetrics(): void {
@@ -182,6 +189,7 @@ async function readState(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promis
         'retrying',
       ),
       sql<number>`sum(case when ${eb.ref('failed_at')} is not null then 1 else 0 end)`.as('failed'),
+      sql<number>`sum(case when ${eb.ref('rejected_at')} is not null then 1 else 0 end)`.as('rejected'),
       sql<
         number | null
       >`min(case when ${eb.ref('next_attempt_at')} is not null then ${eb.ref('created_at')} end)`.as(
@@ -190,13 +198,15 @@ async function readState(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promis
     ])
     .groupBy('kind')
     .execute();
-  for (const gauge of [outboxPending, outboxRetrying, outboxOldest, outboxFailed]) gauge.reset();
+  for (const gauge of [outboxPending, outboxRetrying, outboxOldest, outboxFailed, outboxRejected])
+    gauge.reset();
   const now = ctx.now();
   for (const row of rows) {
     const kind = { kind: row.kind };
     outboxPending.set(kind, Number(row.pending));
     outboxRetrying.set(kind, Number(row.retrying));
     outboxFailed.set(kind, Number(row.failed));
+    outboxRejected.set(kind, Number(row.rejected));
     outboxOldest.set(kind, row.oldest === null ? 0 : Math.max(0, now - Number(row.oldest)) / 1000);
   }
 }

@@ -5,13 +5,15 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';
 import { isPostgres } from '../db/dialect.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { MailRejectedError, type Mailer } from '../mail/mailer.ts';
+import { isLiveCode } from './codes.ts';
 
 /**
  * Everything sent off the machine goes through table `outbox`: a row written in the transaction of
  * what it carries (a mailed code, an invite, a lock, a preference change), then claimed row by row
  * and sent by a worker, retried with exponential backoff up to an attempt limit. Nothing is lost
- * while SMTP or the CRM is down, and several instances never send one row twice.
+ * while SMTP or the CRM is down, and several instances never send one row twice. A mail the server
+ * refuses for good is rejected, not retried; a mail whose code is no longer live is cancelled.
  */
 export type OutboxKind = 'mail' | 'crm';
 
@@ -48,6 +50,8 @@ interface OutboxRow {
   payload: string;
   /** Including the one under way. */
   attempts: number;
+  /** The mailed code the row carries: it goes only while the code is live. */
+  code_id: number | null;
 }
 
 /** Sends one row; throws when it was not accepted, so the row is retried. */
@@ -56,13 +60,14 @@ type Deliver = (row: OutboxRow) => Promise<void>;
 /** Writes a row; pass the transaction of what it carries, and notify() the outbox once that commits. */
 export async function enqueue(
   db: Db,
-  row: { kind: OutboxKind; payload: string; userId: string | null; now: number },
+  row: { kind: OutboxKind; payload: string; userId: string | null; codeId?: number | null; now: number },
 ): Promise<number> {
   const { id } = await db
     .insertInto('outbox')
     .values({
       kind: row.kind,
       user_id: row.userId,
+      code_id: row.codeId ?? null,
       payload: row.payload,
       attempts: 0,
       next_attempt_at: row.now,
@@ -86,7 +91,15 @@ export interface Outbox {
   stop(): Promise<void>;
 }
 
-const mailPayload = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string() });
+const mailPayload = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  // rows written before they were named at enqueue have neither
+  messageId: z.optional(z.string()),
+  date: z.optional(z.number()),
+});
 
 /** The delivery of each kind: mail through the mailer; CRM changes to the signed webhook, when one is set. */
 function deliverers(config: AppContext['config'], now: () => number, mailer: Mailer) {
@@ -157,7 +170,7 @@ export function createOutbox(
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', '=', due)
-      .returning(['id', 'kind', 'payload', 'attempts'])
+      .returning(['id', 'kind', 'payload', 'attempts', 'code_id'])
       .executeTakeFirst();
     return row && { ...row, kind: row.kind as OutboxKind, payload: row.payload ?? '' };
   }
@@ -171,6 +184,15 @@ export function createOutbox(
         .where('id', '=', row.id)
         .where('claimed_by', '=', workerId)
         .execute();
+    // a code replaced while SMTP was down would land after, and on top of, the one that works
+    if (row.code_id !== null && !(await isLiveCode(db, row.code_id, ctx.now()))) {
+      await finish({ next_attempt_at: null, cancelled_at: ctx.now(), payload: null });
+      logger.info(
+        { outboxId: row.id, kind: row.kind },
+        'outbox: not sent, its code was replaced, used or expired',
+      );
+      return false;
+    }
     try {
       const deliver = kinds[row.kind];
       if (!deliver) throw new Error(`no delivery for kind ${row.kind}`);
@@ -178,6 +200,15 @@ export function createOutbox(
     } catch (err) {
       const now = ctx.now();
       const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      if (err instanceof MailRejectedError) {
+        // a mistyped address: the answer will not change, and it is no operator's alert
+        await finish({ last_error: error, next_attempt_at: null, rejected_at: now, payload: null });
+        logger.warn(
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts, error },
+          'outbox: the mail server refused the mail for good',
+        );
+        return false;
+      }
       const final = row.attempts >= OUTBOX_RETRY.maxAttempts;
       await finish(
         final

@@ -17,7 +17,7 @@ export const RETENTION_MS = {
   accessCodes: 30 * DAY_MS,
   /** A provider's daily count of wrong access codes (its budget reads only today's). */
   accessCodeFailures: 30 * DAY_MS,
-  /** Outbox rows (mail, CRM calls) delivered; pending ones stay until they are delivered or fail. */
+  /** Outbox rows (mail, CRM calls) delivered, rejected or cancelled; pending ones stay until they end. */
   outboxDelivered: 7 * DAY_MS,
   /** Outbox rows that failed at the attempt limit, kept with their payload for an operator to look into. */
   outboxFailed: 30 * DAY_MS,
@@ -146,6 +146,8 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
         .where((eb) =>
           eb.or([
             eb('delivered_at', '<=', now - RETENTION_MS.outboxDelivered),
+            eb('rejected_at', '<=', now - RETENTION_MS.outboxDelivered),
+            eb('cancelled_at', '<=', now - RETENTION_MS.outboxDelivered),
             eb('failed_at', '<=', now - RETENTION_MS.outboxFailed),
           ]),
         )
