@@ -32,7 +32,7 @@ import { hashedFileHeaders, securityHeaders, pageNonce } from './services/securi
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
 import { askedLanguage } from './services/request-language.ts';
 import { RequestLog, withRequestLog } from './services/logger.ts';
-import { MINUTE_MS, logLimitReached } from './services/limits.ts';
+import { MINUTE_MS, countedAddress, logLimitReached } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
 import { createIdentityEngine, registerIdentity } from './identity/index.ts';
@@ -96,7 +96,7 @@ function floodStore(ctx: AppContext) {
       max: number,
     ) {
       const now = ctx.now();
-      ctx.limits.counters.hit(`flood:${address}`, now, timeWindow).then(
+      ctx.limits.counters.hit(`flood:${countedAddress(address)}`, now, timeWindow).then(
         ({ count, expiresAt }) => {
           if (count === max + 1)
             logLimitReached(ctx.logger, {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { MINUTE_MS, logLimitReached } from '../services/limits.ts';
+import { MINUTE_MS, countedAddress, logLimitReached } from '../services/limits.ts';
 import { AS_ROUTES } from './authorization-server.ts';
 import { refusePage } from './pages.ts';
 
@@ -45,7 +45,11 @@ export function signInStepGuard(ctx: AppContext) {
       return refusePage(request, reply, 'payloadTooLarge', { status: 413 });
     if (ctx.limits.allowlisted(request.ip)) return;
     const now = ctx.now();
-    const { count, expiresAt } = await ctx.limits.counters.hit(`sign-in-steps:${request.ip}`, now, MINUTE_MS);
+    const { count, expiresAt } = await ctx.limits.counters.hit(
+      `sign-in-steps:${countedAddress(request.ip)}`,
+      now,
+      MINUTE_MS,
+    );
     if (count <= max) return;
     const retryAfterMs = expiresAt - now;
     if (count === max + 1)

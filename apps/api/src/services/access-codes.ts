@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ACCESS_CODE_LENGTH, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { accessCodeDigest, randomDigits } from './crypto.ts';
+import { accessCodeDigest, randomDigits, sha256 } from './crypto.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { audit } from './audit.ts';
 import { ApiError } from './http.ts';
@@ -11,6 +11,7 @@ import {
   HOUR_MS,
   accessCodeBudget,
   addressGuessFailed,
+  countedAddress,
   logLimitReached,
   releaseAddressGuess,
   reserveAddressGuess,
@@ -218,7 +219,9 @@ async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
 }
 
 /** Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few). */
-const typosKey = (address: string, browser: string) => `access-code-typos:${address}:${browser}`;
+const typosKey = (address: string, browser: string) =>
+  // the browser's token is the client's to choose: hashed, a 15 kB cookie makes a 64-byte key
+  `access-code-typos:${countedAddress(address)}:${sha256(browser)}`;
 /**
  * A code forgives its typos once an hour. A wrong code is a guess at the class's other codes, and the browser is
  * the client's to choose: a student who types their own code after every three guesses would

@@ -83,6 +83,34 @@ describe.each(stores)('%s counters', (_name, make, skip) => {
   });
 });
 
+describe('counters under a flood of distinct keys', () => {
+  it('memory never holds more than its cap: past it the oldest keys are forgotten, nothing throws', async () => {
+    const store = memoryCounters(1_000);
+    // every key live for the whole run: sweeping expired ones frees nothing
+    for (let i = 0; i < 5_000; i++) await store.hit(`flood:${i}`, 0, 60_000);
+    expect((await store.peek('flood:0', 1)).count).toBe(0);
+    expect((await store.peek('flood:4999', 1)).count).toBe(1);
+    let kept = 0;
+    for (let i = 0; i < 5_000; i++) kept += (await store.peek(`flood:${i}`, 1)).count;
+    expect(kept).toBeLessThanOrEqual(1_000);
+    expect(kept).toBeGreaterThanOrEqual(900);
+  });
+
+  it.skipIf(problem !== null)('Redis keeps a count a minute past its window, not a day', async () => {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const prefix = `test-${randomUUID()}:`;
+    const store = redisCounters(redis, prefix);
+    try {
+      await store.hit('brief', Date.now(), 60_000);
+      const left = await redis.pttl(`${prefix}brief`);
+      expect(left).toBeGreaterThan(60_000);
+      expect(left).toBeLessThanOrEqual(120_000);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 /**
  * A TCP relay in front of the CI Redis, so a test can take "Redis" away mid-run without touching
  * the server other suites use.

@@ -34,15 +34,28 @@ export interface CounterStore {
 const NONE = { count: 0, expiresAt: 0 };
 /** Memory stays bounded under a flood of distinct keys: expired entries are swept past this size. */
 const MEMORY_SWEEP_AT = 100_000;
+/**
+ * And never holds more than this (about 150 MB): a flood of live keys (addresses, accounts) past it
+ * forgets the oldest tenth, where a Map would otherwise throw at 2^24 entries and take the process.
+ */
+export const MEMORY_MAX_ENTRIES = 500_000;
 
-export function memoryCounters(): CounterStore {
+export function memoryCounters(maxEntries = MEMORY_MAX_ENTRIES): CounterStore {
   const entries = new Map<string, { count: number; expiresAt: number }>();
   // the next sweep waits until the map has doubled past what a sweep left live, so a flood of live
   // keys costs one pass per doubling, not one per request
-  let sweepAt = MEMORY_SWEEP_AT;
+  let sweepAt = Math.min(MEMORY_SWEEP_AT, maxEntries);
   const sweep = (now: number) => {
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
-    sweepAt = Math.max(MEMORY_SWEEP_AT, entries.size * 2);
+    if (entries.size >= maxEntries) {
+      // a Map iterates in insertion order: the first keys are the longest untouched or the first made
+      let forget = Math.ceil(maxEntries / 10);
+      for (const key of entries.keys()) {
+        if (forget-- <= 0) break;
+        entries.delete(key);
+      }
+    }
+    sweepAt = Math.min(maxEntries, Math.max(MEMORY_SWEEP_AT, entries.size * 2));
   };
   return {
     shared: () => false,
@@ -74,7 +87,7 @@ export function memoryCounters(): CounterStore {
 }
 
 // KEYS[1]; ARGV: now, ttlMs, slide (1/0). A hash {c: count, e: expiresAt}; Redis's own TTL only
-// garbage-collects (a day past the logical expiry, so a fake clock ahead of Redis's still works).
+// garbage-collects, a minute past the logical expiry (room for clocks that differ, never a day of keys).
 const HIT = `
 local e = tonumber(redis.call('HGET', KEYS[1], 'e') or '0')
 local now = tonumber(ARGV[1])
@@ -87,7 +100,7 @@ else
   e = now + ttl
 end
 redis.call('HSET', KEYS[1], 'c', c, 'e', e)
-redis.call('PEXPIRE', KEYS[1], ttl + 86400000)
+redis.call('PEXPIRE', KEYS[1], ttl + 60000)
 return {c, e}
 `;
 

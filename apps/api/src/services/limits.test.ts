@@ -15,7 +15,14 @@ import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
 import { listAudit } from './audit.ts';
-import { accessCodeBudget, accountDelayMs, DAY_MS, HOUR_MS, unlockAccount } from './limits.ts';
+import {
+  accessCodeBudget,
+  accountDelayMs,
+  countedAddress,
+  DAY_MS,
+  HOUR_MS,
+  unlockAccount,
+} from './limits.ts';
 import { createLogger } from './logger.ts';
 import { findUserByEmail } from './users.ts';
 import { AUTHORIZE_REQUEST_MAX_CHARS } from '../identity/sign-in-steps.ts';
@@ -34,6 +41,17 @@ const accessCode = (t: TestApp, address: string, code: string, spId: string) =>
   call(t, address, 'GET', `/api/accessCodes/login/${code}/${spId}`);
 
 describe('limit rules', () => {
+  it('counts an IPv4 address whole and an IPv6 address by its /64', () => {
+    expect(countedAddress('198.51.100.7')).toBe('198.51.100.7');
+    expect(countedAddress('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    for (const address of ['2001:db8:1:2::1', '2001:0DB8:0001:0002:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::'])
+      expect(countedAddress(address), address).toBe('2001:db8:1:2::/64');
+    expect(countedAddress('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(countedAddress('::1')).toBe('0:0:0:0::/64');
+    expect(countedAddress('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(countedAddress('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64');
+  });
+
   it('delays an account from its 5th consecutive failure: 1 s doubling, capped at 15 min', () => {
     expect([0, 4].map(accountDelayMs)).toEqual([0, 0]);
     expect([5, 6, 7, 14].map(accountDelayMs)).toEqual([1000, 2000, 4000, 512_000]);
@@ -290,6 +308,17 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       for (let i = 0; i < 5; i++)
         expect((await login(t, address, `guessed${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(401);
       expect((await login(t, address, 'typo0@school.test')).body.code).toBe('addressFailureLimit');
+    });
+
+    it("counts an IPv6 network's /64 as one address: rotating through its addresses buys no more guesses", async () => {
+      const inNetwork = (i: number) => `2001:db8:5c:100:${(i + 1).toString(16)}::${i + 7}`;
+      for (let i = 0; i < 5; i++)
+        expect((await login(t, inNetwork(i), `rotate${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(
+          401,
+        );
+      expect((await login(t, inNetwork(5), 'known@school.test')).body.code).toBe('addressFailureLimit');
+      // the next network is another address
+      expect((await login(t, '2001:db8:5c:101::1', 'known@school.test')).status).toBe(200);
     });
 
     it('an allowlisted school network has no per-address ceiling (per-account limits still hold)', async () => {

@@ -1,4 +1,4 @@
-import { BlockList, isIPv4 } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
 import { ABUSE_LIMITS, type MessageCode } from '@frontdoor/contract';
 import { addNetwork, type AppConfig } from '../config.ts';
@@ -96,8 +96,28 @@ const refuse = (
   now: number,
 ) => new ApiError(429, code, undefined, Math.max(1000, untilMs - now));
 
-const addressKey = (address: string) => `address-failures:${address}`;
-const pairKey = (address: string, userId: string) => `pair-failures:${address}:${userId}`;
+/**
+ * What a limit counts as one address: an IPv4 address whole; an IPv6 one by its /64, the block one
+ * network (a home, a school) is given, whose 2^64 addresses one machine may rotate through at will.
+ */
+export function countedAddress(address: string): string {
+  const ip = address.replace(/%.*$/, '');
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail] = ip.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  // an IPv4 address written at the end fills two groups
+  const width = (list: string[]) => list.reduce((n, group) => n + (group.includes('.') ? 2 : 1), 0);
+  const before = groups(head);
+  const after = groups(tail);
+  const gap = tail === undefined ? [] : Array<string>(8 - width(before) - width(after)).fill('0');
+  const network = [...before, ...gap, ...after].slice(0, 4);
+  return `${network.map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
+}
+
+const addressKey = (address: string) => `address-failures:${countedAddress(address)}`;
+const pairKey = (address: string, userId: string) => `pair-failures:${countedAddress(address)}:${userId}`;
 
 /**
  * A guess counted against its address before it is evaluated, so that guesses sent in parallel each
@@ -329,7 +349,7 @@ export async function unlockAccount(
   return wasLocked || user.failed_attempts > 0;
 }
 
-const mailKey = (address: string) => `mail-sends:${address}`;
+const mailKey = (address: string) => `mail-sends:${countedAddress(address)}`;
 
 /**
  * How long until a code may be mailed to `user` (when known) from `address`: at most
