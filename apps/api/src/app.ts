@@ -200,6 +200,9 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
   });
 }
 
+/** The time a whole request may take to arrive; a slow phone on a school network sends a form in seconds. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const loggerInstance: FastifyBaseLogger = ctx.logger;
@@ -209,6 +212,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance,
     logController: new RequestLog(),
     bodyLimit: MAX_BODY_BYTES,
+    // a request (headers and body) has a minute to arrive: a client trickling a byte at a time would
+    // otherwise hold its connection, and a thousand of them every descriptor (Fastify's default is none)
+    requestTimeout: REQUEST_TIMEOUT_MS,
     trustProxy: trustedProxies(config.trustProxy),
     // false: with the header named here, Fastify would take any value sent and never ask genReqId
     requestIdHeader: false,

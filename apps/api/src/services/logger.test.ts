@@ -13,7 +13,8 @@ import {
 import { createAccessCode } from './access-codes.ts';
 import { createInvite } from './invites.ts';
 import { createLoginRequest } from './login-requests.ts';
-import { createLogger, terminalDestination } from './logger.ts';
+import { LOGGED_URL_CHARS, createLogger, terminalDestination } from './logger.ts';
+import { REQUEST_TIMEOUT_MS } from '../app.ts';
 
 /** A destination keeping every line the logger writes. */
 function capture(): DestinationStream & { lines: string[] } {
@@ -146,6 +147,37 @@ describe('request log', () => {
           responseTime: expect.any(Number),
         }),
       ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('what a client can make a request line cost', () => {
+  it('keeps at most 512 characters of its URL and 255 of its Host, and none of its other headers', async () => {
+    const out = capture();
+    const t = await createTestApp('sqlite', { logger: createLogger({ level: 'info', destination: out }) });
+    try {
+      await t.app.inject({
+        url: `/${'a'.repeat(10_000)}`,
+        headers: { host: `${'h'.repeat(2_800)}.test`, 'accept-version': 'v'.repeat(3_000) },
+      });
+      const [line] = out.lines.filter((l) => l.includes('request completed'));
+      const req = (JSON.parse(line ?? '{}') as { req: Record<string, unknown> }).req;
+      expect(String(req.url)).toHaveLength(LOGGED_URL_CHARS + 1);
+      expect(String(req.host)).toHaveLength(256);
+      expect(req).not.toHaveProperty('version');
+      expect(line?.length).toBeLessThan(2_000);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('gives a whole request a minute to arrive (Fastify waits forever by default)', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      expect(t.app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+      expect(REQUEST_TIMEOUT_MS).toBe(60_000);
     } finally {
       await t.close();
     }

@@ -65,14 +65,18 @@ interface LoggedRequest {
   socket?: { remoteAddress?: string; remotePort?: number };
 }
 
+/** How much of a URL or Host a request line keeps: a client's 16 kB URL must not cost 16 kB of log. */
+export const LOGGED_URL_CHARS = 512;
+const clip = (text: string | undefined, chars: number) =>
+  text !== undefined && text.length > chars ? `${text.slice(0, chars)}…` : text;
+
 /** Fastify's own request serializer, with the URL scrubbed (its path and query carry codes, hashes, emails). */
 function requestSerializer(req: LoggedRequest) {
   const url = req.originalUrl ?? req.url;
   return {
     method: req.method,
-    url: url === undefined ? undefined : scrubUrl(url),
-    version: req.headers?.['accept-version'],
-    host: req.host,
+    url: url === undefined ? undefined : clip(scrubUrl(url), LOGGED_URL_CHARS),
+    host: clip(req.host, 255),
     remoteAddress: req.ip ?? req.socket?.remoteAddress,
     remotePort: req.socket?.remotePort,
   };
