@@ -57,6 +57,28 @@ test.describe('without JavaScript', () => {
       await expect(page.locator('p.noscript-notice')).toHaveText(NOSCRIPT_NOTICE[language]);
     }
   });
+
+  test('a form sent by the browser itself puts nothing typed into an address: the page comes again', async ({
+    page,
+  }) => {
+    const addresses: string[] = [];
+    page.on('request', (request) => addresses.push(request.url()));
+    await page.goto('/create-account');
+    await page.getByLabel(en.signup.email_label, { exact: true }).fill('no-script@school.test');
+    await page.getByLabel(en.signup.password_label, { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByLabel(en.signup.confirm_label, { exact: true }).press('Enter');
+    await expect(page).toHaveURL(/\/create-account$/);
+    await page.goto('/access-code');
+    await page.getByRole('textbox').fill('123456');
+    await page.getByRole('textbox').press('Enter');
+    await expect(page).toHaveURL(/\/access-code$/);
+    // a GET form would have sent ?email=…&pw=… and ?code=…
+    for (const address of addresses) {
+      expect(address).not.toContain('no-script');
+      expect(address).not.toContain('123456');
+      expect(address).not.toContain('pw=');
+    }
+  });
 });
 
 test.describe('presses before the app has hydrated (issue 10, a prerendered page on a slow network)', () => {

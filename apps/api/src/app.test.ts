@@ -121,6 +121,22 @@ describe('serving', () => {
     expect(root.body).toContain('id="root"');
   });
 
+  it("answers a page's form sent without its script with the page again (303), its fields never read", async () => {
+    for (const url of ['/create-account', '/email?locale=de', '/access-code/abc']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        payload: 'email=ada%40school.test&pw=Secret-Passw0rd%21',
+      });
+      expect(res.statusCode, url).toBe(303);
+      expect(res.headers.location, url).toBe(url);
+    }
+    // not a page: the API's own answers
+    const api = await t.app.inject({ method: 'POST', url: '/api/nope', payload: {} });
+    expect(api.statusCode).toBe(403);
+  });
+
   it("answers the SPA's pages to any client (curl's */*, no Accept, HEAD); another path is a page for browsers only", async () => {
     for (const url of [
       '/log-in',

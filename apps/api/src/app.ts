@@ -171,6 +171,11 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
   }
   app.setNotFoundHandler(async (request, reply) => {
     const routed = routedPath(request.url);
+    // a page's form sent by the browser itself, the page's script never having run (JavaScript off, a
+    // filter blocking it): the SPA's forms post, so what was typed (a password, a class code) stays
+    // out of the address bar, the history and proxy logs; the body is never read, the page comes again
+    if (request.method === 'POST' && !routePolicy(request).api && isSpaPage(routed))
+      return reply.redirect(request.url, 303);
     const pageGet =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !routePolicy(request).api &&

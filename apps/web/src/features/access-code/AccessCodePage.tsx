@@ -62,6 +62,7 @@ export default function AccessCodePage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) => {

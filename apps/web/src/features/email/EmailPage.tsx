@@ -85,6 +85,7 @@ export default function EmailPage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ email }) => {

@@ -62,6 +62,7 @@ export function WorkEmailDialog({
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={(event) => {

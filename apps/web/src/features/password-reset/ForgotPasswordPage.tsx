@@ -47,6 +47,7 @@ export default function ForgotPasswordPage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) =>

@@ -128,6 +128,7 @@ export default function PasswordResetPage() {
       )}
       {resent && <Alert tone="success">{messageText({ code: 'resetResendSuccess' })}</Alert>}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {

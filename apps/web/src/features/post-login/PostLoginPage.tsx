@@ -96,6 +96,7 @@ export default function PostLoginPage() {
       <PageCard title={t('preferences_title')} lead={t('preferences_intro')}>
         {errorNotice}
         <form
+          method="post"
           className={styles.form}
           onSubmit={(event) => {
             event.preventDefault();
@@ -127,6 +128,7 @@ export default function PostLoginPage() {
     <PageCard title={t('student_question')}>
       {errorNotice}
       <form
+        method="post"
         className={styles.form}
         onSubmit={(event) => {
           event.preventDefault();

@@ -73,6 +73,7 @@ export default function SignInPage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {

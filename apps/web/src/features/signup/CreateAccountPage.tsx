@@ -122,6 +122,7 @@ export default function CreateAccountPage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit((values) => {

@@ -77,6 +77,7 @@ export default function CodePage() {
         </Alert>
       )}
       <form
+        method="post"
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) => {
