@@ -109,10 +109,11 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
         .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
         .executeTakeFirst(),
     ),
+    // a sign-in state is written for anyone who asks (get_csrf): one unused goes as it expires
     federation_states: count(
       await db
         .deleteFrom('federation_states')
-        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', '<=', spent)]))
         .executeTakeFirst(),
     ),
     // rows without an expiry (the library's long-lived models) stay; an interaction (a sign-in
