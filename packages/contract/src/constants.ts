@@ -147,6 +147,12 @@ export const ABUSE_LIMITS = {
    * 1,000 launching at 8:00 fits, as in the flood guard, with room for retries.
    */
   signInStepsPerMinute: 6000,
+  /**
+   * Per account not yet confirmed: password checks an hour that cannot sign in (a sign-up sent again,
+   * a sign-in before the code). Anyone may sign up with any address and ask again and again, each ask
+   * an argon2 hash no failure counts; a network that lost an answer retries a few times.
+   */
+  unconfirmedPasswordChecksPerHour: 10,
   /** Mailed codes: sends an hour per account and per address (beside the 30 s resend cooldown). */
   mailSendsPerAccountPerHour: 5,
   mailSendsPerAddressPerHour: 100,

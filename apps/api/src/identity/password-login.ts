@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { audit } from '../services/audit.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
-import { checkGuess, guessAtUnknownAccount } from '../services/limits.ts';
+import { checkGuess, guessAtUnknownAccount, mayCheckUnconfirmedPassword } from '../services/limits.ts';
 import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
 import { voidCodes } from '../services/codes.ts';
@@ -68,6 +68,10 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       await equaliseTiming(ctx, body.password);
       throw new ApiError(401, 'incorrectCredentials');
     }
+    // a right password signs nobody in here and a success counts as no failure: past its hourly
+    // checks an unconfirmed account is sent to its code without a hash
+    if (user.confirmed !== 1 && !(await mayCheckUnconfirmedPassword(ctx, user)))
+      throw new ApiError(403, 'userNotConfirmed');
     const right = await checkGuess(
       ctx,
       request.ip,

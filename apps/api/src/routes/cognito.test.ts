@@ -107,6 +107,23 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
     });
 
+    it('an unconfirmed account is checked against a password 10 times an hour at most (a sign-up sent again, a sign-in before its code)', async () => {
+      const email = 'asked-again@school.test';
+      const browser = t.client();
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      // each of these was an argon2 hash that no failure counted, as often as anyone asked
+      for (let i = 0; i < ABUSE_LIMITS.unconfirmedPasswordChecksPerHour; i++)
+        expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      // past them, no hash: the same sign-up is refused as any other of a taken address, and a
+      // sign-in is sent to its code whatever its password
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
+      const wrong = await browser.post('/api/cognito/login', { email, password: 'Wrong-Horse-8-Battery' });
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json().code).toBe('userNotConfirmed');
+      t.clock.advance(60 * 60 * 1000);
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+    });
+
     it.each([
       [{ first: '' }, messages.firstNameRequired],
       [{ last: '  ' }, messages.lastNameRequired],

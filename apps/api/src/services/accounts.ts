@@ -28,6 +28,7 @@ import {
   checkGuess,
   codeSendWaitMs,
   guessAtUnknownAccount,
+  mayCheckUnconfirmedPassword,
   recordCodeSent,
 } from './limits.ts';
 
@@ -155,6 +156,7 @@ const isSentAgain = async (ctx: AppContext, user: User, input: SignupInput): Pro
   user.confirmed === 0 &&
   user.signup_browser !== null &&
   signedUpIn(user, input.browser) &&
+  (await mayCheckUnconfirmedPassword(ctx, user)) &&
   (await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)));
 
 /**

@@ -116,6 +116,15 @@ export function countedAddress(address: string): string {
   return `${network.map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
 }
 
+/**
+ * Spends one of an unconfirmed account's hourly password checks (ABUSE_LIMITS.unconfirmedPasswordChecksPerHour);
+ * false once they are spent, and the caller answers without hashing.
+ */
+export async function mayCheckUnconfirmedPassword(ctx: AppContext, user: User): Promise<boolean> {
+  const { count } = await ctx.limits.counters.hit(`unconfirmed-checks:${user.id}`, ctx.now(), HOUR_MS);
+  return count <= ABUSE_LIMITS.unconfirmedPasswordChecksPerHour;
+}
+
 const addressKey = (address: string) => `address-failures:${countedAddress(address)}`;
 const pairKey = (address: string, userId: string) => `pair-failures:${countedAddress(address)}:${userId}`;
 
