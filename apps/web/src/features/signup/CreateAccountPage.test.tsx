@@ -235,6 +235,13 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(body.email).toBe('invited@school.org');
   });
 
+  it('invite: a link not valid says so, without the lead that welcomes an invited person', async () => {
+    server.use(http.get(api(apiPaths.inviteEmail('gone')), () => fail(404, 'inviteNotFound')));
+    renderRoute('/invite/gone', { shell: false });
+    expect(await screen.findByText(messages.inviteNotFound)).toBeInTheDocument();
+    expect(screen.queryByText('You have been invited. Fill in the form to create your account.')).toBeNull();
+  });
+
   it('create-account/{csrf} saves the login params of the csrf', async () => {
     const params = { url: 'https://app.example/', isTeacher: true, sp_id: 'sp' };
     server.use(http.get(api(apiPaths.getCsrfLogin('lc-5')), () => ok(params)));

@@ -105,7 +105,7 @@ export default function CreateAccountPage() {
   return (
     <PageCard
       title={t('title')}
-      lead={inviteCode ? t('invite_intro') : undefined}
+      lead={inviteCode && !inviteError ? t('invite_intro') : undefined}
       footer={
         <>
           {t('have_account')} <LoginLink>{t('sign_in')}</LoginLink>
