@@ -40,6 +40,10 @@ describe('boot (issue 2 §2, §8)', () => {
     expect(result).toBe('config-error');
     expect(screen.getByRole('heading', { name: 'This page cannot load right now' })).toBeInTheDocument();
     expect(screen.getByText('The configuration file could not be loaded.')).toBeInTheDocument();
+    // English inside a page answered in another language, under its own title
+    expect(screen.getByRole('main')).toHaveAttribute('lang', 'en');
+    expect(screen.getByRole('main')).toHaveAttribute('dir', 'ltr');
+    expect(document.title).toBe('This page cannot load right now');
     vi.mocked(console.error).mockRestore();
   });
 
