@@ -145,6 +145,10 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       ).toBe('invitee@cli.test');
       const { messages } = await run('mailbox', 'list', '--to', 'invitee@cli.test');
       expect(JSON.stringify(messages)).toContain(`http://localhost:8080/invite/${String(invite)}`);
+      // a language the mails are not written in was mailed in English without a word
+      await expect(run('invite', 'create', '--email', 'other@cli.test', '--language', 'xx')).rejects.toThrow(
+        '--language must be one of en, es, fr, pt, zh, ar, de, got xx',
+      );
 
       const {
         code,

@@ -37,6 +37,7 @@ import { audit, listAudit } from '../services/audit.ts';
 import { startMasquerade, stopMasquerade } from '../services/masquerade.ts';
 import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
+import { MAIL_LANGUAGES, type MailLanguage } from '../mail/render.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { PRODUCT_KEY_PUBLISH_AHEAD_MS, productKeys } from '../services/product-keys.ts';
@@ -233,6 +234,14 @@ function email(values: Values, name: 'email' | 'admin' | 'as' = 'email'): string
   return parsed.data;
 }
 
+/** --language, one the mails are written in (an unknown one was mailed in English without a word). */
+function mailLanguage(values: Values): MailLanguage | undefined {
+  const value = values.language;
+  if (value === undefined) return undefined;
+  if (value in MAIL_LANGUAGES) return value as MailLanguage;
+  throw new UsageError(`--language must be one of ${Object.keys(MAIL_LANGUAGES).join(', ')}, got ${value}`);
+}
+
 /** --role teacher:1,2 --role admin → {teacher:[1,2], admin:[]} */
 function parseRoles(specs: string[] = []): Roles {
   const roles: Roles = {};
@@ -419,7 +428,7 @@ async function execute(
           confirmed: !values.unconfirmed,
           mustReset: values['must-reset'] ?? false,
           roles: parseRoles(values.role),
-          language: values.language ?? 'en',
+          language: mailLanguage(values) ?? 'en',
         },
         ctx.now(),
       );
@@ -448,7 +457,7 @@ async function execute(
       return { deleted: await deleteUser(ctx, user) };
     }
     case 'invite create':
-      return { code: await createInvite(ctx, email(values), values.language) };
+      return { code: await createInvite(ctx, email(values), mailLanguage(values)) };
     case 'user unlock': {
       const user = await userByEmail(ctx, email(values));
       return { unlocked: await unlockAccount(ctx, user, 'admin') };

@@ -79,6 +79,41 @@ describe('mail templates', () => {
     }
   });
 
+  it("tells an invited reader what an invitation they did not expect means, not 'if you did not ask for this'", () => {
+    for (const lang of Object.keys(MAIL_LANGUAGES) as (keyof typeof MAIL_LANGUAGES)[]) {
+      const t = MAIL_LANGUAGES[lang];
+      const invite = renderMail(
+        { to: 'a@x.test', first: '', language: lang },
+        { kind: 'invite', code: 'c' },
+        site,
+      );
+      expect(invite.text, lang).toContain(t.invite.ignore);
+      expect(invite.text, lang).not.toContain(t.ignore);
+      expect(t.invite.ignore, lang).not.toBe(t.ignore);
+    }
+  });
+
+  it("joins a label to its value as the language writes it, and the Portuguese is the web app's Brazilian", () => {
+    const code = { kind: 'verify', code: '424242', email: 'a@x.test' } as const;
+    const of = (language: string) => renderMail({ to: 'a@x.test', first: '', language }, code, site).text;
+    expect(of('zh')).toContain('您的验证码是：424242');
+    expect(of('fr')).toContain('\u202f: 424242');
+    expect(of('en')).toContain('is: 424242');
+    expect(of('pt')).toContain('Equipe Frontdoor');
+    // European Portuguese's team and its article before a possessive (o seu código, a sua conta)
+    expect(of('pt')).not.toMatch(/equipa|(^|\s)(o seu|a sua)\s/i);
+  });
+
+  it('keeps its colours in a reader that darkens mail, and a long unbroken word inside a phone screen', () => {
+    const mail = renderMail(
+      { to: 'a@x.test', first: 'A'.repeat(100), language: 'en' },
+      { kind: 'locked' },
+      site,
+    );
+    expect(mail.html).toContain('<meta name="color-scheme" content="light">');
+    expect(mail.html).toMatch(/<body style="[^"]*background:#ffffff[^"]*overflow-wrap:anywhere/);
+  });
+
   it('picks the first supported language of a tag list, else English', () => {
     expect(pickLanguage('pt-BR,fr;q=0.8')).toBe('pt');
     expect(pickLanguage('ja-JP, ar;q=0.5')).toBe('ar');

@@ -80,16 +80,16 @@ export function renderMail(
         ? { ...t.locked, code: null, expiry: t.locked.advice }
         : { ...t[mail.kind], code: { label: t[mail.kind].codeLabel, value: mail.code } };
 
-  // a lock was not asked for, so "ignore this email" would be wrong advice
-  const ignore = mail.kind === 'locked' ? null : t.ignore;
+  // a lock was not asked for, so "ignore this email" would be wrong advice; an invite was not asked for either
+  const ignore = mail.kind === 'locked' ? null : mail.kind === 'invite' ? t.invite.ignore : t.ignore;
   const greeting = t.greeting(recipient.first);
   const text = [
     greeting,
     '',
     words.intro,
-    ...(words.code ? ['', `${words.code.label}: ${words.code.value}`] : []),
+    ...(words.code ? ['', `${words.code.label}${t.colon}${words.code.value}`] : []),
     '',
-    `${words.action}: ${link}`,
+    `${words.action}${t.colon}${link}`,
     ...(words.expiry ? ['', words.expiry] : []),
     ...(ignore ? ['', ignore] : []),
     '',
@@ -97,11 +97,11 @@ export function renderMail(
   ].join('\n');
 
   const body = html`<!doctype html>
-<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><title>${words.subject}</title></head>
-<body style="font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a">
+<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"><title>${words.subject}</title></head>
+<body style="margin:0;padding:16px;background:#ffffff;font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;overflow-wrap:anywhere;word-break:break-word">
 <p>${greeting}</p>
 <p>${words.intro}</p>
-${words.code ? html`<p>${words.code.label}:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${words.code.value}</p>` : ''}
+${words.code ? html`<p>${words.code.label}${t.colon.trimEnd()}</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${words.code.value}</p>` : ''}
 <p><a href="${link}" style="display:inline-block;padding:10px 18px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:4px">${words.action}</a></p>
 <p style="font-size:13px;color:#555">${link}</p>
 ${words.expiry ? html`<p>${words.expiry}</p>` : ''}

@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const ar: MailTexts = {
+  colon: ': ',
   dir: 'rtl',
   greeting: (first) => (first ? `مرحبًا ${first}،` : 'مرحبًا،'),
   verify: {
@@ -21,6 +22,7 @@ export const ar: MailTexts = {
     subject: (p) => `أنت مدعو إلى ${p}`,
     intro: (p) => `تمت دعوتك لإنشاء حساب على ${p}.`,
     action: 'إنشاء حسابي',
+    ignore: 'إذا لم تكن تتوقع هذه الدعوة، يمكنك تجاهل هذه الرسالة.',
   },
   locked: {
     subject: 'تم قفل حسابك',

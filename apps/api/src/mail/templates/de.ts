@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const de: MailTexts = {
+  colon: ': ',
   dir: 'ltr',
   greeting: (first) => (first ? `Guten Tag ${first},` : 'Guten Tag,'),
   verify: {
@@ -21,6 +22,7 @@ export const de: MailTexts = {
     subject: (p) => `Sie sind zu ${p} eingeladen`,
     intro: (p) => `Sie wurden eingeladen, ein Konto bei ${p} zu erstellen.`,
     action: 'Mein Konto erstellen',
+    ignore: 'Falls Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.',
   },
   locked: {
     subject: 'Ihr Konto wurde gesperrt',

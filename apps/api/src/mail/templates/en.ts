@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const en: MailTexts = {
+  colon: ': ',
   dir: 'ltr',
   greeting: (first) => (first ? `Hello ${first},` : 'Hello,'),
   verify: {
@@ -21,6 +22,7 @@ export const en: MailTexts = {
     subject: (p) => `You are invited to ${p}`,
     intro: (p) => `You have been invited to create an account on ${p}.`,
     action: 'Create my account',
+    ignore: 'If you were not expecting this invitation, you can ignore this email.',
   },
   locked: {
     subject: 'Your account has been locked',

@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const es: MailTexts = {
+  colon: ': ',
   dir: 'ltr',
   greeting: (first) => (first ? `Hola ${first}:` : 'Hola:'),
   verify: {
@@ -21,6 +22,7 @@ export const es: MailTexts = {
     subject: (p) => `Te invitamos a ${p}`,
     intro: (p) => `Te han invitado a crear una cuenta en ${p}.`,
     action: 'Crear mi cuenta',
+    ignore: 'Si no esperabas esta invitación, puedes ignorar este correo.',
   },
   locked: {
     subject: 'Tu cuenta se ha bloqueado',

@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const fr: MailTexts = {
+  colon: '\u202f: ',
   dir: 'ltr',
   greeting: (first) => (first ? `Bonjour ${first},` : 'Bonjour,'),
   verify: {
@@ -21,6 +22,7 @@ export const fr: MailTexts = {
     subject: (p) => `Vous êtes invité·e sur ${p}`,
     intro: (p) => `Vous avez été invité·e à créer un compte sur ${p}.`,
     action: 'Créer mon compte',
+    ignore: "Si vous n'attendiez pas cette invitation, ignorez cet e-mail.",
   },
   locked: {
     subject: 'Votre compte a été verrouillé',

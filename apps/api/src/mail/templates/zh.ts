@@ -1,6 +1,7 @@
 import type { MailTexts } from './types.ts';
 
 export const zh: MailTexts = {
+  colon: '：',
   dir: 'ltr',
   greeting: (first) => (first ? `${first}，您好：` : '您好：'),
   verify: {
@@ -21,6 +22,7 @@ export const zh: MailTexts = {
     subject: (p) => `邀请您加入 ${p}`,
     intro: (p) => `您受邀在 ${p} 上创建帐户。`,
     action: '创建我的帐户',
+    ignore: '如果您没有预期收到此邀请，请忽略此邮件。',
   },
   locked: {
     subject: '您的帐户已被锁定',
