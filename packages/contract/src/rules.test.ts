@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  cleanName,
   containsPersonalWord,
   greaterThanZeroRule,
   isValidAccessCode,
@@ -137,6 +138,19 @@ describe('email and access code rules (§5)', () => {
     expect(isValidAccessCode('ABC123')).toBe(true);
     expect(isValidAccessCode('ABC12')).toBe(false);
     expect(isValidAccessCode('ABC1234')).toBe(false);
+  });
+});
+
+describe('cleanName', () => {
+  it('keeps a name a mail can greet by: a control as a space, no bidi control, trimmed', () => {
+    // a typed name once wrote lines of its own into a reset mail, and U+202E reversed an Arabic greeting
+    expect(cleanName('Ana\r\nBcc: x@y.z\r\n\r\nYour code is: 000000')).toBe(
+      'Ana Bcc: x@y.z Your code is: 000000',
+    );
+    expect(cleanName('\u202eanA\u202c ')).toBe('anA');
+    // joiners stay: Persian and Indic names need them
+    expect(cleanName('\u0645\u200c\u06cc')).toBe('\u0645\u200c\u06cc');
+    expect(cleanName(' Zoë Nguyễn ')).toBe('Zoë Nguyễn');
   });
 });
 

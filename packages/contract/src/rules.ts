@@ -113,6 +113,14 @@ export const normalizeEmail = (value: string): string => {
   return domain === null ? email : `${email.slice(0, at + 1)}${domain}`;
 };
 
+/** Controls: a line break in a name would start a line of its own in a mail's greeting. */
+const NAME_CONTROLS = /\p{Cc}+/gu;
+/** Bidirectional controls, which reverse the rest of a line (a greeting read backwards). */
+const NAME_BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** A name as it is kept, typed or asserted by a provider: controls as a space, no bidi controls, trimmed. */
+export const cleanName = (value: string): string =>
+  value.replace(NAME_CONTROLS, ' ').replace(NAME_BIDI_CONTROLS, '').trim();
+
 const DECIMAL_DIGIT = /\p{Nd}/u;
 
 /**

@@ -1,4 +1,9 @@
-import { normalizeEmail, type IdentityDirectory, type UpstreamProvider } from '@frontdoor/contract';
+import {
+  cleanName,
+  normalizeEmail,
+  type IdentityDirectory,
+  type UpstreamProvider,
+} from '@frontdoor/contract';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 
 /** What the portal keeps of an upstream sign-in, whatever the provider's shape. */
@@ -49,7 +54,8 @@ function splitName(name: string | undefined): { first: string; last: string } {
 function names(given: unknown, family: unknown, full: unknown): { first: string; last: string } {
   const first = str(given);
   const last = str(family);
-  return first || last ? { first: first ?? '', last: last ?? '' } : splitName(str(full));
+  const asserted = first || last ? { first: first ?? '', last: last ?? '' } : splitName(str(full));
+  return { first: cleanName(asserted.first), last: cleanName(asserted.last) };
 }
 
 /** A provider's email as every address is kept: the contract's one normalisation. */
@@ -156,8 +162,8 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
   if (userJson) {
     try {
       const user = JSON.parse(userJson) as { name?: { firstName?: unknown; lastName?: unknown } };
-      first = str(user.name?.firstName) ?? '';
-      last = str(user.name?.lastName) ?? '';
+      first = cleanName(str(user.name?.firstName) ?? '');
+      last = cleanName(str(user.name?.lastName) ?? '');
     } catch {
       // a malformed user field only costs the name
     }
@@ -216,8 +222,7 @@ export function fromCleverApi(me: Claims, user: Claims | undefined): UpstreamIde
     emailVerified: false,
     emailTrusted: false,
     linkableEmail: false,
-    first: str(name.first) ?? '',
-    last: str(name.last) ?? '',
+    ...names(name.first, name.last, undefined),
     directory: directory({
       district: id(person.district) ?? id(data.district),
       schools: roles.flatMap(([, role]) => {

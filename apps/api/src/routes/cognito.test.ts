@@ -144,6 +144,17 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(await findUserByEmail(t.db, 'rules@school.test')).toBeUndefined();
     });
 
+    it('keeps typed names without line breaks or bidi controls, which wrote lines into a mail and reversed its greeting', async () => {
+      const email = 'names@school.test';
+      const first = 'Ana\r\n\r\nYour password reset code is: 000000';
+      const res = await t.client().post('/api/cognito/signup', signup(email, { first, last: '\u202eaviS' }));
+      expect(res.statusCode).toBe(200);
+      expect(await findUserByEmail(t.db, email)).toMatchObject({
+        first: 'Ana Your password reset code is: 000000',
+        last: 'aviS',
+      });
+    });
+
     it('uses an invite once, only for its own address', async () => {
       const now = t.clock.now();
       await t.db
