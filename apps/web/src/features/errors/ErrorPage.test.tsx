@@ -34,4 +34,11 @@ describe('ErrorPage (/error-generic, /error-timeout, with and without {csrf})', 
     await user.click(await screen.findByRole('button', { name: 'Go back' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/email'));
   });
+
+  it('as the first page of a tab (restored, bookmarked), go back goes to sign-in instead of doing nothing', async () => {
+    const user = userEvent.setup();
+    renderRoute('/error-timeout', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Go back' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
+  });
 });

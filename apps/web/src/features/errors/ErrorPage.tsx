@@ -1,5 +1,5 @@
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { useConfig } from '../../lib/config.tsx';
 import { Button, buttonClassName } from '../../ui/Button.tsx';
@@ -13,13 +13,15 @@ export default function ErrorPage({ kind }: { kind: 'generic' | 'timeout' }) {
   const { providerName } = useConfig();
   const { csrf } = useParams();
   const navigate = useNavigate();
+  // the first page of the tab (a restored tab, a bookmark) has nothing to go back to: it goes to sign-in
+  const firstPage = useLocation().key === 'default' && window.history.length <= 1;
   return (
     <PageCard title={t(`${kind}_title`)} lead={t(`${kind}_body`, { provider: providerName })}>
       <div className={pageStyles.actions}>
         <Link className={buttonClassName('primary')} to={loginPath(csrf)}>
           {t('continue')}
         </Link>
-        <Button variant="secondary" onClick={() => navigate(-1)}>
+        <Button variant="secondary" onClick={() => (firstPage ? navigate(loginPath(csrf)) : navigate(-1))}>
           {t('go_back')}
         </Button>
       </div>
