@@ -9,6 +9,7 @@ import {
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { rememberLanguage } from '../services/accounts.ts';
 import { audit } from '../services/audit.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
@@ -166,6 +167,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     try {
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
       const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity, ctx.now());
+      // a page the browser opened: the language menu's cookie, then the browser's languages
+      await rememberLanguage(ctx, user, [
+        request.cookies[LANGUAGE_COOKIE],
+        request.headers['accept-language'],
+      ]);
       log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
       await audit(ctx, {
         event: 'sign-in',

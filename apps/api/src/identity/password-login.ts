@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { rememberLanguage } from '../services/accounts.ts';
 import { audit } from '../services/audit.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
@@ -83,6 +84,8 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
     if (!right) throw new ApiError(401, 'incorrectCredentials');
     await upgradePasswordHash(ctx, user, body.password);
     if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+    // an API call: its Accept-Language is the SPA's current language
+    await rememberLanguage(ctx, user, [request.headers['accept-language']]);
     // the owner knows the password: a reset asked for before (its code in a mail or a shared
     // device's history) opens nothing any more
     await voidCodes(ctx.db, user.id, 'reset', ctx.now());

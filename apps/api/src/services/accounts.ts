@@ -70,6 +70,21 @@ export async function queueAccountMail(
   });
 }
 
+/**
+ * Keeps the language the account holder signed in with (`languages`: the request's, best first) as the
+ * account's: a mail no request asks for (the lock's) goes out in it, not in the sign-up's forever.
+ */
+export async function rememberLanguage(
+  ctx: Pick<AppContext, 'db'>,
+  user: Pick<User, 'id' | 'language'>,
+  languages: (string | undefined)[],
+): Promise<void> {
+  if (!languages.some(Boolean)) return;
+  const language = pickLanguage(...languages, user.language);
+  if (language !== user.language)
+    await ctx.db.updateTable('users').set({ language }).where('id', '=', user.id).execute();
+}
+
 /** What is left of the resend cooldown of a code issued at `issuedAt` (0: over, or none issued). */
 const cooldownLeftMs = (issuedAt: number | null, now: number): number =>
   issuedAt === null ? 0 : Math.max(0, issuedAt + RESEND_COOLDOWN_SECONDS * 1000 - now);

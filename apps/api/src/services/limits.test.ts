@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
 import { listAudit } from './audit.ts';
+import { MAIL_LANGUAGES } from '../mail/render.ts';
 import {
   accessCodeBudget,
   accountDelayMs,
@@ -163,6 +164,31 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       const user = await findUserByEmail(t.db, email);
       expect(user?.failed_attempts).toBe(33);
       expect((await login(t, '198.51.100.9', email)).body.code).toBe('tooManyFailures');
+    });
+
+    it('mails the lock in the language its owner last signed in with, not the sign-up’s', async () => {
+      const email = 'locked-fr@school.test';
+      const seeded = await seedUser(t, { email, language: 'en' });
+      // the SPA sends its current language: this teacher chose French in the menu
+      const signIn = await t.app.inject({
+        method: 'POST',
+        url: '/api/cognito/login',
+        headers: { ...csrf, 'accept-language': 'fr' },
+        payload: { email, password: TEST_PASSWORD },
+        remoteAddress: '198.51.100.24',
+      });
+      expect(signIn.statusCode).toBe(200);
+      await t.db
+        .updateTable('users')
+        .set({
+          failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1,
+          last_failed_at: t.clock.now() - DAY_MS,
+        })
+        .where('id', '=', seeded.id)
+        .execute();
+      // the guesser's own language says nothing
+      expect((await login(t, '198.51.100.25', email, 'Wrong-Passw0rd!')).status).toBe(401);
+      expect((await lastMail(t, email)).mail?.subject).toBe(MAIL_LANGUAGES.fr.locked.subject);
     });
 
     it('locks at 100 consecutive failures, mails the owner, and unlocks by the administrator or after 24 h', async () => {
