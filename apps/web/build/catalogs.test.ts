@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from '@frontdoor/contract';
+import { SERVER_PAGE_MESSAGE_CODES, messages } from '@frontdoor/contract';
 import { buildResources } from '../src/lib/i18n/resources.ts';
 import { catalogModule } from './catalogs.ts';
 
@@ -24,9 +24,12 @@ describe('a language chunk of catalogs', () => {
     expect(await evaluate(source)).toEqual(resources.en);
   });
 
-  it('any other language carries all its catalogs, its errors translated', async () => {
+  it("any other language carries all its catalogs, its errors translated, less the server's page words", async () => {
     const source = catalogModule('de', resources.de);
     expect(source).not.toContain('import');
-    expect(await evaluate(source)).toEqual(resources.de);
+    const errors = { ...resources.de?.errors };
+    for (const code of SERVER_PAGE_MESSAGE_CODES) delete errors[code];
+    expect(await evaluate(source)).toEqual({ ...resources.de, errors });
+    expect(source).not.toContain(JSON.stringify(resources.de?.errors?.useEmailInstead));
   });
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runnerImport } from 'vite';
 import type { Plugin } from 'vite';
+import { SERVER_PAGE_MESSAGE_CODES } from '@frontdoor/contract';
 import type * as Resources from '../src/lib/i18n/resources.ts';
 
 const PREFIX = 'virtual:fd-catalogs/';
@@ -18,11 +19,26 @@ const IMPORTED: Record<string, Record<string, { name: string; from: string }>> =
   en: { errors: { name: 'messages', from: '@frontdoor/contract' } },
 };
 
-/** The module of one language's catalogs: its own texts written out, the ones listed above imported. */
+const SERVER_PAGES_ONLY = new Set<string>(SERVER_PAGE_MESSAGE_CODES);
+
+/** A namespace as a browser needs it: errors without the words only the server's own pages show. */
+const sent = (namespace: string, catalog: unknown): unknown =>
+  namespace === 'errors'
+    ? Object.fromEntries(
+        Object.entries(catalog as Record<string, string>).filter(([code]) => !SERVER_PAGES_ONLY.has(code)),
+      )
+    : catalog;
+
+/**
+ * The module of one language's catalogs: its own texts written out (less the server's page words),
+ * the ones listed above imported.
+ */
 export function catalogModule(language: string, catalogs: Record<string, unknown>): string {
   const imported = IMPORTED[language] ?? {};
   const written = Object.fromEntries(
-    Object.entries(catalogs).filter(([namespace]) => !(namespace in imported)),
+    Object.entries(catalogs)
+      .filter(([namespace]) => !(namespace in imported))
+      .map(([namespace, catalog]) => [namespace, sent(namespace, catalog)]),
   );
   const imports = Object.values(imported).map(({ name, from }) => `import { ${name} } from '${from}';\n`);
   const entries = Object.entries(imported).map(

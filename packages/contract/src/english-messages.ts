@@ -90,4 +90,7 @@ export const messages = {
   // the server's own page when a sign-in step is refused (a bad state, a provider's failure)
   signInStopped: 'Sign-in could not continue',
   backToSignIn: 'Back to sign in',
+  // under accountExists when a provider's sign-in found the address taken by a password account
+  useEmailInstead:
+    'Continue with your email and password instead. If you have forgotten your password, you can choose a new one there.',
 } as const satisfies Record<MessageCode, string>;

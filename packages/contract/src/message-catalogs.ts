@@ -94,6 +94,8 @@ export const es: ErrorsCatalog = {
   internalError: 'Algo salió mal por nuestra parte. Inténtalo de nuevo más tarde.',
   signInStopped: 'No se pudo continuar con el inicio de sesión',
   backToSignIn: 'Volver al inicio de sesión',
+  useEmailInstead:
+    'Continúa con tu correo electrónico y tu contraseña. Si olvidaste tu contraseña, allí puedes elegir una nueva.',
 };
 
 export const fr: ErrorsCatalog = {
@@ -176,6 +178,8 @@ export const fr: ErrorsCatalog = {
   internalError: 'Un problème est survenu de notre côté. Veuillez réessayer plus tard.',
   signInStopped: 'La connexion n’a pas pu se poursuivre',
   backToSignIn: 'Retour à la connexion',
+  useEmailInstead:
+    'Continuez plutôt avec votre e-mail et votre mot de passe. Si vous l’avez oublié, vous pourrez en choisir un nouveau.',
 };
 
 export const pt: ErrorsCatalog = {
@@ -258,6 +262,8 @@ export const pt: ErrorsCatalog = {
   internalError: 'Algo deu errado do nosso lado. Tente novamente mais tarde.',
   signInStopped: 'Não foi possível continuar o login',
   backToSignIn: 'Voltar ao login',
+  useEmailInstead:
+    'Continue com seu e-mail e sua senha. Se você esqueceu sua senha, pode escolher uma nova lá.',
 };
 
 export const zh: ErrorsCatalog = {
@@ -330,6 +336,7 @@ export const zh: ErrorsCatalog = {
   internalError: '我们这边出了点问题。请稍后再试。',
   signInStopped: '无法继续登录',
   backToSignIn: '返回登录',
+  useEmailInstead: '请改用您的电子邮件和密码继续。如果您忘记了密码，可以在那里设置新密码。',
 };
 
 export const ar: ErrorsCatalog = {
@@ -411,6 +418,8 @@ export const ar: ErrorsCatalog = {
   internalError: 'حدث خطأ من جانبنا. يرجى المحاولة مرة أخرى لاحقًا.',
   signInStopped: 'تعذّر متابعة تسجيل الدخول',
   backToSignIn: 'العودة إلى تسجيل الدخول',
+  useEmailInstead:
+    'تابع باستخدام بريدك الإلكتروني وكلمة المرور بدلاً من ذلك. إذا نسيت كلمة المرور، يمكنك اختيار كلمة جديدة هناك.',
 };
 
 export const de: ErrorsCatalog = {
@@ -501,4 +510,6 @@ export const de: ErrorsCatalog = {
   internalError: 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es später erneut.',
   signInStopped: 'Die Anmeldung konnte nicht fortgesetzt werden',
   backToSignIn: 'Zurück zur Anmeldung',
+  useEmailInstead:
+    'Fahren Sie stattdessen mit Ihrer E-Mail-Adresse und Ihrem Passwort fort. Wenn Sie Ihr Passwort vergessen haben, können Sie dort ein neues wählen.',
 };

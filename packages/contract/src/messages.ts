@@ -73,9 +73,17 @@ export const MESSAGE_CODES = [
   'internalError',
   'signInStopped',
   'backToSignIn',
+  'useEmailInstead',
 ] as const;
 
 export type MessageCode = (typeof MESSAGE_CODES)[number];
+
+/** The words of the server's own pages (identity/pages.ts), which no SPA page shows: its chunks leave them out. */
+export const SERVER_PAGE_MESSAGE_CODES = [
+  'signInStopped',
+  'backToSignIn',
+  'useEmailInstead',
+] as const satisfies readonly MessageCode[];
 
 /**
  * The English texts the rules themselves compare or throw (§6 role checks, §8 password reset

@@ -185,7 +185,12 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       // not an audited guess (the provider said no, or did not answer), yet worth a graph
       countSignIn('federated', 'failure');
       if (error instanceof EmailHasAccountError)
-        return refusePage(request, reply, 'accountExists', { status: 409 });
+        // the address's owner signs in with its password (or chooses a new one) on the email page
+        return refusePage(request, reply, 'accountExists', {
+          status: 409,
+          href: '/email',
+          hint: 'useEmailInstead',
+        });
       return endWithError(request, reply, 'access_denied');
     }
     const returnTo = await provider.interactionResult(request.raw, reply.raw, {

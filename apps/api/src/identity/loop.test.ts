@@ -562,7 +562,9 @@ function suite(dialect: Dialect, skip: boolean) {
       });
       expect(end.status).toBe(409);
       expect(end.body).toContain(messages.accountExists);
-      expect(end.body).toContain(messages.backToSignIn);
+      // and what to do: the email page, where its owner's password (or a new one) signs in
+      expect(end.body).toContain(messages.useEmailInstead);
+      expect(end.body).toContain(`<a class="button" href="/email">${messages.backToSignIn}</a>`);
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
       expect(await h.db.selectFrom('users').select('id').execute()).toHaveLength(usersBefore.length);
       expect(

@@ -56,13 +56,14 @@ export const pageLanguage = (asked: LanguageAsked): PageLanguage =>
 export function failurePage(
   language: PageLanguage,
   code: MessageCode,
-  options: { href?: string; detail?: string } = {},
+  options: { href?: string; detail?: string; hint?: MessageCode } = {},
 ): string {
   const text = messageCatalogs[language];
   return page(
     text.signInStopped,
     html`<h1>${text.signInStopped}</h1>
       <p role="alert">${text[code]}</p>
+      ${options.hint ? html`<p>${text[options.hint]}</p>` : ''}
       ${
         options.detail && options.detail !== text[code]
           ? html`<p class="note" lang="en" dir="ltr">${options.detail}</p>`
@@ -75,18 +76,23 @@ export function failurePage(
 
 /**
  * Answers a refused sign-in step (400 unless said) with failurePage in the request's language, never
- * cached; the request's log line carries the code.
+ * cached; the request's log line carries the code. `hint` says what to do instead, `href` where.
  */
 export const refusePage = (
   request: FastifyRequest,
   reply: FastifyReply,
   code: MessageCode = 'stateInvalid',
-  { status = 400, href }: { status?: number; href?: string } = {},
+  { status = 400, href, hint }: { status?: number; href?: string; hint?: MessageCode } = {},
 ) => {
   noteAnsweredCode(reply, code);
   return reply
     .code(status)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
-    .send(failurePage(pageLanguage(askedLanguage(request)), code, href ? { href } : {}));
+    .send(
+      failurePage(pageLanguage(askedLanguage(request)), code, {
+        ...(href ? { href } : {}),
+        ...(hint ? { hint } : {}),
+      }),
+    );
 };
