@@ -168,6 +168,13 @@ describe('the SMTP transport', () => {
     try {
       const refused = mailer.send({ to: 'unknown@school.test', subject: 's', text: 't', html: 't' });
       await expect(refused).rejects.toBeInstanceOf(MailRejectedError);
+      // a 5xx that is no verdict on the address (relay access, SPF, a quota) is retried, its mail kept
+      const relay = await mailer
+        .send({ to: 'relay@school.test', subject: 's', text: 't', html: 't' })
+        .catch((err: unknown) => err);
+      expect(relay).toBeInstanceOf(Error);
+      expect(relay).not.toBeInstanceOf(MailRejectedError);
+      expect((relay as Error).message).toMatch(/^EENVELOPE at RCPT TO: .*554 5\.7\.1 Relay access denied/);
     } finally {
       await mailer.close();
       await stopSmtp(smtp.server);
@@ -209,6 +216,8 @@ const SENDER = {
 
 /** Addresses the test SMTP server refuses at RCPT TO, as a mail server refuses a mistyped one. */
 const UNKNOWN_RECIPIENT = /^unknown/;
+/** Addresses it refuses as a relay refuses a server it does not know yet. */
+const RELAY_DENIED = /^relay/;
 
 /**
  * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
@@ -223,8 +232,12 @@ async function startSmtp(
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     onRcptTo(address, _session, callback) {
-      if (!UNKNOWN_RECIPIENT.test(address.address)) return callback();
-      callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
+      if (UNKNOWN_RECIPIENT.test(address.address))
+        return callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
+      // a relay that has not let this server in yet: the portal's settings, not the address
+      if (RELAY_DENIED.test(address.address))
+        return callback(Object.assign(new Error('5.7.1 Relay access denied'), { responseCode: 554 }));
+      callback();
     },
     onData(stream, session, callback) {
       if (stall) return stream.resume();

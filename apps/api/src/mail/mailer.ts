@@ -16,7 +16,7 @@ export interface MailMessage {
 
 /** Where the outbox worker (services/outbox.ts) sends mail: SMTP in production, the database mailbox in development. */
 export interface Mailer {
-  /** Throws when the mail was not accepted: MailRejectedError when sending it again cannot help. */
+  /** Throws when the mail was not accepted: MailRejectedError when its address can never take it. */
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
 }
@@ -25,7 +25,7 @@ export interface Mailer {
 export const newMessageId = (sender: MailSender): string =>
   `<${randomUUID()}@${sender.address.slice(sender.address.lastIndexOf('@') + 1)}>`;
 
-/** The mail server refused this mail for good (a 5xx to its recipient or its content): it is not retried. */
+/** The mail server refused this mail's recipient for good (an address that does not exist): it is not retried. */
 export class MailRejectedError extends Error {}
 
 /**
@@ -35,7 +35,15 @@ export class MailRejectedError extends Error {}
  */
 export const SEND_DEADLINE_MS = 90_000;
 
-type SmtpError = Error & { code?: string; command?: string; responseCode?: number };
+type SmtpError = Error & { code?: string; command?: string; response?: string };
+
+/**
+ * The enhanced status codes (RFC 3463) that say the recipient's address itself is wrong: no such
+ * mailbox, domain or address (5.1.1, 5.1.2, 5.1.3), moved (5.1.6), a domain that takes no mail
+ * (5.1.10), a disabled mailbox (5.2.1). Any other 5xx (relay access, SPF, a sending quota, the
+ * sender refused) comes from the portal's settings or the moment, and is retried.
+ */
+const ADDRESS_REFUSED = /\b5\.1\.(?:1|2|3|6|10)\b|\b5\.2\.1\b/;
 
 /**
  * An SMTP failure as the outbox logs and records it: nodemailer's code and the command it failed at
@@ -43,13 +51,11 @@ type SmtpError = Error & { code?: string; command?: string; responseCode?: numbe
  */
 function smtpFailure(err: unknown): Error {
   if (!(err instanceof Error)) return new Error(String(err));
-  const { code, command, responseCode } = err as SmtpError;
+  const { code, command, response } = err as SmtpError;
   const where = [code, command && `at ${command}`].filter(Boolean).join(' ');
   const message = where ? `${where}: ${err.message}` : err.message;
-  // a 5xx to the recipient or to the message will be a 5xx again; one at the connection, the login or
-  // MAIL FROM comes from the portal's settings, which an operator mends, so those mails wait for it
-  const refused = responseCode !== undefined && responseCode >= 500 && responseCode < 600;
-  if (refused && (command === 'RCPT TO' || command === 'DATA')) return new MailRejectedError(message);
+  if (command === 'RCPT TO' && ADDRESS_REFUSED.test(response ?? err.message))
+    return new MailRejectedError(message);
   return where ? new Error(message) : err;
 }
 
