@@ -123,6 +123,10 @@ describe('loadConfig', () => {
     expect(requireTls('smtps://mail.test:465')).toBe(false);
     expect(requireTls('smtp://127.0.0.1:1025')).toBe(false);
     expect(requireTls('smtp://localhost:1025')).toBe(false);
+    expect(requireTls('smtp://127.0.0.2:1025')).toBe(false);
+    // a URL that already says how it treats TLS keeps its word (nodemailer lets the URL win)
+    for (const option of ['requireTLS=false', 'ignoreTLS=true', 'opportunisticTLS=true'])
+      expect(requireTls(`smtp://relay.district.lan:25?${option}`), option).toBe(false);
     expect(loadConfig({}).smtpRequireTls).toBe(false);
   });
 

@@ -309,6 +309,20 @@ export function developmentBanner(config: AppConfig): string | null {
   ].join('\n');
 }
 
+/** The URL options by which an SMTP_URL already says how it treats TLS (nodemailer's, which win). */
+const SMTP_TLS_OPTIONS = ['requireTLS', 'ignoreTLS', 'opportunisticTLS', 'secure'];
+
+/**
+ * Whether an SMTP_URL must get STARTTLS: an smtp:// server off this machine whose URL says nothing of
+ * TLS (a relay set up with `?ignoreTLS=true` before this rule keeps working).
+ */
+function requiresStartTls(url: URL | null): boolean {
+  if (url?.protocol !== 'smtp:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+  return !loopback && !SMTP_TLS_OPTIONS.some((option) => url.searchParams.has(option));
+}
+
 /** Who the mails are from: MAIL_FROM as the From header and its address (the envelope sender, Message-IDs). */
 export interface MailSender {
   from: string;
@@ -433,7 +447,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: path.resolve(setting(env, 'DATA_DIR')),
     databaseUrl,
     smtpUrl,
-    smtpRequireTls: smtpServer?.protocol === 'smtp:' && !LOOPBACK_HOSTS.includes(smtpServer.hostname),
+    smtpRequireTls: requiresStartTls(smtpServer),
     mailSender,
     corsOrigins: list(env.CORS_ORIGINS).map((o) => o.replace(/\/+$/, '')),
     translationKey: env.TRANSLATION_KEY?.trim() || null,
