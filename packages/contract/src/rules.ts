@@ -109,8 +109,13 @@ export const isValidEmail = (value: string): boolean => {
 export const normalizeEmail = (value: string): string => {
   const email = value.trim().toLowerCase().normalize('NFC');
   const at = email.lastIndexOf('@');
-  const domain = at < 0 ? null : asciiDomain(email.slice(at + 1));
-  return domain === null ? email : `${email.slice(0, at + 1)}${domain}`;
+  return at < 0 ? email : `${email.slice(0, at + 1)}${normalizeDomain(email.slice(at + 1))}`;
+};
+
+/** A domain in the spelling of normalizeEmail's (what realm discovery and its overrides are keyed by). */
+export const normalizeDomain = (value: string): string => {
+  const domain = value.trim().toLowerCase().normalize('NFC');
+  return asciiDomain(domain) ?? domain;
 };
 
 /** Controls: a line break in a name would start a line of its own in a mail's greeting. */

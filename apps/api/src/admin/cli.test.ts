@@ -51,6 +51,20 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   afterAll(async () => t?.close());
 
   it.skipIf(skip)(
+    'realm set keys an international domain as an address spells it, so the override holds',
+    async () => {
+      expect(await run('realm', 'set', '--domain', 'Schule-Müllheim.de', '--type', 'Federated')).toEqual({
+        domain: 'xn--schule-mllheim-nsb.de',
+        accountType: 'Federated',
+      });
+      const realm = await t
+        .client()
+        .post('/api/v2/auth/microsoft-user-realm', { email: 'a@schule-müllheim.de' });
+      expect(realm.json().payload).toMatchObject({ accountType: 'Federated' });
+    },
+  );
+
+  it.skipIf(skip)(
     'creates a service provider, a login request, users, an invite and an access code that work through the API',
     async () => {
       const sp = await run(
@@ -149,6 +163,9 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       await expect(run('invite', 'create', '--email', 'other@cli.test', '--language', 'xx')).rejects.toThrow(
         '--language must be one of en, es, fr, pt, zh, ar, de, got xx',
       );
+      await expect(
+        run('invite', 'create', '--email', 'other@cli.test', '--language', 'constructor'),
+      ).rejects.toThrow('--language must be one of');
 
       const {
         code,

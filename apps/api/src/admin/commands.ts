@@ -5,6 +5,7 @@ import {
   emailSchema,
   issueCode,
   messages,
+  normalizeDomain,
   passwordSchema,
   rolesSchema,
   type Roles,
@@ -238,7 +239,7 @@ function email(values: Values, name: 'email' | 'admin' | 'as' = 'email'): string
 function mailLanguage(values: Values): MailLanguage | undefined {
   const value = values.language;
   if (value === undefined) return undefined;
-  if (value in MAIL_LANGUAGES) return value as MailLanguage;
+  if (Object.hasOwn(MAIL_LANGUAGES, value)) return value as MailLanguage;
   throw new UsageError(`--language must be one of ${Object.keys(MAIL_LANGUAGES).join(', ')}, got ${value}`);
 }
 
@@ -505,7 +506,8 @@ async function execute(
     case 'prune':
       return pruneExpired(ctx);
     case 'realm set': {
-      const domain = required(values, 'domain').toLowerCase();
+      // as lookups spell it: an international domain in its xn-- form
+      const domain = normalizeDomain(required(values, 'domain'));
       const type = required(values, 'type');
       if (!(ACCOUNT_TYPES as readonly string[]).includes(type))
         throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}`);

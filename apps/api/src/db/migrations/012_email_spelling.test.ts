@@ -41,6 +41,11 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
           })
           .execute();
 
+        await db
+          .insertInto('realm_overrides')
+          .values({ domain: 'schule-müllheim.de', account_type: 'Federated' })
+          .execute();
+
         await migrateTo(db, { secret: TEST_SECRET });
         const users = await db.selectFrom('users').select(['id', 'email']).execute();
         const emailOf = (id: string) => users.find((user) => user.id === id)?.email;
@@ -54,6 +59,9 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
         ]);
         expect(await db.selectFrom('user_identities').select('email').execute()).toEqual([
           { email: 'e@xn--bcher-kva.example' },
+        ]);
+        expect(await db.selectFrom('realm_overrides').select('domain').execute()).toEqual([
+          { domain: 'xn--schule-mllheim-nsb.de' },
         ]);
       } finally {
         await drop();

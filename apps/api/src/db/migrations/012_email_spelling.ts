@@ -1,10 +1,10 @@
-import { normalizeEmail } from '@frontdoor/contract';
+import { normalizeDomain, normalizeEmail } from '@frontdoor/contract';
 import type { Kysely } from 'kysely';
 
 /**
  * One spelling per mailbox (contract normalizeEmail): stored addresses with an international domain
  * or decomposed letters take the spelling every lookup now uses (`a@bücher.example` becomes
- * `a@xn--bcher-kva.example`), so their accounts still sign in. An account whose new spelling another
+ * `a@xn--bcher-kva.example`), so their accounts still sign in; so do realm overrides' domains. An account whose new spelling another
  * account holds already keeps its old one: the two are one mailbox, and an operator merges them.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -12,6 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     users: { id: string; email: string };
     invites: { code: string; email: string };
     user_identities: { id: number; email: string | null };
+    realm_overrides: { domain: string };
   }>;
   const respelled = <T extends { email: string | null }>(rows: T[]) =>
     rows.flatMap((row) => {
@@ -32,6 +33,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .set({ email: invite.email })
       .where('code', '=', invite.code)
       .execute();
+  // realm discovery looks a domain up as the address now spells it
+  const realms = await spelled.selectFrom('realm_overrides').select(['domain']).execute();
+  const realmsTaken = new Set(realms.map((realm) => realm.domain));
+  for (const { domain } of realms) {
+    const respelled = normalizeDomain(domain);
+    if (respelled === domain || realmsTaken.has(respelled)) continue;
+    realmsTaken.add(respelled);
+    await spelled
+      .updateTable('realm_overrides')
+      .set({ domain: respelled })
+      .where('domain', '=', domain)
+      .execute();
+  }
   // what a provider asserted, read by `user find`
   const identities = await spelled.selectFrom('user_identities').select(['id', 'email']).execute();
   for (const identity of respelled(identities))
