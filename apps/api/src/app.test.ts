@@ -132,6 +132,14 @@ describe('serving', () => {
       expect(res.statusCode, url).toBe(303);
       expect(res.headers.location, url).toBe(url);
     }
+    // the page on this site, never `//email`, which a browser reads as the site "email"
+    const doubled = await t.app.inject({
+      method: 'POST',
+      url: '//email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a',
+    });
+    expect(doubled.headers.location).toBe('/email');
     // not a page: the API's own answers
     const api = await t.app.inject({ method: 'POST', url: '/api/nope', payload: {} });
     expect(api.statusCode).toBe(403);

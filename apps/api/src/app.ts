@@ -175,7 +175,8 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
     // filter blocking it): the SPA's forms post, so what was typed (a password, a class code) stays
     // out of the address bar, the history and proxy logs; the body is never read, the page comes again
     if (request.method === 'POST' && !routePolicy(request).api && isSpaPage(routed))
-      return reply.redirect(request.url, 303);
+      // one leading slash: `//log-in` would be another site's address
+      return reply.redirect(request.url.replace(/^\/+/, '/'), 303);
     const pageGet =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !routePolicy(request).api &&
