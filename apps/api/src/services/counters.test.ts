@@ -96,6 +96,16 @@ describe('counters under a flood of distinct keys', () => {
     expect(kept).toBeGreaterThanOrEqual(900);
   });
 
+  it("the cap forgets the longest untouched keys, never a guesser's count that keeps being hit", async () => {
+    const store = memoryCounters(1_000);
+    await store.hit('address-failures:guesser', 0, 60_000);
+    for (let i = 0; i < 3_000; i++) {
+      await store.hit(`flood:${i}`, 0, 60_000);
+      if (i % 100 === 0) await store.hit('address-failures:guesser', 0, 60_000);
+    }
+    expect((await store.peek('address-failures:guesser', 1)).count).toBe(31);
+  });
+
   it.skipIf(problem !== null)('Redis keeps a count a minute past its window, not a day', async () => {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     const prefix = `test-${randomUUID()}:`;

@@ -48,7 +48,7 @@ export function memoryCounters(maxEntries = MEMORY_MAX_ENTRIES): CounterStore {
   const sweep = (now: number) => {
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
     if (entries.size >= maxEntries) {
-      // a Map iterates in insertion order: the first keys are the longest untouched or the first made
+      // a Map iterates in insertion order, and a hit moves its key to the end: the first are the longest untouched
       let forget = Math.ceil(maxEntries / 10);
       for (const key of entries.keys()) {
         if (forget-- <= 0) break;
@@ -66,6 +66,8 @@ export function memoryCounters(maxEntries = MEMORY_MAX_ENTRIES): CounterStore {
           ? { count: live.count + 1, expiresAt: slide ? now + ttlMs : live.expiresAt }
           : { count: 1, expiresAt: now + ttlMs };
       if (!live && entries.size >= sweepAt) sweep(now);
+      // to the end of the Map's order, so the cap forgets the longest untouched first
+      entries.delete(key);
       entries.set(key, entry);
       return entry;
     },
