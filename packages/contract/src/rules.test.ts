@@ -148,6 +148,7 @@ describe('cleanName', () => {
       'Ana Bcc: x@y.z Your code is: 000000',
     );
     expect(cleanName('\u202eanA\u202c ')).toBe('anA');
+    expect(cleanName('Ana\u2028Bea\u2029Cy')).toBe('Ana Bea Cy');
     // joiners stay: Persian and Indic names need them
     expect(cleanName('\u0645\u200c\u06cc')).toBe('\u0645\u200c\u06cc');
     expect(cleanName(' Zoë Nguyễn ')).toBe('Zoë Nguyễn');

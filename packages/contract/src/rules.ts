@@ -118,8 +118,8 @@ export const normalizeDomain = (value: string): string => {
   return asciiDomain(domain) ?? domain;
 };
 
-/** Controls: a line break in a name would start a line of its own in a mail's greeting. */
-const NAME_CONTROLS = /\p{Cc}+/gu;
+/** Controls and line or paragraph separators: a line break in a name would start a line of its own in a mail. */
+const NAME_CONTROLS = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
 /** Bidirectional controls, which reverse the rest of a line (a greeting read backwards). */
 const NAME_BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 /** A name as it is kept, typed or asserted by a provider: controls as a space, no bidi controls, trimmed. */

@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { RESEND_COOLDOWN_SECONDS, embedMessage, messages, type MessageCode } from '@frontdoor/contract';
+import {
+  RESEND_COOLDOWN_SECONDS,
+  cleanName,
+  embedMessage,
+  messages,
+  type MessageCode,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
 import { isPostgres } from '../db/dialect.ts';
@@ -40,7 +46,8 @@ import {
 const greetingName = (
   user: Partial<Pick<User, 'first' | 'confirmed' | 'must_reset' | 'names_proven'>>,
 ): string =>
-  user.confirmed === 1 && user.must_reset === 0 && user.names_proven === 1 ? (user.first ?? '') : '';
+  // cleaned again: a name stored before cleanName may hold a line break or a bidi control
+  user.confirmed === 1 && user.must_reset === 0 && user.names_proven === 1 ? cleanName(user.first ?? '') : '';
 
 /**
  * Renders a mail into the outbox. `trx` is the transaction that writes what the mail carries (the
