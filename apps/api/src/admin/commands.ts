@@ -6,6 +6,7 @@ import {
   issueCode,
   messages,
   normalizeDomain,
+  normalizeEmail,
   passwordSchema,
   rolesSchema,
   type Roles,
@@ -229,11 +230,19 @@ function required(
   return value;
 }
 
-function email(values: Values, name: 'email' | 'admin' | 'as' = 'email'): string {
+/** The address of an account to create or invite: one the forms would take. */
+function newEmail(values: Values, name: 'email' = 'email'): string {
   const parsed = emailSchema.safeParse(required(values, name));
   if (!parsed.success) throw new UsageError(`--${name}: not a valid email address`);
   return parsed.data;
 }
+
+/**
+ * The address of an account to look up, spelled as stored but not judged: an account made before a
+ * stricter rule (`a..b@x`) must still be found, shown and deleted.
+ */
+const email = (values: Values, name: 'email' | 'admin' | 'as' = 'email'): string =>
+  normalizeEmail(required(values, name));
 
 /** --language, one the mails are written in (an unknown one was mailed in English without a word). */
 function mailLanguage(values: Values): MailLanguage | undefined {
@@ -409,7 +418,7 @@ async function execute(
         throw new UsageError(
           '--password is not accepted: shell history and the process list would keep it. Use --set-password and type it, or pipe it on stdin',
         );
-      const address = email(values);
+      const address = newEmail(values);
       if (await findUserByEmail(ctx.db, address))
         throw new UsageError(`an account with the email ${address} already exists`);
       let passwordHash: string | null = null;
@@ -458,7 +467,7 @@ async function execute(
       return { deleted: await deleteUser(ctx, user) };
     }
     case 'invite create':
-      return { code: await createInvite(ctx, email(values), mailLanguage(values)) };
+      return { code: await createInvite(ctx, newEmail(values), mailLanguage(values)) };
     case 'user unlock': {
       const user = await userByEmail(ctx, email(values));
       return { unlocked: await unlockAccount(ctx, user, 'admin') };
