@@ -122,6 +122,16 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
     beforeAll(async () => {
       t = await open();
     });
+    /** An account one failure short of its lock, its last failure a day ago. */
+    const oneFailureFromLock = (userId: string) =>
+      t.db
+        .updateTable('users')
+        .set({
+          failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1,
+          last_failed_at: t.clock.now() - DAY_MS,
+        })
+        .where('id', '=', userId)
+        .execute();
 
     it('from the 5th failure a growing delay answers 429 with Retry-After; a success resets it', async () => {
       const email = 'delayed@school.test';
@@ -178,14 +188,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         remoteAddress: '198.51.100.24',
       });
       expect(signIn.statusCode).toBe(200);
-      await t.db
-        .updateTable('users')
-        .set({
-          failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1,
-          last_failed_at: t.clock.now() - DAY_MS,
-        })
-        .where('id', '=', seeded.id)
-        .execute();
+      await oneFailureFromLock(seeded.id);
       // the guesser's own language says nothing
       expect((await login(t, '198.51.100.25', email, 'Wrong-Passw0rd!')).status).toBe(401);
       expect((await lastMail(t, email)).mail?.subject).toBe(MAIL_LANGUAGES.fr.locked.subject);
@@ -194,14 +197,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
     it('locks at 100 consecutive failures, mails the owner, and unlocks by the administrator or after 24 h', async () => {
       const email = 'locked@school.test';
       const seeded = await seedUser(t, { email, first: 'Lena' });
-      await t.db
-        .updateTable('users')
-        .set({
-          failed_attempts: ABUSE_LIMITS.accountLockAfterFailures - 1,
-          last_failed_at: t.clock.now() - DAY_MS,
-        })
-        .where('id', '=', seeded.id)
-        .execute();
+      await oneFailureFromLock(seeded.id);
       expect((await login(t, '198.51.100.20', email, 'Wrong-Passw0rd!')).status).toBe(401);
       const refused = await login(t, '198.51.100.21', email);
       expect(refused).toMatchObject({
