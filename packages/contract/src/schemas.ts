@@ -9,7 +9,7 @@ import {
 } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
 import { lazySchema } from './lazy-schema.ts';
-import { cleanName, isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
+import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
 import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
 /* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
@@ -199,11 +199,7 @@ export const inviteEmailResponse = lazySchema(() => envelope(inviteEmailPayload)
 const nameSchema = (required: MessageCode, tooLong: MessageCode) =>
   z
     .string(errorCode(required))
-    .check(
-      z.overwrite(cleanName),
-      z.minLength(1, errorCode(required)),
-      z.maxLength(NAME_MAX_LENGTH, errorCode(tooLong)),
-    );
+    .check(z.trim(), z.minLength(1, errorCode(required)), z.maxLength(NAME_MAX_LENGTH, errorCode(tooLong)));
 
 /** An account's names, as the sign-up form and the admin CLI take them. */
 const nameFields = () => ({

@@ -239,7 +239,7 @@ function newEmail(values: Values, name: 'email' = 'email'): string {
 
 /**
  * The address of an account to look up, spelled as stored but not judged: an account made before a
- * stricter rule (`a..b@x`) must still be found, shown and deleted.
+ * stricter rule (`a@x_y.org`) must still be found, shown and deleted.
  */
 const email = (values: Values, name: 'email' | 'admin' | 'as' = 'email'): string =>
   normalizeEmail(required(values, name));

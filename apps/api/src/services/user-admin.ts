@@ -1,4 +1,4 @@
-import { ABUSE_LIMITS } from '@frontdoor/contract';
+import { ABUSE_LIMITS, cleanName } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
@@ -167,7 +167,12 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
 export async function renameUser(ctx: AdminCtx, user: User, names: { first: string; last: string }) {
   await ctx.db
     .updateTable('users')
-    .set({ ...names, names_proven: 1, updated_at: ctx.now() })
+    .set({
+      first: cleanName(names.first),
+      last: cleanName(names.last),
+      names_proven: 1,
+      updated_at: ctx.now(),
+    })
     .where('id', '=', user.id)
     .execute();
   await audit(ctx, { event: 'account.renamed', userId: user.id, detail: { by: 'admin' } });

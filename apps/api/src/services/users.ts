@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
-import { ACCOUNT_METHODS, ADMIN_ROLE, rolesSchema, userHasRole } from '@frontdoor/contract';
+import { ACCOUNT_METHODS, ADMIN_ROLE, cleanName, rolesSchema, userHasRole } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
@@ -83,8 +83,9 @@ export function newUserRow(account: NewAccount, now: number): User {
   return {
     id: randomUUID(),
     email: account.email,
-    first: account.first,
-    last: account.last,
+    // cleaned where every account is made (the forms, the admin CLI, a provider), not in the SPA's bundle
+    first: cleanName(account.first),
+    last: cleanName(account.last),
     description: account.description ?? null,
     password_hash: account.passwordHash,
     confirmed: account.confirmed ? 1 : 0,

@@ -2,9 +2,9 @@ import { normalizeDomain, normalizeEmail } from '@frontdoor/contract';
 import type { Kysely } from 'kysely';
 
 /**
- * One spelling per mailbox (contract normalizeEmail): stored addresses with an international domain
- * or decomposed letters take the spelling every lookup now uses (`a@bücher.example` becomes
- * `a@xn--bcher-kva.example`), so their accounts still sign in; so do realm overrides' domains. An account whose new spelling another
+ * One spelling per address (contract normalizeEmail): stored addresses with decomposed letters take
+ * the composed spelling every lookup now uses (`zoe\u0308@` becomes `zoë@`), so their accounts still
+ * sign in; so do invites, identities and realm overrides' domains. An account whose new spelling another
  * account holds already keeps its old one: the two are one mailbox, and an operator merges them.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
