@@ -49,7 +49,8 @@ test.describe('a production start from a clean copy installed with npm ci --omit
   let copy = '';
   let server: ChildProcess | undefined;
   test.afterAll(() => {
-    server?.kill('SIGTERM');
+    // the whole group: npm does not pass SIGTERM on to the server it started, which stayed running
+    if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
@@ -87,6 +88,8 @@ test.describe('a production start from a clean copy installed with npm ci --omit
         LOG_LEVEL: 'warn',
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
+      // its own process group, so the server npm starts ends with it
+      detached: true,
     });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
