@@ -77,13 +77,10 @@ export function greaterThanZeroRule(
  * (`a<b@x>`, `a,b@x`, `a(c)b@x`), so the address a form accepts is the one a mail goes to and one
  * inbox cannot hold a thousand accounts; then a dotted domain whose last label starts with a letter
  * (never an IP address). Dots may stand anywhere in the local part, as some carriers' addresses have them.
+ * The pattern is made at the first check, not as the first script loads: its Unicode classes are
+ * built from tables a school Chromebook would pay for before the login page answers a tap.
  */
 let emailPattern: RegExp | undefined;
-
-/**
- * Made at the first check, not as the first script loads: a pattern of Unicode classes is built from
- * their tables, which a school Chromebook would pay for before the login page answers a tap.
- */
 export const isValidEmail = (value: string): boolean =>
   (emailPattern ??= new RegExp(
     String.raw`^[^\s\p{Cc}\p{Cf}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,

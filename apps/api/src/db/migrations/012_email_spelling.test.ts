@@ -23,7 +23,7 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
           .insertInto('invites')
           .values({
             code: 'invite-1',
-            email: 'd\u0308@school.test',
+            email: 'a\u0308@school.test',
             created_at: 1,
             expires_at: 2,
             used_at: null,
@@ -55,7 +55,7 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
         expect(emailOf(twin.id)).toBe('zoe\u0308@school.test');
         expect(emailOf(plain.id)).toBe('c@school.test');
         expect(await db.selectFrom('invites').select('email').execute()).toEqual([
-          { email: 'd\u0308@school.test'.normalize('NFC') },
+          { email: '\u00e4@school.test' },
         ]);
         expect(await db.selectFrom('user_identities').select('email').execute()).toEqual([
           { email: '\u00eb@school.test' },
