@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { ACCESS_CODE_LENGTH, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
@@ -182,15 +183,56 @@ async function countProviderFailure(ctx: CodeContext, spId: string): Promise<num
   return row.failures;
 }
 
-/** Takes back a guess counted before it was looked up (countProviderFailure) that was no failure. */
-async function uncountProviderFailure(ctx: CodeContext, spId: string): Promise<void> {
-  await ctx.db
-    .updateTable('access_code_failures')
-    .set((eb) => ({ failures: eb('failures', '-', 1) }))
+/** Today's settled failures of a provider (wrong guesses already looked up). */
+async function providerFailures(ctx: CodeContext, spId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('access_code_failures')
+    .select('failures')
     .where('sp_id', '=', spId)
     .where('day', '=', utcDay(ctx.now()))
-    .execute();
+    .executeTakeFirst();
+  return row?.failures ?? 0;
 }
+
+/**
+ * The guesses at a provider's codes being looked up right now (every instance's, through the shared
+ * counters). The count slides while guesses come, so one an instance took down with it is forgotten
+ * a minute after the provider's last guess.
+ */
+const lookupsKey = (spId: string) => `access-code-lookups:${spId}`;
+const LOOKUPS_TTL_MS = 60 * 1000;
+/** How long a guess waits, at most, for the guesses before it to settle: 40 × 25 ms. */
+const SETTLE_ATTEMPTS = 40;
+const SETTLE_WAIT_MS = 25;
+
+/**
+ * Holds a place for one guess within the provider's budget before its code is looked up: today's
+ * failures and the guesses being looked up (this one included) may not pass the budget, so a burst
+ * of wrong codes cannot spend more than the budget. Only a wrong code then counts as a failure, so a
+ * class typing its right codes at once never pauses its provider nor alarms its operator: while the
+ * budget is full only of guesses still being looked up, a guess waits for them to settle (a second at
+ * most, then 429 tooManyRequests). The count is taken before the failures are read, and a failure is
+ * written before its place is given back (releaseBudgetPlace), so no guess is ever missed.
+ */
+async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Promise<void> {
+  const key = lookupsKey(spId);
+  for (let attempt = 1; ; attempt++) {
+    const now = ctx.now();
+    const { count: lookups } = await ctx.limits.counters.hit(key, now, LOOKUPS_TTL_MS, true);
+    const failures = await providerFailures(ctx, spId);
+    if (failures + lookups <= spent.budget) return;
+    await ctx.limits.counters.undo(key, now, 1);
+    if (failures >= spent.budget) {
+      await noticeBudgetSpent(ctx, spId, { ...spent, failures });
+      throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
+    }
+    if (attempt === SETTLE_ATTEMPTS) throw new ApiError(429, 'tooManyRequests', undefined, 1000);
+    await setTimeout(SETTLE_WAIT_MS);
+  }
+}
+
+const releaseBudgetPlace = (ctx: AppContext, spId: string) =>
+  ctx.limits.counters.undo(lookupsKey(spId), ctx.now(), 1);
 
 /** Tells the operator when a provider's failures have reached its budget (noticeBudgetSpent). */
 async function noticeIfSpent(ctx: AppContext, spId: string): Promise<void> {
@@ -251,27 +293,27 @@ export async function accessCodeLogin(
     throw new ApiError(404, 'accessCodeNotFound');
   }
   const spent = await accessCodeBudgetOf(ctx, input.spId);
-  const now = ctx.now();
-  const paused = () => new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
-  // the reservation below would refuse too; this read first keeps a paused provider's flood of
-  // refusals from writing (and taking back) a count each, and tells the operator
+  // holdBudgetPlace would refuse too; this read first keeps a paused provider's flood of refusals
+  // from writing (and taking back) a count each, and tells the operator
   if (spent.failures >= spent.budget) {
     await noticeBudgetSpent(ctx, input.spId, spent);
-    throw paused();
+    throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - ctx.now());
   }
-  // counted as a failure before it is looked up, so that guesses sent in parallel each see the ones
-  // before them (a burst cannot spend more than the budget); taken back if it turns out right
-  if ((await countProviderFailure(ctx, input.spId)) > spent.budget) {
-    await uncountProviderFailure(ctx, input.spId);
-    throw paused();
-  }
-  let guess;
+  await holdBudgetPlace(ctx, input.spId, spent);
   try {
-    guess = await reserveAddressGuess(ctx, input.address);
-  } catch (error) {
-    await uncountProviderFailure(ctx, input.spId);
-    throw error;
+    return await lookUpGuess(ctx, input);
+  } finally {
+    await releaseBudgetPlace(ctx, input.spId);
   }
+}
+
+/** accessCodeLogin's guess, within its place in the provider's budget: a wrong code is a failure. */
+async function lookUpGuess(
+  ctx: AppContext,
+  input: { code: string; spId: string; address: string; browser: string },
+): Promise<{ cookieHash: string; spId: string }> {
+  const now = ctx.now();
+  const guess = await reserveAddressGuess(ctx, input.address);
   const typos = typosKey(input.address, input.browser);
   const codeHash = accessCodeDigest(ctx.config.secret, input.code);
   const row = await liveCodes(ctx.db, now)
@@ -282,7 +324,6 @@ export async function accessCodeLogin(
   // a code made before its account became an administrator's opens nothing
   const student = row && (await findUserById(ctx.db, row.user_id));
   if (row && student && !isAdministrator(student)) {
-    await uncountProviderFailure(ctx, input.spId);
     // only a code that has typos to forgive spends its hour's forgiveness (and writes a counter)
     const { count: typed } = await ctx.limits.counters.peek(typos, now);
     const forgives =
@@ -306,6 +347,7 @@ export async function accessCodeLogin(
     };
   }
 
+  await countProviderFailure(ctx, input.spId);
   addressGuessFailed(ctx, guess);
   await ctx.limits.counters.hit(typos, now, HOUR_MS);
   await audit(ctx, {

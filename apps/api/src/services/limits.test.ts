@@ -515,6 +515,30 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await accessCodeBudgetOf(u.ctx, 'burst')).failures).toBe(3);
     });
 
+    it('a class typing its right codes at once never pauses its provider nor tells the operator it did', async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'rightburst');
+      const codes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `right-burst${i}@school.test` });
+        codes.push((await createAccessCode(u.ctx, { spId: 'rightburst', userId: student.id })).code);
+      }
+      // 10 live codes at 0.003 %: a budget of 3 failures, 2 of them spent before the class arrives
+      for (let i = 0; i < 2; i++)
+        expect((await accessCode(u, `198.51.100.${190 + i}`, '999999', 'rightburst')).status).toBe(404);
+      const answers = await Promise.all(
+        codes.map((code, i) => accessCode(u, `198.51.100.${200 + i}`, code, 'rightburst')),
+      );
+      expect(answers.map((a) => a.status)).toEqual(codes.map(() => 200));
+      expect((await accessCodeBudgetOf(u.ctx, 'rightburst')).failures).toBe(2);
+      expect(await listAudit(u.ctx, { limit: 1, event: 'access-codes.budget-exhausted' })).toEqual([]);
+      // the budget's last failure is still there for a wrong code, and then it pauses
+      expect((await accessCode(u, '198.51.100.195', '999999', 'rightburst')).status).toBe(404);
+      expect((await accessCode(u, '198.51.100.196', codes[0] ?? '', 'rightburst')).body.code).toBe(
+        'accessCodesPaused',
+      );
+    });
+
     it('new codes that shrink a budget below the failures already counted pause it, and the operator is told', async () => {
       const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
       await seedServiceProvider(u, 'growing');
