@@ -362,6 +362,25 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(again.headers['cache-control']).toBe('no-store');
     });
 
+    it('redirects to a return url with characters a header cannot carry (a course named 数学, a NUL) as its percent-encoded form', async () => {
+      for (const [returnUrl, location] of [
+        [
+          'https://app.cookieland.test/classes?course=数学',
+          'https://app.cookieland.test/classes?course=%E6%95%B0%E5%AD%A6',
+        ],
+        [
+          'https://app.cookieland.test/classes?x=\u0000#é',
+          'https://app.cookieland.test/classes?x=%00#%C3%A9',
+        ],
+      ]) {
+        const link = { ...(await signInLink('browser-unicode')), return_url: returnUrl };
+        const res = await browserClient('browser-unicode').get(url(link), { accept: 'text/html' });
+        expect(res.statusCode, returnUrl).toBe(302);
+        expect(res.headers.location).toBe(location);
+        expect(res.cookies.find((k) => k.name === SESSION_COOKIE)).toBeDefined();
+      }
+    });
+
     it('is redeemed only by the browser that asked for it (no login CSRF)', async () => {
       const link = await signInLink('victim-would-be-attacker');
       for (const other of [t.client(), browserClient('someone-else')]) {

@@ -46,16 +46,18 @@ export const authRoutes =
       reply.header('referrer-policy', 'no-referrer');
       try {
         const query = parseWith(cookieQuery, request.query);
+        // percent-encoded as a Location header must be (a course named 数学), before the hash is spent
+        const returnUrl = new URL(query.return_url).href;
         const token = await redeemCookieHash(ctx, {
           hash: query.hash,
-          returnUrl: query.return_url,
+          returnUrl,
           token: query.token,
           browser: csrfCookie(ctx.config).read(request),
           previousSession: sessionTokenOf(request, ctx.config),
           address: request.ip,
         });
         setSessionCookie(reply, token, ctx.config);
-        return reply.redirect(query.return_url, 302);
+        return reply.redirect(returnUrl, 302);
       } catch (error) {
         if (error instanceof ApiError) return cookieFailure(request, reply, ctx, error);
         throw error;

@@ -42,7 +42,8 @@ export const gatewayRoutes =
       if (!allowsReturnUrl(sp, body.url)) throw new ApiError(400, 'returnUrlNotAllowed');
       const csrf = await createLoginRequest(
         ctx.db,
-        { spId: sp.spId, url: body.url, isTeacher: body.isTeacher },
+        // kept percent-encoded, as every redirect to it must be sent
+        { spId: sp.spId, url: new URL(body.url).href, isTeacher: body.isTeacher },
         ctx.now(),
       );
       return ok({ csrf });

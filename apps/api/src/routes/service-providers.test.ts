@@ -46,6 +46,16 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
       });
     });
 
+    it('keeps a return url percent-encoded, as a redirect to it must be sent', async () => {
+      const res = await create(basicAuth(sp.clientId, sp.clientSecret), {
+        url: 'https://app.mathworld.test/cours/élève?course=数学',
+      });
+      const params = await t.client().get(`/api/gateway/getCsrfLogin/${res.json().payload.csrf}`);
+      expect(params.json().payload.url).toBe(
+        'https://app.mathworld.test/cours/%C3%A9l%C3%A8ve?course=%E6%95%B0%E5%AD%A6',
+      );
+    });
+
     it('refuses missing or wrong credentials with 401', async () => {
       for (const auth of [
         undefined,
