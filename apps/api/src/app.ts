@@ -72,6 +72,9 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+/** The status a request's log line gives a client that was gone before its answer (nginx's 499). */
+const CLIENT_GONE = 499;
+
 /** Node's default limit on a request's head (--max-http-header-size), its URL included. */
 const MAX_URL_BYTES = 16 * 1024;
 
@@ -250,6 +253,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // promise per request
   const fileHeaders = hashedFileHeaders(headers);
   app.addHook('onRequest', (request, reply, done) => {
+    // a client gone before its request is handled (a phone that lost its signal) has no address left
+    // to count or allow: its request ends here, answered to no one, instead of failing every check
+    if (request.ip === undefined) return void reply.code(CLIENT_GONE).send();
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
       reply.raw.setHeader(name, value);
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);

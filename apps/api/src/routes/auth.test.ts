@@ -372,7 +372,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
           'https://app.cookieland.test/classes?x=\u0000#é',
           'https://app.cookieland.test/classes?x=%00#%C3%A9',
         ],
-      ]) {
+      ] as const) {
         const link = { ...(await signInLink('browser-unicode')), return_url: returnUrl };
         const res = await browserClient('browser-unicode').get(url(link), { accept: 'text/html' });
         expect(res.statusCode, returnUrl).toBe(302);

@@ -1,3 +1,5 @@
+import { connect, type Socket } from 'node:net';
+import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
 import { SESSION_COOKIE } from '@frontdoor/contract';
@@ -178,6 +180,44 @@ describe('what a client can make a request line cost', () => {
     try {
       expect(t.app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
       expect(REQUEST_TIMEOUT_MS).toBe(60_000);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a client gone before its request is handled', () => {
+  it('writes no error line: a phone that lost its signal is no internal failure', async () => {
+    const out = capture();
+    const t = await createTestApp('sqlite', {
+      listen: true,
+      logger: createLogger({ level: 'info', destination: out }),
+    });
+    try {
+      const { port } = new URL(t.baseUrl);
+      const gone = (request: string, end: (socket: Socket) => void) =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () => {
+            socket.write(request);
+            setImmediate(() => end(socket));
+          });
+          socket.on('error', () => {});
+          socket.on('close', () => resolve());
+        });
+      for (let i = 0; i < 3; i++) {
+        for (const path of ['/api/auth/sig', '/oidc/oauth2/authorize?client_id=x'])
+          await gone(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, (socket) => socket.resetAndDestroy());
+        // a body the parser refuses, from a client that then hangs up
+        await gone(
+          'GET /api/auth/sig HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+          (socket) => void setTimeout(50).then(() => socket.destroy()),
+        );
+      }
+      await setTimeout(300);
+      const errors = out.lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+      expect(errors).toEqual([]);
+      // and the server still answers
+      expect((await fetch(`${t.baseUrl}/api/auth/sig`)).status).toBe(200);
     } finally {
       await t.close();
     }
