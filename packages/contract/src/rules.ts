@@ -73,17 +73,18 @@ export function greaterThanZeroRule(
 
 /**
  * The simple email pattern of the email form, run after trimming (§5): a local part without spaces,
- * controls, invisible characters or the characters that make a mail library read an address list
- * (`a<b@x>`, `a,b@x`, `a(c)b@x`), so the address a form accepts is the one a mail goes to and one
- * inbox cannot hold a thousand accounts; then a dotted domain whose last label starts with a letter
- * (never an IP address). Dots may stand anywhere in the local part, as some carriers' addresses have them.
+ * controls, invisible characters, lone surrogates (stored as U+FFFD, they would name another address)
+ * or the characters that make a mail library read an address list (`a<b@x>`, `a,b@x`, `a(c)b@x`),
+ * so the address a form accepts is the one a mail goes to and one inbox cannot hold a thousand
+ * accounts; then a dotted domain whose last label starts with a letter (never an IP address). Dots may
+ * stand anywhere in the local part, as some carriers' addresses have them.
  * The pattern is made at the first check, not as the first script loads: its Unicode classes are
  * built from tables a school Chromebook would pay for before the login page answers a tap.
  */
 let emailPattern: RegExp | undefined;
 export const isValidEmail = (value: string): boolean =>
   (emailPattern ??= new RegExp(
-    String.raw`^[^\s\p{Cc}\p{Cf}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
+    String.raw`^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
     'u',
   )).test(value.trim());
 
