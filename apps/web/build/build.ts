@@ -23,7 +23,15 @@ await build({ root, build: { outDir: dist, emptyOutDir: true } });
 await build({
   root,
   logLevel: 'warn',
-  build: { ssr: 'src/prerender.tsx', outDir: ssrOut, emptyOutDir: true, manifest: false, sourcemap: false },
+  build: {
+    ssr: 'src/prerender.tsx',
+    outDir: ssrOut,
+    emptyOutDir: true,
+    manifest: false,
+    sourcemap: false,
+    // imported by its name below, not served: no hash
+    rolldownOptions: { output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+  },
 });
 try {
   const entry = (await import(pathToFileURL(path.join(ssrOut, 'prerender.js')).href)) as PrerenderEntry;
