@@ -35,7 +35,8 @@ import {
   codeSendWaitMs,
   guessAtUnknownAccount,
   mayCheckUnconfirmedPassword,
-  recordCodeSent,
+  reserveCodeSend,
+  type CodeSendReservation,
 } from './limits.ts';
 
 /**
@@ -107,12 +108,41 @@ export async function mailCode(
   ctx: AppContext,
   user: User,
   purpose: CodePurpose,
-  request: { address: string; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
+  request: {
+    address: string;
+    onCooldown: 'reject' | 'skip';
+    languages?: (string | undefined)[];
+    /** The address's send, when the caller took it already (signUp, before the account exists). */
+    reserved?: CodeSendReservation;
+  },
 ): Promise<void> {
   const now = ctx.now();
-  // the address's hourly sends live in the counters (Redis): asked before the transaction holds anything
-  await assertMaySendCode(ctx, request.address, undefined);
-  const issued = await ctx.db.transaction().execute(async (trx) => {
+  // the address's hourly sends live in the counters (Redis): taken before the transaction holds anything
+  const send = request.reserved ?? (await reserveCodeSend(ctx, request.address));
+  let issued: boolean;
+  try {
+    issued = await issueAndQueue(ctx, user, purpose, { ...request, now });
+  } catch (error) {
+    await send.release();
+    throw error;
+  }
+  // a code sent moments ago is still good: none went out, the send goes back
+  if (!issued) return send.release();
+  ctx.outbox.notify();
+  // written once a code is issued, so requests refused or skipped above add nothing to the log
+  if (purpose === 'reset')
+    await audit(ctx, { event: 'password.reset-requested', userId: user.id, address: request.address });
+}
+
+/** mailCode's transaction: the cooldown and the account's hourly codes, then the code and its mail. */
+function issueAndQueue(
+  ctx: AppContext,
+  user: User,
+  purpose: CodePurpose,
+  request: { now: number; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
+): Promise<boolean> {
+  const { now } = request;
+  return ctx.db.transaction().execute(async (trx) => {
     // one code request of an account at a time, on every instance: each sees the codes issued before
     // it, so a burst sent in parallel cannot slip past the cooldown or the hourly sends. SQLite runs
     // its transactions one at a time; on PostgreSQL an advisory lock of the account, not its row,
@@ -123,19 +153,13 @@ export async function mailCode(
       if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
       return false;
     }
-    await assertMaySendCode({ ...ctx, db: trx }, undefined, user);
+    await assertMaySendCode({ ...ctx, db: trx }, user);
     const { code, id } = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
     const mail = { kind: purpose, code, email: user.email } as const;
     await queueAccountMail(trx, ctx, { ...user, language }, mail, id);
     return true;
   });
-  if (!issued) return;
-  ctx.outbox.notify();
-  await recordCodeSent(ctx, request.address);
-  // written once a code is issued, so requests refused or skipped above add nothing to the log
-  if (purpose === 'reset')
-    await audit(ctx, { event: 'password.reset-requested', userId: user.id, address: request.address });
 }
 
 /**
@@ -197,8 +221,21 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
     }
     throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
   }
-  // refused before the account exists, so no account is left without its code
-  await assertMaySendCode(ctx, input.address, undefined);
+  // taken before the account exists, so no account is left without its code
+  const send = await reserveCodeSend(ctx, input.address);
+  let row: User;
+  try {
+    row = await insertAccount(ctx, input, now);
+  } catch (error) {
+    await send.release();
+    throw error;
+  }
+  await mailCode(ctx, row, 'verify', { address: input.address, onCooldown: 'skip', reserved: send });
+  return row;
+}
+
+/** signUp's new account, with the invite it uses, in one transaction; 409 when the address was taken meanwhile. */
+async function insertAccount(ctx: AppContext, input: SignupInput, now: number): Promise<User> {
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const row = newUserRow(
     { ...input, passwordHash, confirmed: false, signupBrowser: sha256(input.browser) },
@@ -230,7 +267,6 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
     }
     throw error;
   }
-  await mailCode(ctx, row, 'verify', { address: input.address, onCooldown: 'skip' });
   return row;
 }
 

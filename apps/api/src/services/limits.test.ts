@@ -421,6 +421,19 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       // refused before the account exists: nobody is left with an account and no code
       expect(await findUserByEmail(t.db, 'newcomer@school.test')).toBeUndefined();
     });
+
+    it('a burst of sends from one address at once mails no more than its hourly sends', async () => {
+      const u = await open({ LIMIT_MAIL_PER_ADDRESS_PER_HOUR: '8' });
+      const emails = Array.from({ length: 12 }, (_, i) => `burst-reset${i}@school.test`);
+      for (const email of emails) await seedUser(u, { email });
+      const answers = await Promise.all(
+        emails.map((un) => call(u, '198.51.100.75', 'POST', '/api/cognito/sendreset', { un })),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(8);
+      expect(answers.filter((a) => a.body.code === 'codeSendLimit')).toHaveLength(4);
+      const mails = await u.db.selectFrom('outbox').select('id').where('kind', '=', 'mail').execute();
+      expect(mails).toHaveLength(8);
+    });
   });
 
   describe.skipIf(skip)('access codes', () => {

@@ -391,46 +391,45 @@ export async function codeSendWaitMs(
 }
 
 /**
- * Before a code is mailed: refuses (429 codeSendLimit) past the hourly sends (codeSendWaitMs) of the
- * address, the account, or both.
+ * Before a code is mailed to `user`: refuses (429 codeSendLimit) past the account's hourly codes
+ * (codeSendWaitMs); the address's sends are taken by reserveCodeSend.
  */
-export async function assertMaySendCode(
-  ctx: AppContext,
-  address: string | undefined,
-  user: User | undefined,
-): Promise<void> {
-  const wait = await codeSendWaitMs(ctx, address, user);
+export async function assertMaySendCode(ctx: AppContext, user: User): Promise<void> {
+  const wait = await codeSendWaitMs(ctx, undefined, user);
   if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
 }
 
-/**
- * Counts one more of an address's hourly allowance (`counter`, `max`) unless the address is
- * allowlisted; the count that reaches `max` logs that `limit` now refuses (answering `code`).
- */
-async function countAddressHour(
-  ctx: AppContext,
-  address: string,
-  allowance: { counter: string; max: number; limit: string; code: MessageCode },
-): Promise<void> {
-  if (ctx.limits.allowlisted(address)) return;
-  const now = ctx.now();
-  const spent = await ctx.limits.counters.hit(allowance.counter, now, HOUR_MS);
-  if (spent.count === allowance.max)
-    logLimitReached(ctx.logger, {
-      limit: allowance.limit,
-      code: allowance.code,
-      key: { key: 'address', address },
-      retryAfterMs: spent.expiresAt - now,
-    });
+/** One of an address's hourly mail sends, held while its code is issued; `release` gives it back. */
+export interface CodeSendReservation {
+  release(): Promise<void>;
 }
 
-export const recordCodeSent = (ctx: AppContext, address: string): Promise<void> =>
-  countAddressHour(ctx, address, {
-    counter: mailKey(address),
-    max: ctx.config.limits.mailSendsPerAddressPerHour,
-    limit: 'mail sends per address',
-    code: 'codeSendLimit',
-  });
+/**
+ * Takes one of the address's hourly sends (LIMIT_MAIL_PER_ADDRESS_PER_HOUR) before a code is issued,
+ * or refuses (429 codeSendLimit, nothing counted): sends asked for at once each see the ones before
+ * them, so a burst from one address mails no more than the limit. The send that takes the last one
+ * logs that the limit now refuses. An allowlisted address is not counted.
+ */
+export async function reserveCodeSend(ctx: AppContext, address: string): Promise<CodeSendReservation> {
+  if (ctx.limits.allowlisted(address)) return { release: async () => {} };
+  const now = ctx.now();
+  const key = mailKey(address);
+  const max = ctx.config.limits.mailSendsPerAddressPerHour;
+  const spent = await ctx.limits.counters.hit(key, now, HOUR_MS);
+  const retryAfterMs = spent.expiresAt - now;
+  if (spent.count > max) {
+    await ctx.limits.counters.undo(key, now, 1);
+    throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, retryAfterMs));
+  }
+  if (spent.count === max)
+    logLimitReached(ctx.logger, {
+      limit: 'mail sends per address',
+      code: 'codeSendLimit',
+      key: { key: 'address', address },
+      retryAfterMs,
+    });
+  return { release: () => ctx.limits.counters.undo(key, ctx.now(), 1) };
+}
 
 /** Server-to-server calls of one service provider a minute, counted per client id; never per address. */
 export async function assertServiceProviderCall(
