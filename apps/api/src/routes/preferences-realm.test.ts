@@ -10,6 +10,7 @@ import {
 } from '../../test/harness.ts';
 import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import { deleteUser } from '../services/user-admin.ts';
+import { saveSubscriptions } from '../services/crm.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';
@@ -189,6 +190,56 @@ describe.each(DIALECTS)(
           { email: 'erase-me@school.test', userId: adult.id, deleted: true, changedAt: t.clock.now() },
         ]);
         expect(crm.requests.filter((r) => r.body.includes('erase-child@school.test'))).toEqual([]);
+      });
+
+      it('an account whose preferences reached the CRM and that then answers it is a student: the CRM is told to erase the address', async () => {
+        const user = await seedUser(t, { email: 'said-no-first@school.test' });
+        const c = await signedInClient(t, user.id);
+        const saved = await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(saved.json().payload.forwarded).toBe(true);
+        expect((await c.get('/api/auth/setBasicUserRole/1')).json().payload).toEqual({ isStudent: true });
+        await t.ctx.outbox.drain();
+        const bodies = crm.requests
+          .map((r) => JSON.parse(r.body) as { userId: string; deleted?: boolean })
+          .filter((body) => body.userId === user.id);
+        expect(bodies.map((body) => body.deleted ?? false)).toEqual([false, true]);
+      });
+
+      it('a forward not yet tried when the account answers it is a student is cancelled: the CRM hears nothing', async () => {
+        const user = await seedUser(t, { email: 'not-yet-sent@school.test' });
+        const c = await signedInClient(t, user.id);
+        // stored, its forward still waiting in the outbox (the route would try it at once)
+        const row = await t.db
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        const outboxId = await saveSubscriptions(t.ctx, row, changes);
+        expect(outboxId).not.toBeNull();
+        expect((await c.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
+        await t.ctx.outbox.drain();
+        expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
+        const call = await t.db
+          .selectFrom('outbox')
+          .select(['cancelled_at', 'payload'])
+          .where('id', '=', outboxId ?? 0)
+          .executeTakeFirstOrThrow();
+        expect(call).toEqual({ cancelled_at: t.clock.now(), payload: null });
+      });
+
+      it('preferences saved in one tab after another answered Yes are never forwarded, though the first tab read the account before', async () => {
+        const user = await seedUser(t, { email: 'two-tabs@school.test' });
+        const c = await signedInClient(t, user.id);
+        // the preferences' request read the account (requireOwnUser), then the Yes of the other tab landed
+        const readBefore = await t.db
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        expect((await c.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
+        expect(await saveSubscriptions(t.ctx, readBefore, changes)).toBeNull();
+        await t.ctx.outbox.drain();
+        expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
       });
 
       it('keeps a failed forward in the outbox and delivers it once its backoff is over', async () => {

@@ -1,6 +1,7 @@
 import type { SubscriptionChange } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { User } from '../db/types.ts';
 import { isPlaceholderEmail, linkedIdentities } from '../identity/linked-identities.ts';
 import { enqueue } from './outbox.ts';
@@ -28,6 +29,11 @@ export async function saveSubscriptions(
 ): Promise<number | null> {
   const now = ctx.now();
   return ctx.db.transaction().execute(async (trx) => {
+    // the row as it stands now, locked on PostgreSQL until this commits: an answer to the student
+    // question from another tab lands before (and is read here) or after (and withdraws this row)
+    let current = trx.selectFrom('users').selectAll().where('id', '=', user.id);
+    if (isPostgres(ctx.db)) current = current.forUpdate();
+    const account = (await current.executeTakeFirst()) ?? user;
     for (const change of changes) {
       await trx
         .insertInto('subscriptions')
@@ -44,15 +50,53 @@ export async function saveSubscriptions(
         )
         .execute();
     }
-    if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, user))) return null;
+    if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, account))) return null;
     const payload = JSON.stringify({
-      email: user.email,
-      userId: user.id,
+      email: account.email,
+      userId: account.id,
       subscriptionChanges: changes,
       changedAt: now,
     });
-    return enqueue(trx, { kind: 'crm', payload, userId: user.id, now });
+    return enqueue(trx, { kind: 'crm', payload, userId: account.id, now });
   });
+}
+
+/**
+ * Within the transaction that records an account's Yes to the student question (after its row's
+ * update, which waits for a saveSubscriptions holding it): the account's CRM calls not yet sent are
+ * cancelled, and where one may have reached the CRM (tried or being sent), it is told to erase the
+ * contact (`deleted: true`), as for a deleted account: a child's address is no marketing contact.
+ */
+export async function withdrawFromCrm(
+  ctx: Pick<AppContext, 'config' | 'now'>,
+  trx: Db,
+  user: Pick<User, 'id' | 'email'>,
+): Promise<void> {
+  const now = ctx.now();
+  const calls = await trx
+    .selectFrom('outbox')
+    .select(['id', 'attempts', 'next_attempt_at', 'claimed_until'])
+    .where('kind', '=', 'crm')
+    .where('user_id', '=', user.id)
+    .where('cancelled_at', 'is', null)
+    .execute();
+  const sending = (call: (typeof calls)[number]) => call.claimed_until !== null && call.claimed_until > now;
+  const unsent = calls.filter(
+    (call) => call.next_attempt_at !== null && call.attempts === 0 && !sending(call),
+  );
+  if (unsent.length)
+    await trx
+      .updateTable('outbox')
+      .set({ cancelled_at: now, next_attempt_at: null, payload: null })
+      .where(
+        'id',
+        'in',
+        unsent.map((call) => call.id),
+      )
+      .execute();
+  if (!ctx.config.crmWebhookUrl || unsent.length === calls.length) return;
+  const payload = JSON.stringify({ email: user.email, userId: user.id, deleted: true, changedAt: now });
+  await enqueue(trx, { kind: 'crm', payload, userId: user.id, now });
 }
 
 /**

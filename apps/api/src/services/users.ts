@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { linkedIdentities } from '../identity/linked-identities.ts';
+import { withdrawFromCrm } from './crm.ts';
 
 /**
  * The one set of password-hash parameters, the OWASP password storage cheat sheet's argon2id
@@ -143,15 +144,19 @@ export const signatureOf = async (db: Db, user: User): Promise<SignatureUser> =>
 
 /** auth/setBasicUserRole: the post-login answer, student or not; returns what was stored. */
 export async function setIsStudent(
-  ctx: Pick<AppContext, 'db' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'now' | 'config'>,
   userId: string,
   isStudent: boolean,
 ): Promise<boolean> {
-  await ctx.db
-    .updateTable('users')
-    .set({ is_student: isStudent ? 1 : 0, updated_at: ctx.now() })
-    .where('id', '=', userId)
-    .execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    const student = await trx
+      .updateTable('users')
+      .set({ is_student: isStudent ? 1 : 0, updated_at: ctx.now() })
+      .where('id', '=', userId)
+      .returning(['id', 'email'])
+      .executeTakeFirst();
+    if (student && isStudent) await withdrawFromCrm(ctx, trx, student);
+  });
   return isStudent;
 }
 
