@@ -9,3 +9,9 @@ export const autoIncrementId =
     isPostgres(db)
       ? table.addColumn('id', 'serial', (c) => c.primaryKey())
       : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+
+/** Whether a write failed on a foreign key (SQLite's and PostgreSQL's codes): what it names is gone. */
+export const isForeignKeyViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+};

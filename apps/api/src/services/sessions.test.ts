@@ -9,7 +9,7 @@ import {
 import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
 import type { ApiClient } from '../../test/harness.ts';
 import { sha256 } from './crypto.ts';
-import { isSessionActive } from './sessions.ts';
+import { isSessionActive, replaceSession } from './sessions.ts';
 
 const MINUTE_MS = 60 * 1000;
 
@@ -30,6 +30,19 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
         .where('id', '=', sha256(c.cookies.get(SESSION_COOKIE) ?? ''))
         .executeTakeFirstOrThrow()
     ).last_seen_at;
+
+  it.skipIf(skip)(
+    'an account deleted while it signs in (an administrator at the same moment) gets no session: 401, never a 500',
+    async () => {
+      const user = await seedUser(t, { email: 'deleted-meanwhile@school.test' });
+      await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+      const start = { via: 'password', address: '198.51.100.9' } as const;
+      await expect(replaceSession(t.db, undefined, user.id, t.clock.now(), start)).rejects.toMatchObject({
+        statusCode: 401,
+        code: 'incorrectCredentials',
+      });
+    },
+  );
 
   it.skipIf(skip)(
     'a session idle for longer than SESSION_IDLE_MS ends; one in use goes on to its 8 h lifetime',

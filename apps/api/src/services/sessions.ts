@@ -9,7 +9,9 @@ import type { ExpressionBuilder } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
+import { isForeignKeyViolation } from '../db/dialect.ts';
 import { audit } from './audit.ts';
+import { ApiError } from './http.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { hostCookie } from './host-cookie.ts';
 
@@ -35,20 +37,26 @@ export interface CreateSessionOptions {
 /** Creates a session for userId and returns the cookie token (shown only once). */
 export async function createSession(db: Db, userId: string, opts: CreateSessionOptions): Promise<string> {
   const token = randomToken();
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sha256(token),
-      user_id: userId,
-      masq_user_id: null,
-      masq_started_at: null,
-      masq_ends_at: null,
-      created_at: opts.now,
-      expires_at: opts.now + (opts.ttlMs ?? SESSION_TTL_MS),
-      revoked_at: null,
-      last_seen_at: opts.now,
-    })
-    .execute();
+  try {
+    await db
+      .insertInto('sessions')
+      .values({
+        id: sha256(token),
+        user_id: userId,
+        masq_user_id: null,
+        masq_started_at: null,
+        masq_ends_at: null,
+        created_at: opts.now,
+        expires_at: opts.now + (opts.ttlMs ?? SESSION_TTL_MS),
+        revoked_at: null,
+        last_seen_at: opts.now,
+      })
+      .execute();
+  } catch (error) {
+    // the account was deleted while it signed in (`user delete` at that moment): as for no account
+    if (isForeignKeyViolation(error)) throw new ApiError(401, 'incorrectCredentials');
+    throw error;
+  }
   return token;
 }
 
