@@ -207,6 +207,19 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       });
     });
 
+    it('the same code sent twice at once (a double tap, a retry) confirms once; the other answers as a retry after it would', async () => {
+      await t.client().post('/api/cognito/signup', signup('double-tap@school.test'));
+      const { code } = await lastMail(t, 'double-tap@school.test');
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => t.client().post('/api/cognito/confirm', { un: 'double-tap@school.test', code })),
+      );
+      expect(answers.map((a) => a.json().code ?? a.json().status).sort()).toEqual([
+        'success',
+        'userAlreadyConfirmed',
+        'userAlreadyConfirmed',
+      ]);
+    });
+
     it("keeps the password only when the code comes back to the browser that chose it: a stranger's early sign-up with a child's address never signs in", async () => {
       const stranger = t.client();
       await stranger.post('/api/cognito/signup', signup('child@school.test', { first: 'Chosen' }));
@@ -539,6 +552,20 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         confirmPw: `${NEW_PASSWORD}-2`,
       });
       expect(extractEmbeddedMessage(reuse.json().msg)).toBe(messages.expiredCode);
+    });
+
+    it('the same reset sent twice at once succeeds for both; the same code with another password does not', async () => {
+      await seedUser(t, { email: 'double-reset@school.test' });
+      await t.client().post('/api/cognito/sendreset', { un: 'double-reset@school.test' });
+      const { code } = await lastMail(t, 'double-reset@school.test');
+      const reset = (pw: string) =>
+        t.client().post('/api/cognito/reset', { un: 'double-reset@school.test', code, pw, confirmPw: pw });
+      const same = await Promise.all([reset(NEW_PASSWORD), reset(NEW_PASSWORD), reset(NEW_PASSWORD)]);
+      expect(same.map((a) => a.json().status)).toEqual(['success', 'success', 'success']);
+      const other = await reset(`${NEW_PASSWORD}-2`);
+      expect(extractEmbeddedMessage(other.json().msg)).toBe(messages.expiredCode);
+      const after = await findUserByEmail(t.db, 'double-reset@school.test');
+      expect(await verifyPassword(after?.password_hash ?? null, NEW_PASSWORD)).toBe(true);
     });
 
     it('takes the reset code in Persian digits (U+06F0–U+06F9)', async () => {

@@ -23,7 +23,14 @@ import {
   type CodeCheck,
   type CodePurpose,
 } from './codes.ts';
-import { findUserByEmail, hashPassword, newUserRow, verifyPassword, type NewAccount } from './users.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  hashPassword,
+  newUserRow,
+  verifyPassword,
+  type NewAccount,
+} from './users.ts';
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
@@ -357,11 +364,23 @@ export async function confirmAccount(
   if (user.confirmed) throw new ApiError(409, 'userAlreadyConfirmed');
   const now = ctx.now();
   const check = await checkCodeGuarded(ctx, address, user, 'verify', code);
-  if (check.result !== 'ok')
+  if (check.result !== 'ok') {
+    // used a moment ago by the same request sent at once (a double tap): answered as a retry after it
+    if (check.result === 'none' && (await findUserById(ctx.db, user.id))?.confirmed)
+      throw new ApiError(409, 'userAlreadyConfirmed');
     throw await codeRefusal(ctx, { address, user, purpose: 'verify', reset: false }, check.result);
+  }
   const chosenHere = signedUpIn(user, browser);
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await consumeCode(trx, check.codeId, now))) throw new ApiError(400, 'expiredCode');
+    if (!(await consumeCode(trx, check.codeId, now))) {
+      // the same code a moment ago (a double tap, a retry at once): answered as a retry after it is
+      const row = await trx
+        .selectFrom('users')
+        .select('confirmed')
+        .where('id', '=', user.id)
+        .executeTakeFirst();
+      throw row?.confirmed ? new ApiError(409, 'userAlreadyConfirmed') : new ApiError(400, 'expiredCode');
+    }
     await trx
       .updateTable('users')
       .set({
@@ -374,6 +393,12 @@ export async function confirmAccount(
       .execute();
   });
   if (!chosenHere) await audit(ctx, { event: 'account.confirmed-elsewhere', userId: user.id, address });
+}
+
+/** Whether the account's password, as stored now (another request may just have set it), is `password`. */
+async function hasPassword(ctx: AppContext, userId: string, password: string): Promise<boolean> {
+  const now = await findUserById(ctx.db, userId);
+  return ctx.limits.hashing.run(() => verifyPassword(now?.password_hash ?? null, password));
 }
 
 /** A failure of the reset page (a bad request, a refused password), its text embedded (§8). */
@@ -419,11 +444,12 @@ export async function resetPassword(
   }
   const now = ctx.now();
   const check = await asResetFailure(() => checkCodeGuarded(ctx, input.address, user, 'reset', input.code));
-  // sent again after its answer was lost (a failing network): the code was used for this very password
+  // sent again after its answer was lost (a failing network), or at once (a double tap): the code was
+  // used for this very password
   if (
     check.result === 'none' &&
     (await wasJustUsed(ctx.db, ctx.config.secret, user.id, 'reset', input.code, now)) &&
-    (await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)))
+    (await hasPassword(ctx, user.id, input.password))
   )
     return;
   if (check.result !== 'ok')
@@ -437,9 +463,8 @@ export async function resetPassword(
   if (refusal) throw resetFailure(400, refusal, 'InvalidPasswordException');
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const confirmedElsewhere = user.confirmed === 0 && !signedUpIn(user, input.browser);
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await consumeCode(trx, check.codeId, now)))
-      throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
+  const consumed = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeCode(trx, check.codeId, now))) return false;
     await trx
       .updateTable('users')
       .set({
@@ -453,7 +478,13 @@ export async function resetPassword(
       .where('id', '=', user.id)
       .execute();
     await revokeUserSessions(trx, user.id, now);
+    return true;
   });
+  if (!consumed) {
+    // the same reset a moment ago (a double tap): as a retry after it, a success for this very password
+    if (await hasPassword(ctx, user.id, input.password)) return;
+    throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
+  }
   await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
   if (confirmedElsewhere)
     await audit(ctx, {
