@@ -121,6 +121,20 @@ describe('serving', () => {
     expect(root.body).toContain('id="root"');
   });
 
+  it('answers a browser the login page for a path no file can have (a double slash, a dot segment, a NUL), never an API envelope', async () => {
+    for (const url of ['/log-in//', '/log-in/./x', '/invite/%00', '/email/%2e%2e/x']) {
+      const page = await t.app.inject({ url, headers: { accept: 'text/html,*/*' } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('id="root"');
+    }
+    // no page for a program, and the API stays the API
+    for (const url of ['/x//y.png', '/api//auth/sig']) {
+      const res = await t.app.inject({ url, headers: { accept: '*/*' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ status: 'error', msg: messages.notFound, code: 'notFound' });
+    }
+  });
+
   it("answers a page's form sent without its script with the page again (303), its fields never read", async () => {
     for (const url of ['/create-account', '/email?locale=de', '/access-code/abc']) {
       const res = await t.app.inject({

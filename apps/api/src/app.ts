@@ -127,6 +127,9 @@ function errorHandler() {
       if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
       return sendError(reply, error.statusCode, error.code, error.message);
     }
+    // a path no file can have (`//`, `/./`, a NUL), refused by @fastify/static: as any unknown path,
+    // the login page for a browser (§2), else 404
+    if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
     const status = error.statusCode ?? 500;
     if (status === 413) return sendError(reply, 413, 'payloadTooLarge');
     if (status === 404) return sendError(reply, 404, 'notFound');
