@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { databaseFileProblem } from './db/index.ts';
@@ -24,7 +26,7 @@ import {
 } from '@frontdoor/contract';
 import { scrubText } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
-import { ApiError, isApiError, sendError } from './services/http.ts';
+import { ApiError, errorBody, isApiError, sendError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
 import { csrfCookie } from './services/host-cookie.ts';
 import { portalConfig } from './services/portal-config.ts';
@@ -116,6 +118,34 @@ function floodStore(ctx: AppContext) {
     child() {
       return this;
     }
+  };
+}
+
+/**
+ * Node's answer to a request it cannot read (a broken chunk, an unknown method, headers past the
+ * limit), given before Fastify has a request to hand it: the envelope, with the portal's security
+ * headers, in place of Fastify's own body; then the connection closes, as Node's would.
+ */
+function clientErrorHandler(headers: [name: string, value: string][]) {
+  return (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // a reset connection has no one left to answer
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify(errorBody(status === 431 ? 'payloadTooLarge' : 'badRequest'));
+    if (socket.writable)
+      socket.write(
+        [
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+          'content-type: application/json; charset=utf-8',
+          `content-length: ${Buffer.byteLength(body)}`,
+          'connection: close',
+          ...headers.map(([name, value]) => `${name}: ${value}`),
+          '',
+          body,
+        ].join('\r\n'),
+      );
+    socket.destroy(error);
   };
 }
 
@@ -227,6 +257,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // a request (headers and body) has a minute to arrive: a client trickling a byte at a time would
     // otherwise hold its connection, and a thousand of them every descriptor (Fastify's default is none)
     requestTimeout: REQUEST_TIMEOUT_MS,
+    clientErrorHandler: clientErrorHandler(headers),
     trustProxy: trustedProxies(config.trustProxy),
     // false: with the header named here, Fastify would take any value sent and never ask genReqId
     requestIdHeader: false,

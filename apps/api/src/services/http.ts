@@ -44,7 +44,7 @@ export interface SuccessEnvelope<T> {
 export const ok = <T>(payload: T, msg?: string): SuccessEnvelope<T> =>
   msg === undefined ? { status: 'success', payload } : { status: 'success', payload, msg };
 
-const errorBody = (code: MessageCode, msg: string = messages[code]) => ({
+export const errorBody = (code: MessageCode, msg: string = messages[code]) => ({
   status: 'error' as const,
   msg,
   code,
