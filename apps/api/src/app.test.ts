@@ -1,4 +1,6 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -524,5 +526,45 @@ describe('any input', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('a request Node cannot parse', () => {
+  it('is answered with the envelope and the security headers, not a framework body', async () => {
+    const t = await createTestApp('sqlite', { listen: true });
+    try {
+      const { port } = new URL(t.baseUrl);
+      const answer = (request: string) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('error', () => {});
+          socket.on('close', () => resolve(text));
+        });
+      for (const [request, status, code] of [
+        [
+          'GET /api/auth/sig HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+          400,
+          'badRequest',
+        ],
+        ['FOO /api/auth/sig HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'badRequest'],
+        [
+          `GET /api/auth/sig HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+          431,
+          'payloadTooLarge',
+        ],
+      ] as const) {
+        const text = await answer(request);
+        const [head = '', body = ''] = text.split('\r\n\r\n');
+        expect(head.split('\r\n')[0], request.slice(0, 20)).toBe(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+        );
+        expect(head.toLowerCase()).toContain('x-content-type-options: nosniff');
+        expect(JSON.parse(body)).toEqual({ status: 'error', msg: messages[code], code });
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
