@@ -41,7 +41,7 @@ describe('serving', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp('sqlite', {
-      env: { WEB_DIST: dist, CORS_ORIGINS: 'https://spa.elsewhere.test' },
+      env: { WEB_DIST: dist, CORS_ORIGINS: 'https://app.school.test' },
     });
   });
   afterAll(async () => t.close());
@@ -251,15 +251,34 @@ describe('serving', () => {
     );
   });
 
-  it('allows credentials for the configured CORS origin only', async () => {
-    const ok = await t.app.inject({
-      url: '/api/auth/sig',
-      headers: { origin: 'https://spa.elsewhere.test' },
-    });
-    expect(ok.headers['access-control-allow-origin']).toBe('https://spa.elsewhere.test');
-    expect(ok.headers['access-control-allow-credentials']).toBe('true');
+  it("answers a product's pages (CORS_ORIGINS) with credentials for who is signed in and sign-out only", async () => {
+    const product = { origin: 'https://app.school.test' };
+    for (const url of ['/api/auth/sig', '/api/cognito/logout']) {
+      const ok = await t.app.inject({ url, headers: product });
+      expect(ok.headers['access-control-allow-origin'], url).toBe('https://app.school.test');
+      expect(ok.headers['access-control-allow-credentials'], url).toBe('true');
+      // nothing for a forged call to read: the CSRF token stays the portal's own
+      expect(String(ok.headers['access-control-expose-headers'])).not.toContain('x-csrf-token');
+    }
     const no = await t.app.inject({ url: '/api/auth/sig', headers: { origin: 'https://evil.test' } });
     expect(no.headers['access-control-allow-origin']).toBeUndefined();
+    // a product's page (or a script injected into it) cannot sign the browser in as another account,
+    // spend a class code or answer the post-login questions for the person
+    const login = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/cognito/login',
+      headers: {
+        ...product,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-csrf-token',
+      },
+    });
+    expect(login.headers['access-control-allow-origin']).toBeUndefined();
+    for (const url of ['/api/auth/validateEmail', '/api/hs/subscription', '/api/accessCodes/login/123456/x'])
+      expect(
+        (await t.app.inject({ url, headers: product })).headers['access-control-allow-origin'],
+        url,
+      ).toBeUndefined();
   });
 });
 

@@ -36,7 +36,13 @@ import { askedLanguage } from './services/request-language.ts';
 import { RequestLog, withRequestLog } from './services/logger.ts';
 import { MINUTE_MS, countedAddress, logLimitReached } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
-import { isHashedFile, routedPath, routePolicy, sentBySameSite } from './services/route-policy.ts';
+import {
+  PRODUCT_CALLS,
+  isHashedFile,
+  routedPath,
+  routePolicy,
+  sentBySameSite,
+} from './services/route-policy.ts';
 import { createIdentityEngine, registerIdentity } from './identity/index.ts';
 import { callbackRoute } from './identity/callback.ts';
 import { passwordLoginRoute } from './identity/password-login.ts';
@@ -297,12 +303,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(cookie);
   if (config.corsOrigins.length) {
-    await app.register(cors, {
+    const productCors = {
       origin: config.corsOrigins,
       credentials: true,
-      allowedHeaders: ['content-type', CSRF_HEADER, REQUEST_ID_HEADER, 'sentry-trace', 'baggage'],
-      // a SPA on another origin cannot read fd_csrf; it reads the token from this header instead
-      exposedHeaders: [CSRF_HEADER, REQUEST_ID_HEADER],
+      methods: ['GET'],
+      allowedHeaders: [REQUEST_ID_HEADER, 'sentry-trace', 'baggage'],
+      exposedHeaders: [REQUEST_ID_HEADER],
+    };
+    // a preflight has no route of its own (the plugin's OPTIONS *): its path decides
+    await app.register(cors, {
+      delegator: (request, answer) =>
+        answer(null, PRODUCT_CALLS.has(routedPath(request.url)) ? productCors : { origin: false }),
     });
   }
   app.addHook('onClose', async () => ctx.limits.counters.close());
@@ -334,7 +345,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     reply.header(CSRF_HEADER, token);
     request.csrfToken = token;
     const policy = routePolicy(request);
-    if (policy.sameSiteOnly && !sentBySameSite(request, config)) throw new ApiError(403, 'crossSiteRequest');
+    if (policy.sameSiteOnly && !sentBySameSite(request, config, policy.productCall))
+      throw new ApiError(403, 'crossSiteRequest');
     if (!policy.csrf) return;
     const sent = request.headers[CSRF_HEADER];
     if (!cookieToken || typeof sent !== 'string' || !safeEqual(sent, cookieToken)) {

@@ -51,7 +51,7 @@ export const ENV_VARIABLES = variables({
   CORS_ORIGINS: {
     group: 'Server',
     meaning:
-      'Comma-separated origins whose pages call the API with credentials (for these only): the products\' pages that read auth/sig (docs/identity.md, "Integrating a product") and a SPA hosted elsewhere.',
+      'Comma-separated origins of the products\' pages (docs/identity.md, "Integrating a product"): with the person\'s cookies they may read auth/sig and call cognito/logout, and nothing else of the API.',
   },
   WEB_DIST: {
     group: 'Server',

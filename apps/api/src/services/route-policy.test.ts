@@ -49,20 +49,21 @@ describe('sentBySameSite', () => {
     expect(sentBySameSite(req({ origin: 'https://portal.test' }), config)).toBe(true);
     expect(sentBySameSite(req({}), config)).toBe(true);
   });
-  it('accepts a configured SPA origin, cross-site or same-site only when the browser names it', () => {
+  it("accepts a product's origin (CORS_ORIGINS) for a product call only, and only when the browser names it", () => {
     const split = { ...config, corsOrigins: ['https://app.school.test'] };
     const cross = { 'sec-fetch-site': 'cross-site' };
-    expect(sentBySameSite(req({ ...cross, origin: 'https://app.school.test' }), split)).toBe(true);
-    expect(sentBySameSite(req({ ...cross, origin: 'https://evil.test' }), split)).toBe(false);
-    expect(sentBySameSite(req(cross), split)).toBe(false);
-    // a sibling subdomain or port is not the SPA unless the browser names the SPA's origin
-    expect(sentBySameSite(req({ 'sec-fetch-site': 'same-site' }), split)).toBe(false);
-    expect(
-      sentBySameSite(req({ 'sec-fetch-site': 'same-site', referer: 'https://evil.school.test/' }), split),
-    ).toBe(false);
+    const product = (headers: Record<string, string>) => sentBySameSite(req(headers), split, true);
+    expect(product({ ...cross, origin: 'https://app.school.test' })).toBe(true);
+    expect(product({ ...cross, origin: 'https://evil.test' })).toBe(false);
+    expect(product(cross)).toBe(false);
+    // a sibling subdomain or port is not the product unless the browser names the product's origin
+    expect(product({ 'sec-fetch-site': 'same-site' })).toBe(false);
+    expect(product({ 'sec-fetch-site': 'same-site', referer: 'https://evil.school.test/' })).toBe(false);
+    expect(product({ 'sec-fetch-site': 'same-site', origin: 'https://app.school.test' })).toBe(true);
+    // any other call that changes something is the portal's own
     expect(
       sentBySameSite(req({ 'sec-fetch-site': 'same-site', origin: 'https://app.school.test' }), split),
-    ).toBe(true);
+    ).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { API_PREFIX, HASHED_DIR } from '@frontdoor/contract';
+import { API_PREFIX, HASHED_DIR, apiPaths } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 
 /**
@@ -14,7 +14,19 @@ export interface RoutePolicy {
   csrf: boolean;
   /** A GET that changes state (§7 keeps them GETs): refused when another site sends the browser. */
   sameSiteOnly: boolean;
+  /** A call a product's pages make with the person's cookies (PRODUCT_CALLS): CORS_ORIGINS may. */
+  productCall: boolean;
 }
+
+/**
+ * The calls a product's pages make with the person's cookies (docs/identity.md, "Integrating a
+ * product"): who is signed in, and signing out. No other call answers another origin, so a product's
+ * page, or a script injected into it, cannot act as the person in the portal.
+ */
+export const PRODUCT_CALLS: ReadonlySet<string> = new Set([
+  `${API_PREFIX}${apiPaths.sig}`,
+  `${API_PREFIX}${apiPaths.cognitoLogout}`,
+]);
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -63,6 +75,7 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
       (request.method === 'GET' || request.method === 'HEAD') &&
       pattern !== undefined &&
       STATE_CHANGING_GETS.has(pattern),
+    productCall: pattern !== undefined && PRODUCT_CALLS.has(pattern),
   };
 }
 
@@ -83,8 +96,9 @@ const originOf = (value: string | undefined): string | null => {
 export function sentBySameSite(
   request: FastifyRequest,
   config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>,
+  productCall = false,
 ): boolean {
-  const trusted = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
+  const trusted = new Set([new URL(config.publicUrl).origin, ...(productCall ? config.corsOrigins : [])]);
   const header = (name: string) => {
     const value = request.headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -93,8 +107,8 @@ export function sentBySameSite(
   const site = header('sec-fetch-site');
   if (site === 'same-origin' || site === 'none') return true;
   // another site, or another app of the same site (a sibling subdomain, another port): only a
-  // CORS_ORIGINS origin (a product's pages, a SPA hosted elsewhere) passes, and only when the browser names it (a top-level navigation sends no
-  // Origin and a page can drop its Referer, so naming nothing is no proof)
+  // product's origin (CORS_ORIGINS) on a product call passes, and only when the browser names it (a
+  // top-level navigation sends no Origin and a page can drop its Referer, so naming nothing is no proof)
   if (site === 'cross-site' || site === 'same-site') return claimed !== null && trusted.has(claimed);
   return claimed === null || trusted.has(claimed);
 }
