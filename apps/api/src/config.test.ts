@@ -4,6 +4,7 @@ import {
   developmentBanner,
   developmentLinks,
   developmentWarning,
+  proxyWarning,
   loadConfig,
   logLevel,
 } from './config.ts';
@@ -243,6 +244,19 @@ describe('loadConfig', () => {
       SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
     };
     expect(developmentWarning(loadConfig(prod))).toBeNull();
+  });
+
+  it('warns at start when PUBLIC_URL is https behind a proxy it does not trust: every client would be one address', () => {
+    const prod = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://portal.test',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+    };
+    expect(proxyWarning(loadConfig(prod))).toMatch(/TRUST_PROXY is off.*one address.*Secure/);
+    expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '1' }))).toBeNull();
+    // a plain-HTTP PUBLIC_URL may be served straight to its clients
+    expect(proxyWarning(loadConfig({}))).toBeNull();
   });
 
   it('prints a start banner in development: the URL, the links of the tools that are on, the warning', () => {

@@ -257,6 +257,15 @@ export function developmentWarning(config: AppConfig): string | null {
   }. Never expose this server; run production with APP_ENV=production.`;
 }
 
+/**
+ * The start's warning when PUBLIC_URL is https but TRUST_PROXY is off: the server speaks plain HTTP,
+ * so a TLS proxy stands in front, and without trusting it every client is the proxy's one address.
+ */
+export function proxyWarning(config: AppConfig): string | null {
+  if (config.trustProxy !== false || !config.publicUrl.startsWith('https://')) return null;
+  return "PUBLIC_URL is https, but TRUST_PROXY is off: behind the TLS proxy every client counts as the proxy's one address for the abuse limits (a whole district as one school), and the authorization server's cookies lose Secure. Set TRUST_PROXY to the number of proxies in front (usually 1).";
+}
+
 export interface DevelopmentLink {
   label: string;
   /** A URL to open or a command to run. */

@@ -5,6 +5,7 @@ import {
   developmentBanner,
   developmentLinks,
   developmentWarning,
+  proxyWarning,
   loadConfig,
   logLevel,
   type AppConfig,
@@ -95,6 +96,9 @@ async function main(): Promise<void> {
       { links: Object.fromEntries(developmentLinks(config).map((link) => [link.label, link.target])) },
       warning,
     );
+
+  const proxy = proxyWarning(config);
+  if (proxy) logger.warn(proxy);
 
   // mail and CRM calls go out from the outbox (services/outbox.ts), also those left from a previous run
   ctx.outbox.start();
