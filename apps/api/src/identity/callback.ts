@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
+import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { refusePage } from './pages.ts';
 import { completeSignIn, existingBrowserBinding, type PortalCodeExchange } from './portal-login.ts';
 
@@ -22,7 +22,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       {
         search: new URL(request.url, 'http://x').search,
         binding: existingBrowserBinding(request, ctx.config),
-        previousSession: sessionTokenOf(request, ctx.config),
+        previousSessions: sessionsToEnd(request, ctx.config),
         address: request.ip,
       },
       request.log,

@@ -7,7 +7,7 @@ import { audit } from '../services/audit.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { checkGuess, guessAtUnknownAccount, mayCheckUnconfirmedPassword } from '../services/limits.ts';
-import { replaceSession, sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
+import { replaceSession, sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
 import { voidCodes } from '../services/codes.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
@@ -101,7 +101,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       await interaction.save(Math.max(1, interaction.exp - Math.floor(ctx.now() / 1000)));
       return ok({ redirect: interaction.returnTo });
     }
-    const token = await replaceSession(ctx.db, sessionTokenOf(request, ctx.config), user.id, ctx.now(), {
+    const token = await replaceSession(ctx.db, sessionsToEnd(request, ctx.config), user.id, ctx.now(), {
       via: 'password',
       address: request.ip,
     });

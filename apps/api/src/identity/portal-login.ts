@@ -134,8 +134,8 @@ export interface CallbackInput {
   search: string;
   /** The browser's binding digest (existingBrowserBinding). */
   binding: string | undefined;
-  /** The session cookie the browser held before (a shared device's previous person). */
-  previousSession: string | undefined;
+  /** The sessions the browser's cookies named before (a shared device's previous person): sessionsToEnd. */
+  previousSessions: string[];
   address: string;
 }
 
@@ -189,7 +189,7 @@ export async function completeSignIn(
   }
   const user = await findUserById(ctx.db, userId);
   if (!user) return { refused: 'upstream' };
-  const session = await replaceSession(ctx.db, input.previousSession, user.id, now, {
+  const session = await replaceSession(ctx.db, input.previousSessions, user.id, now, {
     via: 'callback',
     address: input.address,
   });

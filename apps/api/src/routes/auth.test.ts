@@ -122,6 +122,39 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
+    it('where cookies are Secure, a sign-out or the next sign-in also ends the session of a plain fd_session an older release set: an upgrade leaves none the person cannot end', async () => {
+      const secure = await createTestApp(dialect, { env: { PUBLIC_URL: 'https://portal.school.test' } });
+      try {
+        const user = await seedUser(secure, { email: 'upgraded@school.test' });
+        const live = (token: string) => readSession(secure.db, token, secure.clock.now());
+        // signed in before the upgrade, the browser holds the session under the plain name
+        const before = await createSession(secure.db, user.id, { now: secure.clock.now() });
+        const logout = await secure.app.inject({
+          url: '/api/cognito/logout',
+          headers: { cookie: `${SESSION_COOKIE}=${before}` },
+        });
+        expect(logout.statusCode).toBe(200);
+        expect(await live(before)).toBeNull();
+        expect(String(logout.headers['set-cookie'])).toMatch(new RegExp(`(^|,)\\s*${SESSION_COOKIE}=;`));
+        // the next person on the device signs in: the previous one's session ends with it
+        const previous = await createSession(secure.db, user.id, { now: secure.clock.now() });
+        const next = await seedUser(secure, { email: 'next-on-device@school.test' });
+        const login = await secure.app.inject({
+          method: 'POST',
+          url: '/api/cognito/login',
+          headers: {
+            cookie: `${SESSION_COOKIE}=${previous}; __Host-${CSRF_COOKIE}=t0k3n`,
+            'x-csrf-token': 't0k3n',
+          },
+          payload: { email: next.email, password: TEST_PASSWORD },
+        });
+        expect(login.statusCode).toBe(200);
+        expect(await live(previous)).toBeNull();
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('returns the signature and a verifiable product token for a session', async () => {
       const user = await seedUser(t, { email: 'sig@school.test', roles: { teacher: [1, 2] } });
       const c = await signedInClient(t, user.id);

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith, sendError } from '../services/http.ts';
 import { currentUser, requireOwnUser, sessionView } from '../services/current-user.ts';
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
-import { sessionTokenOf, setSessionCookie } from '../services/sessions.ts';
+import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
 import { csrfCookie } from '../services/host-cookie.ts';
 import { refusePage } from '../identity/pages.ts';
@@ -53,7 +53,7 @@ export const authRoutes =
           returnUrl,
           token: query.token,
           browser: csrfCookie(ctx.config).read(request),
-          previousSession: sessionTokenOf(request, ctx.config),
+          previousSessions: sessionsToEnd(request, ctx.config),
           address: request.ip,
         });
         setSessionCookie(reply, token, ctx.config);

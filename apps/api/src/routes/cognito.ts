@@ -23,7 +23,7 @@ import {
   startPasswordReset,
 } from '../services/accounts.ts';
 import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
-import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { clearSessionCookie, revokeSessions, sessionsToEnd } from '../services/sessions.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { pickLanguage } from '../mail/render.ts';
 
@@ -36,7 +36,7 @@ export const cognitoRoutes =
     const signupCookie = hostCookie(SIGNUP_COOKIE, ctx.config);
 
     app.get('/cognito/logout', async (request, reply) => {
-      await revokeSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
+      await revokeSessions(ctx.db, sessionsToEnd(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return ok(null);
     });

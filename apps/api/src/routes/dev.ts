@@ -11,7 +11,7 @@ import { DEMO_SP } from '../services/demo.ts';
 import { DEV_SP_LOG_IN_PATH, DEV_SP_SIGN_OUT_PATH, devSpBody } from '../services/dev-sp.ts';
 import { findServiceProvider } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
-import { clearSessionCookie, revokeSession, sessionTokenOf } from '../services/sessions.ts';
+import { clearSessionCookie, revokeSessions, sessionsToEnd } from '../services/sessions.ts';
 import { sentBySameSite } from '../services/route-policy.ts';
 
 const mailboxQuery = z.object({ to: z.optional(z.string().check(z.maxLength(254))) });
@@ -77,7 +77,7 @@ ${items.length ? items : html`<p>No messages yet.</p>`}`;
       if (!demo) throw new ApiError(404, 'notFound');
       // another site must not sign this browser out (no CSRF header on a plain form)
       if (!sentBySameSite(request, ctx.config)) throw new ApiError(403, 'crossSiteRequest');
-      await revokeSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
+      await revokeSessions(ctx.db, sessionsToEnd(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return reply.redirect(DEV_SP_PATH, 303);
     });

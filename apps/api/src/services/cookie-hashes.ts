@@ -43,8 +43,8 @@ export interface CookieRedemption {
   token: string;
   /** The redeeming browser's fd_csrf cookie. */
   browser: string | undefined;
-  /** The session cookie the browser held before (a shared device's previous person). */
-  previousSession: string | undefined;
+  /** The sessions the browser's cookies named before (a shared device's previous person): sessionsToEnd. */
+  previousSessions: string[];
   /** The redeeming client's address, for the audit log. */
   address: string;
 }
@@ -71,7 +71,7 @@ export async function redeemCookieHash(ctx: AppContext, input: CookieRedemption)
     // a concurrent request redeemed it first
     if (!(await claimOnce(trx, 'cookie_hashes', (used) => used.where('hash_digest', '=', digest), now)))
       throw new ApiError(400, 'cookieHashInvalid');
-    return replaceSession(trx, input.previousSession, row.user_id, now, {
+    return replaceSession(trx, input.previousSessions, row.user_id, now, {
       via: 'cookie',
       address: input.address,
       spId: sp.spId,

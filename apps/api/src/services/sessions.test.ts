@@ -37,7 +37,7 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
       const user = await seedUser(t, { email: 'deleted-meanwhile@school.test' });
       await t.db.deleteFrom('users').where('id', '=', user.id).execute();
       const start = { via: 'password', address: '198.51.100.9' } as const;
-      await expect(replaceSession(t.db, undefined, user.id, t.clock.now(), start)).rejects.toMatchObject({
+      await expect(replaceSession(t.db, [], user.id, t.clock.now(), start)).rejects.toMatchObject({
         statusCode: 401,
         code: 'incorrectCredentials',
       });

@@ -123,12 +123,12 @@ export interface SessionStart {
  */
 export async function replaceSession(
   db: Db,
-  previousToken: string | undefined,
+  previousTokens: string[],
   userId: string,
   now: number,
   start: SessionStart,
 ): Promise<string> {
-  await revokeSession(db, previousToken, now);
+  await revokeSessions(db, previousTokens, now);
   const token = await createSession(db, userId, { now });
   await audit(
     { db, now: () => now },
@@ -143,12 +143,13 @@ export async function replaceSession(
   return token;
 }
 
-export async function revokeSession(db: Db, token: string | undefined, now: number): Promise<void> {
-  if (!token) return;
+/** Ends the sessions of these cookie tokens (sessionsToEnd), those still live. */
+export async function revokeSessions(db: Db, tokens: string[], now: number): Promise<void> {
+  if (!tokens.length) return;
   await db
     .updateTable('sessions')
     .set({ revoked_at: now })
-    .where('id', '=', sha256(token))
+    .where('id', 'in', tokens.map(sha256))
     .where('revoked_at', 'is', null)
     .execute();
 }
@@ -172,8 +173,21 @@ type CookieConfig = Pick<AppConfig, 'cookieSecure'>;
 export const setSessionCookie = (reply: FastifyReply, token: string, config: CookieConfig): void =>
   hostCookie(SESSION_COOKIE, config).set(reply, token);
 
-export const clearSessionCookie = (reply: FastifyReply, config: CookieConfig): void =>
+export const clearSessionCookie = (reply: FastifyReply, config: CookieConfig): void => {
   hostCookie(SESSION_COOKIE, config).clear(reply);
+  if (config.cookieSecure) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+};
 
 export const sessionTokenOf = (request: FastifyRequest, config: CookieConfig): string | undefined =>
   hostCookie(SESSION_COOKIE, config).read(request);
+
+/**
+ * The sessions a browser's cookies name, to end them (a sign-out, the next person signing in on a
+ * shared device): its session cookie and, where cookies are Secure, the plain `fd_session` a release
+ * before the `__Host-` name set. That one is never read as a session, only ended: after an upgrade
+ * its session would otherwise stay live for the products, with no way for the person to end it.
+ */
+export const sessionsToEnd = (request: FastifyRequest, config: CookieConfig): string[] =>
+  [sessionTokenOf(request, config), config.cookieSecure ? request.cookies[SESSION_COOKIE] : undefined].filter(
+    (token): token is string => token !== undefined && token !== '',
+  );
