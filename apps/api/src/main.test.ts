@@ -66,6 +66,10 @@ describe('main.ts as a process', () => {
     if (code !== 0) console.error(log.split('\n').slice(-6).join('\n'));
     expect(code).toBe(0);
     expect(log).toContain('"msg":"stopped"');
+    // a new database: every migration ran, named in one line with the time the start waited for them
+    expect(log).toMatch(
+      /"migrations":\["001_initial",[^\]]*"013_outbox_outcomes"\],"ms":\d+,"msg":"database migrated"/,
+    );
     // the start line says where the data is and where the limits count
     expect(log).toContain(
       `"database":"sqlite","databaseAt":${JSON.stringify(dataDir)},"limitCounters":"memory"`,

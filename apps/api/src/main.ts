@@ -33,7 +33,11 @@ async function start(config: AppConfig, logger: Logger) {
     onConnectionLost: (err) =>
       logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another'),
   });
-  await migrateToLatest(db, { secret: config.secret });
+  const migrating = performance.now();
+  const migrations = await migrateToLatest(db, { secret: config.secret });
+  // what an upgrade changed in the database, and how long the start waited for it (docs/DEPLOYMENT.md)
+  if (migrations.length)
+    logger.info({ migrations, ms: Math.round(performance.now() - migrating) }, 'database migrated');
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
   const ctx: AppContext = {

@@ -204,12 +204,15 @@ async function executedMigrations(db: Db): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-export async function migrateToLatest(db: Db, options: { secret: string }): Promise<void> {
-  await migrateTo(db, options);
-}
+/** Runs the migrations a database has not run yet; returns their names, oldest first (none: up to date). */
+export const migrateToLatest = (db: Db, options: { secret: string }): Promise<string[]> =>
+  migrateTo(db, options);
 
-/** Up (or down) to the named migration; the newest when none is named (upgrade tests start older). */
-export async function migrateTo(db: Db, options: { secret: string }, name?: string): Promise<void> {
+/**
+ * Up (or down) to the named migration; the newest when none is named (upgrade tests start older).
+ * Returns the names of the migrations run, in order.
+ */
+export async function migrateTo(db: Db, options: { secret: string }, name?: string): Promise<string[]> {
   const known = migrations(options.secret);
   const provider: MigrationProvider = { getMigrations: async () => known };
   const migrator = new Migrator({ db, provider });
@@ -224,4 +227,5 @@ export async function migrateTo(db: Db, options: { secret: string }, name?: stri
       { cause: error },
     );
   }
+  return (results ?? []).map((result) => result.migrationName);
 }
