@@ -25,6 +25,7 @@ import * as m010 from './migrations/010_signup_browser.ts';
 import * as m011 from './migrations/011_names_proven.ts';
 import * as m012 from './migrations/012_email_spelling.ts';
 import * as m013 from './migrations/013_outbox_outcomes.ts';
+import * as m014 from './migrations/014_access_code_places.ts';
 
 export type Db = Kysely<Database>;
 
@@ -181,6 +182,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '011_names_proven': m011,
   '012_email_spelling': m012,
   '013_outbox_outcomes': m013,
+  '014_access_code_places': m014,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -103,6 +103,8 @@ export interface AccessCodeFailuresTable {
   sp_id: string;
   day: number;
   failures: number;
+  /** Guesses being looked up now, on every instance (migration 014, services/access-codes.ts). */
+  in_flight: Generated<number>;
   /** When the budget ran out (the operator was told then). */
   exhausted_at: number | null;
 }

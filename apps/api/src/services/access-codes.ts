@@ -168,9 +168,9 @@ async function noticeBudgetSpent(ctx: AppContext, spId: string, spent: Budget): 
   await audit(ctx, { event: 'access-codes.budget-exhausted', spId, detail });
 }
 
-/** Counts one failed guess against a provider today (atomically); returns today's failures with it. */
-async function countProviderFailure(ctx: CodeContext, spId: string): Promise<number> {
-  const row = await ctx.db
+/** Counts one failed guess against a provider today (atomically): another provider's code named. */
+async function countProviderFailure(ctx: CodeContext, spId: string): Promise<void> {
+  await ctx.db
     .insertInto('access_code_failures')
     .values({ sp_id: spId, day: utcDay(ctx.now()), failures: 1, exhausted_at: null })
     .onConflict((oc) =>
@@ -178,12 +178,10 @@ async function countProviderFailure(ctx: CodeContext, spId: string): Promise<num
         .columns(['sp_id', 'day'])
         .doUpdateSet((eb) => ({ failures: eb('access_code_failures.failures', '+', 1) })),
     )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
-  return row.failures;
+    .execute();
 }
 
-/** Today's settled failures of a provider (wrong guesses already looked up). */
+/** Today's failures of a provider (wrong guesses already looked up). */
 async function providerFailures(ctx: CodeContext, spId: string): Promise<number> {
   const row = await ctx.db
     .selectFrom('access_code_failures')
@@ -194,34 +192,48 @@ async function providerFailures(ctx: CodeContext, spId: string): Promise<number>
   return row?.failures ?? 0;
 }
 
-/**
- * The guesses at a provider's codes being looked up right now (every instance's, through the shared
- * counters). The count slides while guesses come, so one an instance took down with it is forgotten
- * a minute after the provider's last guess.
- */
-const lookupsKey = (spId: string) => `access-code-lookups:${spId}`;
-const LOOKUPS_TTL_MS = 60 * 1000;
-/** How long a guess waits, at most, for the guesses before it to settle: 40 × 25 ms. */
+/** How a guess waits for the guesses before it to settle: 40 tries, 25 ms apart (about a second). */
 const SETTLE_ATTEMPTS = 40;
 const SETTLE_WAIT_MS = 25;
 
+/** A guess's place in its provider's budget of one day (holdBudgetPlace). */
+interface BudgetPlace {
+  spId: string;
+  day: number;
+}
+
 /**
- * Holds a place for one guess within the provider's budget before its code is looked up: today's
- * failures and the guesses being looked up (this one included) may not pass the budget, so a burst
- * of wrong codes cannot spend more than the budget. Only a wrong code then counts as a failure, so a
- * class typing its right codes at once never pauses its provider nor alarms its operator: while the
- * budget is full only of guesses still being looked up, a guess waits for them to settle (a second at
- * most, then 429 tooManyRequests). The count is taken before the failures are read, and a failure is
- * written before its place is given back (releaseBudgetPlace), so no guess is ever missed.
+ * Holds a place for one guess within the provider's budget before its code is looked up, in one
+ * statement every instance shares: today's failures and the guesses being looked up (`in_flight`)
+ * may not pass the budget, so a burst of wrong codes cannot spend more than the budget. Only a wrong
+ * code then becomes a failure (settleBudgetPlace), so a class typing its right codes at once never
+ * pauses its provider nor alarms its operator: while the budget is full only of guesses still being
+ * looked up, a guess waits for them to settle (about a second, then 429 tooManyRequests). A place an
+ * instance took down with it (a crash mid-lookup) stays taken until the day ends.
  */
-async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Promise<void> {
-  const key = lookupsKey(spId);
+async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Promise<BudgetPlace> {
   for (let attempt = 1; ; attempt++) {
     const now = ctx.now();
-    const { count: lookups } = await ctx.limits.counters.hit(key, now, LOOKUPS_TTL_MS, true);
+    const place = { spId, day: utcDay(now) };
+    const held = await ctx.db
+      .insertInto('access_code_failures')
+      .values({ sp_id: spId, day: place.day, failures: 0, in_flight: 1, exhausted_at: null })
+      .onConflict((oc) =>
+        oc
+          .columns(['sp_id', 'day'])
+          .doUpdateSet((eb) => ({ in_flight: eb('access_code_failures.in_flight', '+', 1) }))
+          .where((eb) =>
+            eb(
+              eb('access_code_failures.failures', '+', eb.ref('access_code_failures.in_flight')),
+              '<',
+              spent.budget,
+            ),
+          ),
+      )
+      .returning('day')
+      .executeTakeFirst();
+    if (held) return place;
     const failures = await providerFailures(ctx, spId);
-    if (failures + lookups <= spent.budget) return;
-    await ctx.limits.counters.undo(key, now, 1);
     if (failures >= spent.budget) {
       await noticeBudgetSpent(ctx, spId, { ...spent, failures });
       throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
@@ -231,8 +243,23 @@ async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Pr
   }
 }
 
-const releaseBudgetPlace = (ctx: AppContext, spId: string) =>
-  ctx.limits.counters.undo(lookupsKey(spId), ctx.now(), 1);
+/** Gives a guess's place back once its code is looked up; a wrong one becomes a failure in the same write. */
+async function settleBudgetPlace(ctx: CodeContext, place: BudgetPlace, failed: boolean): Promise<void> {
+  await ctx.db
+    .updateTable('access_code_failures')
+    .set((eb) => ({
+      in_flight: eb
+        .case()
+        .when('in_flight', '>', 0)
+        .then(eb('in_flight', '-', 1))
+        .else(0)
+        .end(),
+      ...(failed ? { failures: eb('failures', '+', 1) } : {}),
+    }))
+    .where('sp_id', '=', place.spId)
+    .where('day', '=', place.day)
+    .execute();
+}
 
 /** Tells the operator when a provider's failures have reached its budget (noticeBudgetSpent). */
 async function noticeIfSpent(ctx: AppContext, spId: string): Promise<void> {
@@ -299,18 +326,29 @@ export async function accessCodeLogin(
     await noticeBudgetSpent(ctx, input.spId, spent);
     throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - ctx.now());
   }
-  await holdBudgetPlace(ctx, input.spId, spent);
+  const place = await holdBudgetPlace(ctx, input.spId, spent);
+  let settled = false;
+  // once: by the lookup's outcome, else (a refusal, an error) as no failure
+  const settle = async (failed: boolean) => {
+    if (settled) return;
+    settled = true;
+    await settleBudgetPlace(ctx, place, failed);
+  };
   try {
-    return await lookUpGuess(ctx, input);
+    return await lookUpGuess(ctx, input, settle);
   } finally {
-    await releaseBudgetPlace(ctx, input.spId);
+    await settle(false);
   }
 }
 
-/** accessCodeLogin's guess, within its place in the provider's budget: a wrong code is a failure. */
+/**
+ * accessCodeLogin's guess, within its place in the provider's budget, which `settle` gives back as
+ * soon as the code is looked up: a wrong code as a failure.
+ */
 async function lookUpGuess(
   ctx: AppContext,
   input: { code: string; spId: string; address: string; browser: string },
+  settle: (failed: boolean) => Promise<void>,
 ): Promise<{ cookieHash: string; spId: string }> {
   const now = ctx.now();
   const guess = await reserveAddressGuess(ctx, input.address);
@@ -324,6 +362,7 @@ async function lookUpGuess(
   // a code made before its account became an administrator's opens nothing
   const student = row && (await findUserById(ctx.db, row.user_id));
   if (row && student && !isAdministrator(student)) {
+    await settle(false);
     // only a code that has typos to forgive spends its hour's forgiveness (and writes a counter)
     const { count: typed } = await ctx.limits.counters.peek(typos, now);
     const forgives =
@@ -347,7 +386,7 @@ async function lookUpGuess(
     };
   }
 
-  await countProviderFailure(ctx, input.spId);
+  await settle(true);
   addressGuessFailed(ctx, guess);
   await ctx.limits.counters.hit(typos, now, HOUR_MS);
   await audit(ctx, {

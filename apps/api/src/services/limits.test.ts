@@ -13,7 +13,9 @@ import {
 } from '../../test/harness.ts';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
-import { accessCodeBudgetOf, createAccessCode, revokeAccessCodes } from './access-codes.ts';
+import { accessCodeBudgetOf, accessCodeLogin, createAccessCode, revokeAccessCodes } from './access-codes.ts';
+import { memoryCounters } from './counters.ts';
+import type { ApiError } from './http.ts';
 import { listAudit } from './audit.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import {
@@ -526,6 +528,34 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(answers.filter((a) => a.status === 404)).toHaveLength(3);
       expect(answers.filter((a) => a.body.code === 'accessCodesPaused')).toHaveLength(17);
       expect((await accessCodeBudgetOf(u.ctx, 'burst')).failures).toBe(3);
+    });
+
+    it('several instances without shared counters (no Redis, or Redis down) still spend no more than the budget', async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'instances');
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `instances${i}@school.test` });
+        await createAccessCode(u.ctx, { spId: 'instances', userId: student.id });
+      }
+      // two instances on one database, each counting in its own memory
+      const instances = [0, 1].map(() => ({
+        ...u.ctx,
+        limits: { ...u.ctx.limits, counters: memoryCounters() },
+      }));
+      const answers = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          accessCodeLogin(instances[i % 2] ?? u.ctx, {
+            code: String(900000 + i),
+            spId: 'instances',
+            address: `198.51.100.${170 + i}`,
+            browser: `browser-${i}`,
+          }),
+        ),
+      );
+      const codes = answers.map((a) => (a.status === 'rejected' ? (a.reason as ApiError).code : 'signedIn'));
+      // 10 live codes at 0.003 %: a budget of 3 failures
+      expect(codes.filter((code) => code === 'accessCodeNotFound')).toHaveLength(3);
+      expect((await accessCodeBudgetOf(u.ctx, 'instances')).failures).toBe(3);
     });
 
     it('a class typing its right codes at once never pauses its provider nor tells the operator it did', async () => {
