@@ -11,6 +11,8 @@ import {
 import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import { deleteUser } from '../services/user-admin.ts';
 import { saveSubscriptions } from '../services/crm.ts';
+import { pruneExpired } from '../services/pruning.ts';
+import { DAY_MS } from '../services/limits.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';
@@ -205,7 +207,28 @@ describe.each(DIALECTS)(
         expect(bodies.map((body) => body.deleted ?? false)).toEqual([false, true]);
       });
 
-      it('a forward not yet tried when the account answers it is a student is cancelled: the CRM hears nothing', async () => {
+      it('an account that answers it is a student a week after its preferences went, the outbox row pruned, still has the CRM erase the address', async () => {
+        const user = await seedUser(t, { email: 'said-no-long-ago@school.test' });
+        const c = await signedInClient(t, user.id);
+        expect(
+          (await c.post('/api/hs/subscription', { subscriptionChanges: changes })).json().payload.forwarded,
+        ).toBe(true);
+        t.clock.advance(8 * DAY_MS);
+        await pruneExpired(t.ctx);
+        expect(await t.db.selectFrom('outbox').select('id').where('user_id', '=', user.id).execute()).toEqual(
+          [],
+        );
+        // signed in again, a week on
+        const later = await signedInClient(t, user.id);
+        expect((await later.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
+        await t.ctx.outbox.drain();
+        const bodies = crm.requests
+          .map((r) => JSON.parse(r.body) as { userId: string; deleted?: boolean })
+          .filter((body) => body.userId === user.id);
+        expect(bodies.map((body) => body.deleted ?? false)).toEqual([false, true]);
+      });
+
+      it('a forward not yet tried when the account answers it is a student is cancelled: the CRM hears only the erasure', async () => {
         const user = await seedUser(t, { email: 'not-yet-sent@school.test' });
         const c = await signedInClient(t, user.id);
         // stored, its forward still waiting in the outbox (the route would try it at once)
@@ -213,7 +236,10 @@ describe.each(DIALECTS)(
         expect(outboxId).not.toBeNull();
         expect((await c.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
         await t.ctx.outbox.drain();
-        expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
+        const bodies = crm.requests
+          .map((r) => JSON.parse(r.body) as { userId: string; deleted?: boolean })
+          .filter((body) => body.userId === user.id);
+        expect(bodies.map((body) => body.deleted ?? false)).toEqual([true]);
         const call = await t.db
           .selectFrom('outbox')
           .select(['cancelled_at', 'payload'])

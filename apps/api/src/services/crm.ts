@@ -62,48 +62,36 @@ export async function saveSubscriptions(
 }
 
 /**
- * Within the transaction that records an account's Yes to the student question (after its row's
- * update, which waits for a saveSubscriptions holding it): the account's CRM calls not yet sent are
- * cancelled, and where one may have reached the CRM (tried or being sent), it is told to erase the
- * contact (`deleted: true`), as for a deleted account: a child's address is no marketing contact.
+ * Within the transaction that records an account's Yes to the student question, with the account's
+ * row as it was before (`before`, read and locked in it): the account's CRM calls never tried are
+ * cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
+ * pruned since, or being sent now) it is told to erase the contact, as for a deleted account: a
+ * child's address is no marketing contact.
  */
 export async function withdrawFromCrm(
   ctx: Pick<AppContext, 'config' | 'now'>,
   trx: Db,
-  user: Pick<User, 'id' | 'email'>,
+  before: User,
 ): Promise<void> {
   const now = ctx.now();
-  const calls = await trx
-    .selectFrom('outbox')
-    .select(['id', 'attempts', 'next_attempt_at', 'claimed_until'])
+  // one conditional write: a call the outbox claims meanwhile is left to it (the erasure follows it)
+  await trx
+    .updateTable('outbox')
+    .set({ cancelled_at: now, next_attempt_at: null, payload: null })
     .where('kind', '=', 'crm')
-    .where('user_id', '=', user.id)
-    .where('cancelled_at', 'is', null)
+    .where('user_id', '=', before.id)
+    .where('attempts', '=', 0)
+    .where('claimed_by', 'is', null)
+    .where('next_attempt_at', 'is not', null)
     .execute();
-  const sending = (call: (typeof calls)[number]) => call.claimed_until !== null && call.claimed_until > now;
-  const unsent = calls.filter(
-    (call) => call.next_attempt_at !== null && call.attempts === 0 && !sending(call),
-  );
-  if (unsent.length)
-    await trx
-      .updateTable('outbox')
-      .set({ cancelled_at: now, next_attempt_at: null, payload: null })
-      .where(
-        'id',
-        'in',
-        unsent.map((call) => call.id),
-      )
-      .execute();
-  if (!ctx.config.crmWebhookUrl || unsent.length === calls.length) return;
-  const payload = JSON.stringify({ email: user.email, userId: user.id, deleted: true, changedAt: now });
-  await enqueue(trx, { kind: 'crm', payload, userId: user.id, now });
+  await queueCrmErasure(ctx, trx, before);
 }
 
 /**
- * Within a deletion's transaction: when the CRM may have learnt the account's address (a webhook is
- * configured, the account stored preferences, and mayReachCrm let them go on), an outbox row
- * `{email, userId, deleted: true, changedAt}` that tells it to erase the contact. The row names no
- * account, which is gone.
+ * Within a deletion's transaction (or a Yes to the student question's, withdrawFromCrm): when the
+ * CRM may have learnt the account's address (a webhook is configured, the account stored
+ * preferences, and mayReachCrm let them go on), an outbox row `{email, userId, deleted: true,
+ * changedAt}` that tells it to erase the contact. The row names no account: a deleted one is gone.
  */
 export async function queueCrmErasure(
   ctx: Pick<AppContext, 'config' | 'now'>,

@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { EmailStatus, Roles, SignatureUser } from '@frontdoor/contract';
 import { ACCOUNT_METHODS, ADMIN_ROLE, cleanName, rolesSchema, userHasRole } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { linkedIdentities } from '../identity/linked-identities.ts';
@@ -149,13 +150,16 @@ export async function setIsStudent(
   isStudent: boolean,
 ): Promise<boolean> {
   await ctx.db.transaction().execute(async (trx) => {
-    const student = await trx
+    // as it was, locked on PostgreSQL: a saveSubscriptions holding it commits first
+    let current = trx.selectFrom('users').selectAll().where('id', '=', userId);
+    if (isPostgres(ctx.db)) current = current.forUpdate();
+    const before = await current.executeTakeFirst();
+    await trx
       .updateTable('users')
       .set({ is_student: isStudent ? 1 : 0, updated_at: ctx.now() })
       .where('id', '=', userId)
-      .returning(['id', 'email'])
-      .executeTakeFirst();
-    if (student && isStudent) await withdrawFromCrm(ctx, trx, student);
+      .execute();
+    if (before && isStudent && before.is_student !== 1) await withdrawFromCrm(ctx, trx, before);
   });
   return isStudent;
 }
