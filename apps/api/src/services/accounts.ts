@@ -135,6 +135,7 @@ export async function mailCode(
   }
   // a code sent moments ago is still good: none went out, the send goes back
   if (!issued) return send.release();
+  send.kept();
   ctx.outbox.notify();
   // written once a code is issued, so requests refused or skipped above add nothing to the log
   if (purpose === 'reset')

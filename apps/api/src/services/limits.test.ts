@@ -881,9 +881,11 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         expect((await login(log.t, SCHOOL, 'lock-logged@school.test')).body.code).toBe('accountLocked');
       for (let i = 0; i < 4; i++) {
         await seedUser(log.t, { email: `mailed${i}@school.test` });
-        await call(log.t, '198.51.100.150', 'POST', '/api/cognito/sendreset', {
-          un: `mailed${i}@school.test`,
-        });
+        // the first asked for again at once: skipped in its cooldown, nothing mailed, nothing said
+        for (let again = 0; again < (i === 0 ? 4 : 1); again++)
+          await call(log.t, '198.51.100.150', 'POST', '/api/cognito/sendreset', {
+            un: `mailed${i}@school.test`,
+          });
       }
       expect(log.reached()).toEqual([
         expect.objectContaining({

@@ -399,19 +399,21 @@ export async function assertMaySendCode(ctx: AppContext, user: User): Promise<vo
   if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
 }
 
-/** One of an address's hourly mail sends, held while its code is issued; `release` gives it back. */
+/** One of an address's hourly mail sends, held while its code is issued. */
 export interface CodeSendReservation {
+  /** No code went out (a cooldown skipped it, a failure): the send goes back. */
   release(): Promise<void>;
+  /** The code went out: the send that took the hour's last says that the limit now refuses. */
+  kept(): void;
 }
 
 /**
  * Takes one of the address's hourly sends (LIMIT_MAIL_PER_ADDRESS_PER_HOUR) before a code is issued,
  * or refuses (429 codeSendLimit, nothing counted): sends asked for at once each see the ones before
- * them, so a burst from one address mails no more than the limit. The send that takes the last one
- * logs that the limit now refuses. An allowlisted address is not counted.
+ * them, so a burst from one address mails no more than the limit. An allowlisted address is not counted.
  */
 export async function reserveCodeSend(ctx: AppContext, address: string): Promise<CodeSendReservation> {
-  if (ctx.limits.allowlisted(address)) return { release: async () => {} };
+  if (ctx.limits.allowlisted(address)) return { release: async () => {}, kept: () => {} };
   const now = ctx.now();
   const key = mailKey(address);
   const max = ctx.config.limits.mailSendsPerAddressPerHour;
@@ -421,14 +423,18 @@ export async function reserveCodeSend(ctx: AppContext, address: string): Promise
     await ctx.limits.counters.undo(key, now, 1);
     throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, retryAfterMs));
   }
-  if (spent.count === max)
-    logLimitReached(ctx.logger, {
-      limit: 'mail sends per address',
-      code: 'codeSendLimit',
-      key: { key: 'address', address },
-      retryAfterMs,
-    });
-  return { release: () => ctx.limits.counters.undo(key, ctx.now(), 1) };
+  return {
+    release: () => ctx.limits.counters.undo(key, ctx.now(), 1),
+    kept: () => {
+      if (spent.count === max)
+        logLimitReached(ctx.logger, {
+          limit: 'mail sends per address',
+          code: 'codeSendLimit',
+          key: { key: 'address', address },
+          retryAfterMs,
+        });
+    },
+  };
 }
 
 /** Server-to-server calls of one service provider a minute, counted per client id; never per address. */
