@@ -260,6 +260,18 @@ describe('serving', () => {
       // nothing for a forged call to read: the CSRF token stays the portal's own
       expect(String(ok.headers['access-control-expose-headers'])).not.toContain('x-csrf-token');
     }
+    // a product's fetch wrapper sending its usual headers passes the preflight
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/auth/sig',
+      headers: {
+        ...product,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'content-type,x-request-id',
+      },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.school.test');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('content-type');
     const no = await t.app.inject({ url: '/api/auth/sig', headers: { origin: 'https://evil.test' } });
     expect(no.headers['access-control-allow-origin']).toBeUndefined();
     // a product's page (or a script injected into it) cannot sign the browser in as another account,

@@ -307,7 +307,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       origin: config.corsOrigins,
       credentials: true,
       methods: ['GET'],
-      allowedHeaders: [REQUEST_ID_HEADER, 'sentry-trace', 'baggage'],
+      // a fetch wrapper may send content-type on a GET too
+      allowedHeaders: ['content-type', REQUEST_ID_HEADER, 'sentry-trace', 'baggage'],
       exposedHeaders: [REQUEST_ID_HEADER],
     };
     // a preflight has no route of its own (the plugin's OPTIONS *): its path decides

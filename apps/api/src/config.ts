@@ -33,7 +33,7 @@ export interface AppConfig {
    */
   smtpRequireTls: boolean;
   mailSender: MailSender;
-  /** Origins whose pages call the API with credentials: products' pages that read auth/sig, a SPA hosted elsewhere; empty = same origin only. */
+  /** Origins of products' pages, which may read auth/sig and sign out with the person's cookies (PRODUCT_CALLS); empty = none. */
   corsOrigins: string[];
   translationKey: string | null;
   translationScriptUrl: string | null;

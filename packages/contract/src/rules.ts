@@ -73,11 +73,12 @@ export function greaterThanZeroRule(
 
 /**
  * The simple email pattern of the email form, run after trimming (§5): a local part without spaces,
- * controls, invisible characters, lone surrogates (stored as U+FFFD, they would name another address)
- * or the characters that make a mail library read an address list (`a<b@x>`, `a,b@x`, `a(c)b@x`),
- * so the address a form accepts is the one a mail goes to and one inbox cannot hold a thousand
- * accounts; then a dotted domain whose last label starts with a letter (never an IP address). Dots may
- * stand anywhere in the local part, as some carriers' addresses have them.
+ * nor any of \p{C} (controls, invisible characters, lone surrogates, which are stored as U+FFFD and
+ * would name another address, private-use and unassigned characters, as each engine's Unicode
+ * knows them), nor the characters that make a mail library read an address list (`a<b@x>`, `a,b@x`,
+ * `a(c)b@x`), so the address a form accepts is the one a mail goes to and one inbox cannot hold a
+ * thousand accounts; then a dotted domain whose last label starts with a letter (never an IP
+ * address). Dots may stand anywhere in the local part, as some carriers' addresses have them.
  * The pattern is made at the first check, not as the first script loads: its Unicode classes are
  * built from tables a school Chromebook would pay for before the login page answers a tap.
  */
