@@ -11,6 +11,14 @@ import {
 import { createLogger } from './services/logger.ts';
 import { startupFailure } from './startup-failure.ts';
 
+/** The least a production start needs. */
+const PRODUCTION_ENV = {
+  APP_ENV: 'production',
+  PUBLIC_URL: 'https://portal.test',
+  SMTP_URL: 'smtp://mail.test',
+  SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+};
+
 describe('loadConfig', () => {
   it('has development defaults: port 8080, localhost public url, dev mailbox and dev IdP, cookies not Secure', () => {
     const c = loadConfig({});
@@ -51,12 +59,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses production without SMTP_URL, with the dev IdP or mailbox, or without SECRET', () => {
-    const prod = {
-      APP_ENV: 'production',
-      PUBLIC_URL: 'https://portal.test',
-      SMTP_URL: 'smtp://mail.test',
-      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
-    };
+    const prod = PRODUCTION_ENV;
     expect(loadConfig(prod)).toMatchObject({
       production: true,
       devIdp: false,
@@ -237,22 +240,12 @@ describe('loadConfig', () => {
     expect(developmentWarning(loadConfig({}))).toMatch(
       /DEVELOPMENT MODE.*127\.0\.0\.1.*identity provider.*mailbox.*development SECRET/,
     );
-    const prod = {
-      APP_ENV: 'production',
-      PUBLIC_URL: 'https://portal.test',
-      SMTP_URL: 'smtp://mail.test',
-      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
-    };
+    const prod = PRODUCTION_ENV;
     expect(developmentWarning(loadConfig(prod))).toBeNull();
   });
 
   it('warns at start when PUBLIC_URL is https behind a proxy it does not trust: every client would be one address', () => {
-    const prod = {
-      APP_ENV: 'production',
-      PUBLIC_URL: 'https://portal.test',
-      SMTP_URL: 'smtp://mail.test',
-      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
-    };
+    const prod = PRODUCTION_ENV;
     expect(proxyWarning(loadConfig(prod))).toMatch(/TRUST_PROXY is off.*one address.*Secure/);
     expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '1' }))).toBeNull();
     // a plain-HTTP PUBLIC_URL may be served straight to its clients
