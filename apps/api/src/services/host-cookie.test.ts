@@ -45,7 +45,7 @@ describe('where cookies are Secure, a binding cookie planted under its plain nam
       /^__Host-fd_csrf=[\w-]+; Path=\/; Secure; SameSite=Lax$/,
     );
     const token = client.cookies.get(`__Host-${CSRF_COOKIE}`) ?? '';
-    // the answer names it too: a SPA on another origin cannot read the cookie
+    // the answer names it too: the token the SPA echoes, whatever plain fd_csrf a sibling site set
     expect(res.headers[CSRF_HEADER]).toBe(token);
     const validateEmail = () =>
       client.request({

@@ -42,7 +42,7 @@ describe('apiRequest (§7)', () => {
     setRequestLanguage('en');
   });
 
-  it("echoes the token the last answer named, else __Host-fd_csrf where cookies are Secure: a plain fd_csrf may be a sibling site's (and a SPA on another origin reads none of the API's cookies)", async () => {
+  it("echoes the token the last answer named, else __Host-fd_csrf where cookies are Secure: a plain fd_csrf may be a sibling site's", async () => {
     const seen: (string | null)[] = [];
     server.use(
       http.get(api(apiPaths.sig), () =>

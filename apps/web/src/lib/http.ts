@@ -94,8 +94,8 @@ export function readCookie(name: string): string | undefined {
 }
 
 /**
- * The CSRF token the API's last answer named: the cookie's value as the server reads it, and the only
- * way to it for a SPA on another origin (where a plain `fd_csrf` may be another site's).
+ * The CSRF token the API's last answer named: the cookie's value as the server reads it (where a plain
+ * `fd_csrf` may be a sibling site's).
  */
 let lastCsrfHeader: string | undefined;
 
