@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
+import { SignJWT, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { identitySettings } from './settings.ts';
 import { Federation, appleClientSecret, isLoopbackHttp } from './federation.ts';
@@ -59,5 +59,80 @@ describe('federation', () => {
       login_hint: 'kid@school.example',
     });
     expect(federation.has('Google')).toBe(false);
+  });
+
+  it('Sign in with Apple set up as documented (no client secret variable) signs in: its code is exchanged with the ES256 client secret', async () => {
+    const secret = Buffer.alloc(32, 9);
+    const now = Date.UTC(2031, 4, 6, 7, 8, 9);
+    const appleKey = await generateKeyPair('ES256', { extractable: true });
+    const { upstreams } = identitySettings(
+      {
+        APPLE_CLIENT_ID: 'com.example.web',
+        APPLE_TEAM_ID: 'TEAM123',
+        APPLE_KEY_ID: 'KEY456',
+        APPLE_PRIVATE_KEY: await exportPKCS8(appleKey.privateKey),
+      },
+      'https://portal.example',
+      false,
+    );
+    const issuer = 'https://appleid.apple.com';
+    const uid = 'uid-apple-1234567890';
+    // Apple's side: its discovery document, and a token endpoint that takes only its client secret
+    const idTokenKey = await generateKeyPair('RS256');
+    const tokenRequests: URLSearchParams[] = [];
+    const fetch = async (url: string | URL, options?: { body?: unknown }) => {
+      const { pathname } = new URL(url);
+      if (pathname === '/.well-known/openid-configuration')
+        return Response.json({
+          issuer,
+          authorization_endpoint: `${issuer}/auth/authorize`,
+          token_endpoint: `${issuer}/auth/token`,
+          jwks_uri: `${issuer}/auth/keys`,
+        });
+      const form = new URLSearchParams(String(options?.body));
+      tokenRequests.push(form);
+      const idToken = await new SignJWT({
+        nonce: deriveSecret(secret, 'nonce:SignInWithApple', uid),
+        email: 'kid@icloud.com',
+        email_verified: 'true',
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: 'apple-key' })
+        .setIssuer(issuer)
+        .setAudience('com.example.web')
+        .setSubject('001234.apple-subject')
+        .setIssuedAt(now / 1000)
+        .setExpirationTime(now / 1000 + 600)
+        .sign(idTokenKey.privateKey);
+      return Response.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken });
+    };
+    const federation = new Federation(upstreams, {
+      publicUrl: 'https://portal.example',
+      secret,
+      now: () => now,
+      fetch: fetch as never,
+    });
+
+    const authorize = await federation.authorizationUrl('SignInWithApple', uid);
+    expect(authorize.searchParams.get('response_mode')).toBe('form_post');
+    const identity = await federation.complete(
+      'SignInWithApple',
+      uid,
+      new URL(
+        `https://portal.example/oidc/interaction/callback/SignInWithApple?code=apple-code&state=${uid}`,
+      ),
+    );
+    expect(identity).toMatchObject({
+      subject: '001234.apple-subject',
+      email: 'kid@icloud.com',
+      linkableEmail: true,
+    });
+    const [form] = tokenRequests;
+    expect(form?.get('code')).toBe('apple-code');
+    await jwtVerify(form?.get('client_secret') ?? '', appleKey.publicKey, {
+      issuer: 'TEAM123',
+      subject: 'com.example.web',
+      audience: issuer,
+      currentDate: new Date(now),
+    });
   });
 });

@@ -102,8 +102,11 @@ export class Federation {
   }
 
   async #createConfig(s: UpstreamSettings): Promise<client.Configuration> {
-    const auth =
-      s.clientAuth === 'client_secret_basic'
+    // Apple has no client secret of its own (#exchangeConfig signs one per exchange); this
+    // configuration only discovers Apple and builds the authorization URL
+    const auth = s.apple
+      ? client.None()
+      : s.clientAuth === 'client_secret_basic'
         ? client.ClientSecretBasic(s.clientSecret)
         : client.ClientSecretPost(s.clientSecret);
     const insecure = isLoopbackHttp(s.issuer);
@@ -136,6 +139,7 @@ export class Federation {
       client.ClientSecretPost(secret),
     );
     config[client.customFetch] = this.options.fetch;
+    if (isLoopbackHttp(s.issuer)) client.allowInsecureRequests(config);
     return config;
   }
 
