@@ -246,6 +246,22 @@ describe.each(DIALECTS)(
         expect(call).toEqual({ cancelled_at: t.clock.now(), payload: null });
       });
 
+      it('a forward that failed and waits for its retry when the account answers it is a student is cancelled too: the erasure is the last the CRM hears', async () => {
+        const user = await seedUser(t, { email: 'crm-was-down@school.test' });
+        const c = await signedInClient(t, user.id);
+        crmUp = false;
+        const saved = await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(saved.json().payload).toEqual({ saved: 2, forwarded: false });
+        crmUp = true;
+        expect((await c.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
+        // the erasure goes at once; the forward's retry would have come after it
+        await t.ctx.outbox.drain();
+        t.clock.advance(OUTBOX_RETRY.firstDelayMs);
+        await t.ctx.outbox.drain();
+        // the try the CRM answered 503, then the erasure, and nothing after it
+        expect(crmCallsOf(user.id)).toEqual([false, true]);
+      });
+
       it('preferences saved in one tab after another answered Yes are never forwarded, though the first tab read the account before', async () => {
         const user = await seedUser(t, { email: 'two-tabs@school.test' });
         const c = await signedInClient(t, user.id);

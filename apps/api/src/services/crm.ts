@@ -63,8 +63,9 @@ export async function saveSubscriptions(
 
 /**
  * Within the transaction that records an account's Yes to the student question, with the account's
- * row as it was before (`before`, read and locked in it): the account's CRM calls never tried are
- * cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
+ * row as it was before (`before`, read and locked in it): the account's CRM calls still waiting
+ * (never tried, or failed and waiting for their retry, which would reach the CRM after the erasure)
+ * are cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
  * pruned since, or being sent now) it is told to erase the contact, as for a deleted account: a
  * child's address is no marketing contact.
  */
@@ -80,7 +81,6 @@ export async function withdrawFromCrm(
     .set({ cancelled_at: now, next_attempt_at: null, payload: null })
     .where('kind', '=', 'crm')
     .where('user_id', '=', before.id)
-    .where('attempts', '=', 0)
     .where('claimed_by', 'is', null)
     .where('next_attempt_at', 'is not', null)
     .execute();
