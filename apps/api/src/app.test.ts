@@ -417,6 +417,24 @@ describe('readiness', () => {
     await t.app.close();
   });
 
+  it('once draining (a SIGTERM with SHUTDOWN_DRAIN_SECONDS), answers 503 to /readyz and still answers the rest, each on a connection it then closes', async () => {
+    const t = await createTestApp('sqlite');
+    const before = await t.app.inject({ url: '/api/auth/sig' });
+    expect(before.headers.connection).not.toBe('close');
+    t.app.drain();
+    const ready = await t.app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'error', code: 'serverBusy' });
+    const sig = await t.app.inject({ url: '/api/auth/sig' });
+    expect(sig.statusCode).toBe(200);
+    expect(sig.json()).toMatchObject({ status: 'success', loggedin: false });
+    expect(sig.headers.connection).toBe('close');
+    expect(
+      (await t.app.inject({ url: '/log-in', headers: { accept: 'text/html' } })).headers.connection,
+    ).toBe('close');
+    await t.close();
+  });
+
   it('answers 503 when the SQLite file was removed under it (what it writes then is lost)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-readyz-'));
     const t = await createTestApp('sqlite', { sqliteDir: dataDir });

@@ -72,6 +72,13 @@ declare module 'fastify' {
      */
     serverToServer?: boolean;
   }
+  interface FastifyInstance {
+    /**
+     * A SIGTERM's first step (main.ts): /readyz answers 503 and every answer closes its connection,
+     * so a load balancer moves the next requests to other instances while this one still answers.
+     */
+    drain(): void;
+  }
   interface FastifyRequest {
     /** This browser's fd_csrf token (the cookie's, or the one this answer sets): binds auth/cookie's hashes. */
     csrfToken: string;
@@ -277,6 +284,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       // access code is a 400 accessCodeLength), never cut off by the router with Fastify's own 414
       maxParamLength: MAX_URL_BYTES,
     },
+    // a request on a kept-alive connection after close() began is answered like any other (Fastify's
+    // own 503 would be a bare body a proxy does not retry); its connection then closes
+    return503OnClosing: false,
     // a URL the router cannot read (a bad %-escape): no hook runs, so its headers are set here
     frameworkErrors: (error, request, reply) => {
       for (const [name, value] of headers) reply.raw.setHeader(name, value);
@@ -292,12 +302,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // finds the line of its internal error); a callback hook, like the others on every request: no
   // promise per request
   const fileHeaders = hashedFileHeaders(headers);
+  let draining = false;
+  app.decorate('drain', () => {
+    draining = true;
+  });
   app.addHook('onRequest', (request, reply, done) => {
     // a client gone before its request is handled (a phone that lost its signal) has no address left
     // to count or allow: its request ends here, answered to no one, instead of failing every check
     if (request.ip === undefined) return void reply.code(CLIENT_GONE).send();
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
       reply.raw.setHeader(name, value);
+    if (draining) reply.raw.setHeader('connection', 'close');
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
     withRequestLog(request.log, done);
   });
@@ -357,6 +372,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (draining) return sendError(reply, 503, 'serverBusy');
     try {
       // a round trip to the database, nothing it has to count or scan
       await sql`select 1`.execute(ctx.db);

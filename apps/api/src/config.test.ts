@@ -298,6 +298,15 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ REALM_TIMEOUT_MS: bad })).toThrow(/REALM_TIMEOUT_MS/);
   });
 
+  it('a SIGTERM drains 5 s in production (behind a load balancer), none in development; SHUTDOWN_DRAIN_SECONDS sets it', () => {
+    expect(loadConfig(PRODUCTION_ENV).shutdownDrainMs).toBe(5000);
+    expect(loadConfig({}).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...PRODUCTION_ENV, SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '12.5' }).shutdownDrainMs).toBe(12_500);
+    for (const bad of ['-1', 'soon', 'Infinity'])
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: bad })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
   it('reads LOG_LEVEL apart, in any case, refusing a level pino does not have with the list of those it has', () => {
     expect(logLevel({})).toBe('info');
     expect(logLevel({ LOG_LEVEL: ' Warn ' })).toBe('warn');

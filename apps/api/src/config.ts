@@ -17,6 +17,8 @@ export interface AppConfig {
   production: boolean;
   port: number;
   host: string;
+  /** SHUTDOWN_DRAIN_SECONDS in ms: how long a SIGTERM'd server goes on answering, marked not ready (main.ts). */
+  shutdownDrainMs: number;
   /**
    * TRUST_PROXY: the number of proxies in front (hops of X-Forwarded-For to trust) or their
    * addresses; false = the socket's address. Never "trust anything": a client could pick its address.
@@ -408,6 +410,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
         `CRM_WEBHOOK_SECRET of at least ${MIN_SECRET_BYTES} bytes is required with CRM_WEBHOOK_URL in production (e.g. openssl rand -hex 32)`,
       );
   }
+  const drainSeconds = Number(env.SHUTDOWN_DRAIN_SECONDS?.trim() || (production ? 5 : 0));
+  if (!Number.isFinite(drainSeconds) || drainSeconds < 0)
+    problems.push(
+      `SHUTDOWN_DRAIN_SECONDS must be a number of seconds (0 or more), got ${env.SHUTDOWN_DRAIN_SECONDS}`,
+    );
   const realmTimeoutMs = Number(setting(env, 'REALM_TIMEOUT_MS'));
   if (!Number.isInteger(realmTimeoutMs) || realmTimeoutMs <= 0)
     problems.push(`REALM_TIMEOUT_MS must be a positive integer (milliseconds), got ${env.REALM_TIMEOUT_MS}`);
@@ -451,6 +458,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port,
     // development serves the dev mailbox and IdP: only this machine may reach it unless HOST says otherwise
     host: env.HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
+    shutdownDrainMs: Math.round(drainSeconds * 1000),
     trustProxy,
     publicUrl,
     dataDir: path.resolve(setting(env, 'DATA_DIR')),

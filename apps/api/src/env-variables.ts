@@ -70,6 +70,12 @@ export const ENV_VARIABLES = variables({
     meaning:
       'pino level (fatal, error, warn, info, debug, trace, silent, in any case); anything else refuses to start.',
   },
+  SHUTDOWN_DRAIN_SECONDS: {
+    group: 'Server',
+    defaultText: '5 in production, 0 in development',
+    meaning:
+      'On SIGTERM, how long the server goes on answering before it closes: /readyz answers 503 and every answer closes its connection, so a load balancer sends the next requests to the other instances (set it to the time your load balancer takes to mark an instance down). Then requests in flight are finished, at most 10 s more.',
+  },
   DATA_DIR: {
     group: 'Database',
     default: './data',

@@ -25,13 +25,10 @@ describe('main.ts as a process', () => {
     ...extra,
   });
 
-  it('migrates, listens, and on SIGTERM finishes the in-flight request before exiting 0', async () => {
-    // a slow realm upstream keeps one request in flight while the signal arrives
-    const upstream = await startFakeServer((_req, _body, res) => {
-      setTimeout(() => res.end(JSON.stringify({ NameSpaceType: 'Managed' })), 800);
-    });
+  /** main.ts started as a process, once it listens: its address, its log so far, and its exit. */
+  async function startMain(env: Record<string, string>) {
     const child = spawn(process.execPath, [MAIN], {
-      env: developmentEnv({ REALM_UPSTREAM_URL: upstream.url }),
+      env: developmentEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -44,6 +41,15 @@ describe('main.ts as a process', () => {
       child.once('exit', () => reject(new Error(`exited early: ${log}`)));
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { child, address, exited, log: () => log };
+  }
+
+  it('migrates, listens, and on SIGTERM finishes the in-flight request before exiting 0', async () => {
+    // a slow realm upstream keeps one request in flight while the signal arrives
+    const upstream = await startFakeServer((_req, _body, res) => {
+      setTimeout(() => res.end(JSON.stringify({ NameSpaceType: 'Managed' })), 800);
+    });
+    const { child, address, exited, log: logOf } = await startMain({ REALM_UPSTREAM_URL: upstream.url });
 
     const first = await fetch(`${address}/readyz`);
     expect(first.status).toBe(200);
@@ -63,9 +69,12 @@ describe('main.ts as a process', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).payload.accountType).toBe('Managed');
     const code = await exited;
+    const log = logOf();
     if (code !== 0) console.error(log.split('\n').slice(-6).join('\n'));
     expect(code).toBe(0);
     expect(log).toContain('"msg":"stopped"');
+    // development stops at once: no drain
+    expect(log).not.toContain('draining');
     // a new database: every migration ran, named in one line with the time the start waited for them
     const migrated = log.split('\n').find((line) => line.includes('"msg":"database migrated"')) ?? '{}';
     const migrationFiles = readdirSync(path.join(path.dirname(MAIN), 'db', 'migrations'))
@@ -82,6 +91,21 @@ describe('main.ts as a process', () => {
       /"links":\{[^}]*"Demo product":"http:\/\/localhost:0\/dev\/sp"[^}]*\}.*DEVELOPMENT MODE/,
     );
     await upstream.close();
+  }, 30_000);
+
+  it('on SIGTERM with SHUTDOWN_DRAIN_SECONDS, goes on answering for that long with /readyz at 503 and connections closed after each answer, then exits 0', async () => {
+    const { child, address, exited, log } = await startMain({ SHUTDOWN_DRAIN_SECONDS: '1.5' });
+    expect((await fetch(`${address}/readyz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 400));
+    const ready = await fetch(`${address}/readyz`);
+    expect(ready.status).toBe(503);
+    const sig = await fetch(`${address}/api/auth/sig`);
+    expect(sig.status).toBe(200);
+    expect(sig.headers.get('connection')).toBe('close');
+    expect(child.exitCode).toBeNull();
+    expect(await exited).toBe(0);
+    expect(log()).toMatch(/"drainMs":1500,.*"msg":"shutting down: draining/);
   }, 30_000);
 
   it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { createLogger, terminalDestination } from './services/logger.ts';
 import { buildApp } from './app.ts';
@@ -124,9 +125,19 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     clearInterval(pruning);
     clearInterval(fileCheck);
+    // a load balancer learns from /readyz and from each answer's closed connection that this instance
+    // is going, and sends a class's next requests elsewhere, while this one still answers them
+    if (config.shutdownDrainMs > 0) {
+      app.drain();
+      logger.info(
+        { signal, drainMs: config.shutdownDrainMs },
+        'shutting down: draining (/readyz answers 503)',
+      );
+      await sleep(config.shutdownDrainMs);
+    }
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
