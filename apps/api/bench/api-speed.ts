@@ -247,6 +247,8 @@ export async function apiSpeed({
       PUBLIC_URL: 'http://127.0.0.1',
       // the flood guard still counts every request; it must not refuse the benchmark's one address
       RATE_LIMIT_MULTIPLIER: '1000000',
+      // no load balancer to drain for: stopped, it stops
+      SHUTDOWN_DRAIN_SECONDS: '0',
     });
     const pid = portal.child.pid ?? 0;
     const startRssMb = rssOf(pid).now;
