@@ -298,6 +298,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ REALM_TIMEOUT_MS: bad })).toThrow(/REALM_TIMEOUT_MS/);
   });
 
+  it('PostgreSQL: 10 connections per process unless DATABASE_POOL_SIZE says otherwise', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: ' 4 ' }).databasePoolSize).toBe(4);
+    for (const bad of ['0', '-2', '2.5', 'many'])
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('a SIGTERM drains 5 s in production (behind a load balancer), none in development; SHUTDOWN_DRAIN_SECONDS sets it', () => {
     expect(loadConfig(PRODUCTION_ENV).shutdownDrainMs).toBe(5000);
     expect(loadConfig({}).shutdownDrainMs).toBe(0);

@@ -28,6 +28,8 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections of this process. */
+  databasePoolSize: number;
   smtpUrl: string | undefined;
   /**
    * An smtp:// server off this machine must offer STARTTLS (the password and the codes never cross a
@@ -410,6 +412,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
         `CRM_WEBHOOK_SECRET of at least ${MIN_SECRET_BYTES} bytes is required with CRM_WEBHOOK_URL in production (e.g. openssl rand -hex 32)`,
       );
   }
+  const poolSize = Number(setting(env, 'DATABASE_POOL_SIZE'));
+  if (!Number.isInteger(poolSize) || poolSize < 1)
+    problems.push(
+      `DATABASE_POOL_SIZE must be a whole number of connections (1 or more), got ${env.DATABASE_POOL_SIZE}`,
+    );
   const drainSeconds = Number(env.SHUTDOWN_DRAIN_SECONDS?.trim() || (production ? 5 : 0));
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0)
     problems.push(
@@ -463,6 +470,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl,
     dataDir: path.resolve(setting(env, 'DATA_DIR')),
     databaseUrl,
+    databasePoolSize: poolSize,
     smtpUrl,
     smtpRequireTls: requiresStartTls(smtpServer),
     mailSender,

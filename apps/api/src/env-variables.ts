@@ -86,6 +86,12 @@ export const ENV_VARIABLES = variables({
     meaning:
       'PostgreSQL connection string (postgres://user:pass@host:5432/db, or postgresql://); when set, used instead of SQLite. Needed for more than one instance. Another scheme refuses to start.',
   },
+  DATABASE_POOL_SIZE: {
+    group: 'Database',
+    default: '10',
+    meaning:
+      "PostgreSQL connections each server process may hold (the admin CLI takes one or two). Every instance times this, plus the CLI, must stay below the server's max_connections (100 by default, a few reserved), or what PgBouncer allows. A query waits at most 10 s for a connection, then its request fails.",
+  },
   SMTP_URL: {
     group: 'Mail',
     meaning:

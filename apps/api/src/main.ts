@@ -30,6 +30,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function start(config: AppConfig, logger: Logger) {
   const db = createDb({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     onConnectionLost: (err) =>
       logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another'),

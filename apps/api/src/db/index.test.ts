@@ -92,4 +92,21 @@ describe('createDb on PostgreSQL', async () => {
       }
     },
   );
+
+  it.skipIf(unreachable !== null)(
+    'holds at most DATABASE_POOL_SIZE connections: more queries at once wait for one of them',
+    async () => {
+      const db = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.', poolSize: 2 });
+      try {
+        const backends = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(db),
+          ),
+        );
+        expect(new Set(backends.map(({ rows }) => rows[0]?.pid)).size).toBe(2);
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 });

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import { DEFAULT_MIGRATION_TABLE, Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './types.ts';
+import { setting } from '../env-variables.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_identity.ts';
 import * as m003 from './migrations/003_crm_outbox.ts';
@@ -32,6 +33,8 @@ export type Db = Kysely<Database>;
 export interface DbOptions {
   /** PostgreSQL connection string; when absent, SQLite in dataDir. */
   databaseUrl?: string | undefined;
+  /** PostgreSQL connections this process may hold (DATABASE_POOL_SIZE). */
+  poolSize?: number;
   dataDir: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
@@ -44,6 +47,9 @@ export interface DbOptions {
 
 // PostgreSQL returns bigint (int8) as a string by default; our timestamps fit in a double.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/** How long a query waits for a free PostgreSQL connection (or a new one to open). */
+export const POOL_WAIT_MS = 10_000;
 
 /** How many SQLite statements stay prepared; queries differ only by a few IN lists, so this holds them all. */
 const PREPARED_STATEMENTS = 500;
@@ -85,7 +91,13 @@ function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
 
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? Number(setting({}, 'DATABASE_POOL_SIZE')),
+      // every connection busy (or the server not answering): a request fails after this instead of
+      // waiting without end, holding its client and piling up behind the others
+      connectionTimeoutMillis: POOL_WAIT_MS,
+    });
     // unheard, a connection's 'error' ends the process: every instance at once on a database restart.
     // The pool hears its idle connections; one lent out (between two statements of a transaction)
     // has no listener but this one of its own
