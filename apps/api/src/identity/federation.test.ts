@@ -1,9 +1,12 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { identitySettings } from './settings.ts';
 import { Federation, appleClientSecret, isLoopbackHttp } from './federation.ts';
 import { deriveSecret } from './keys.ts';
+import { inProcessFetch } from './self-fetch.ts';
+import { startFakeServer } from '../../test/fake-http.ts';
 
 describe('federation', () => {
   it("Apple's client secret is an ES256 JWT: kid, iss = team, sub = client id, aud = Apple, dated by the clock, 10 minutes long", async () => {
@@ -134,5 +137,29 @@ describe('federation', () => {
       audience: issuer,
       currentDate: new Date(now),
     });
+  });
+
+  it('gives up on an upstream that does not answer after its timeout (UPSTREAM_TIMEOUT_SECONDS), not the library default of 30 s', async () => {
+    // accepts the request and never answers it
+    const hung = await startFakeServer(() => undefined);
+    try {
+      const { upstreams } = identitySettings(
+        { GOOGLE_CLIENT_ID: 'google-client', GOOGLE_CLIENT_SECRET: 's', GOOGLE_ISSUER: hung.url },
+        'https://portal.example',
+        false,
+      );
+      const federation = new Federation(upstreams, {
+        publicUrl: 'https://portal.example',
+        secret: Buffer.alloc(32, 3),
+        now: () => Date.UTC(2031, 4, 6),
+        fetch: inProcessFetch(Fastify(), 'https://portal.example'),
+        timeoutSeconds: 0.3,
+      });
+      // with the library's 30 s, the test's own time limit would run out first
+      await expect(federation.authorizationUrl('Google', 'uid-hung-1234567890')).rejects.toThrow();
+      expect(hung.requests.map((r) => r.url)).toEqual(['/.well-known/openid-configuration']);
+    } finally {
+      await hung.close();
+    }
   });
 });

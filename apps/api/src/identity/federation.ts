@@ -46,6 +46,12 @@ export async function appleClientSecret(
 export const upstreamCallbackPath = (provider: UpstreamProvider): string =>
   `/oidc/interaction/callback/${provider}`;
 
+/**
+ * How long one request to an upstream may take (openid-client's default is 30 s): a provider that
+ * hangs leaves the person on a loading page no longer than this, then on the failure page.
+ */
+export const UPSTREAM_TIMEOUT_SECONDS = 10;
+
 export interface FederationOptions {
   publicUrl: string;
   secret: Buffer;
@@ -53,6 +59,8 @@ export interface FederationOptions {
   now: () => number;
   /** Requests to the portal's own origin are served in process (the dev identity provider). */
   fetch: client.CustomFetch;
+  /** UPSTREAM_TIMEOUT_SECONDS unless a test waits less. */
+  timeoutSeconds?: number;
 }
 
 /**
@@ -65,6 +73,10 @@ export class Federation {
   readonly #settings: Map<UpstreamProvider, UpstreamSettings>;
   readonly #configs = new Map<UpstreamProvider, Promise<client.Configuration>>();
   private readonly options: FederationOptions;
+
+  get #timeout(): number {
+    return this.options.timeoutSeconds ?? UPSTREAM_TIMEOUT_SECONDS;
+  }
 
   constructor(upstreams: UpstreamSettings[], options: FederationOptions) {
     this.options = options;
@@ -114,6 +126,7 @@ export class Federation {
       return client.discovery(new URL(s.issuer), s.clientId, undefined, auth, {
         [client.customFetch]: this.options.fetch,
         execute: insecure ? [client.allowInsecureRequests] : [],
+        timeout: this.#timeout,
       });
     }
     const config = new client.Configuration(
@@ -123,6 +136,7 @@ export class Federation {
       auth,
     );
     config[client.customFetch] = this.options.fetch;
+    config.timeout = this.#timeout;
     if (insecure) client.allowInsecureRequests(config);
     return config;
   }
@@ -139,6 +153,7 @@ export class Federation {
       client.ClientSecretPost(secret),
     );
     config[client.customFetch] = this.options.fetch;
+    config.timeout = this.#timeout;
     if (isLoopbackHttp(s.issuer)) client.allowInsecureRequests(config);
     return config;
   }

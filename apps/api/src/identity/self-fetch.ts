@@ -4,16 +4,54 @@ import type { CustomFetch } from 'openid-client';
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
+ * The most an upstream's answer may hold: discovery, tokens, user info and realm answers are a few
+ * kB, and each is read whole into memory (a 300 MB answer took the process from 188 MB to 1.3 GB).
+ */
+export const UPSTREAM_MAX_BYTES = 1024 * 1024;
+
+const tooLarge = (url: string) =>
+  new Error(`the answer of ${new URL(url).origin} is over ${UPSTREAM_MAX_BYTES} bytes`);
+
+/** fetch, with the answer's body cut off (an error to whoever reads it) past UPSTREAM_MAX_BYTES. */
+async function limitedFetch(url: string, init: RequestInit): Promise<Response> {
+  const res = await fetch(url, init);
+  if (!res.body) return res;
+  if (Number(res.headers.get('content-length')) > UPSTREAM_MAX_BYTES) {
+    await res.body.cancel();
+    throw tooLarge(url);
+  }
+  let bytes = 0;
+  const body = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        if (bytes > UPSTREAM_MAX_BYTES) controller.error(tooLarge(url));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const limited = new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+  // what the library may check of the answer besides its body
+  Object.defineProperty(limited, 'url', { value: res.url });
+  return limited;
+}
+
+/**
  * A fetch for openid-client that serves requests to the portal's own origin in process
  * (fastify.inject): the API's callback exchanging codes with its own authorization server,
  * and federation with the dev identity provider, work even where the server cannot reach its
- * public URL (TLS offload, containers). Other origins go to the network.
+ * public URL (TLS offload, containers). Other origins go to the network, their answers held to
+ * UPSTREAM_MAX_BYTES.
  */
 export function inProcessFetch(app: FastifyInstance, publicUrl: string): CustomFetch {
   const origin = new URL(publicUrl).origin;
   return async (url, options) => {
     const target = new URL(url);
-    if (target.origin !== origin) return fetch(url, options as RequestInit);
+    if (target.origin !== origin) return limitedFetch(url, options as RequestInit);
     const body = options.body;
     const res = await app.inject({
       method: options.method as 'GET' | 'POST',
