@@ -4,6 +4,7 @@ import {
   DIALECTS,
   createTestApp,
   masqueradingClient,
+  seedServiceProvider,
   seedUser,
   signedInClient,
   type TestApp,
@@ -11,6 +12,7 @@ import {
 import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import { deleteUser } from '../services/user-admin.ts';
 import { saveSubscriptions } from '../services/crm.ts';
+import { createAccessCode } from '../services/access-codes.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { DAY_MS } from '../services/limits.ts';
 import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
@@ -151,7 +153,12 @@ describe.each(DIALECTS)(
           })
           .execute();
         const noMail = await student('clever-0123456789abcdef0123@federated.invalid');
-        for (const user of [answeredYes, signedUpAsStudent, rostered, noMail]) {
+        // an operator gave this one a class code (a classroom user), and it answered No
+        const codeHolder = await student('class-code@school.test', { is_student: 0 });
+        await seedServiceProvider(t, 'crm-classroom');
+        await createAccessCode(t.ctx, { spId: 'crm-classroom', userId: codeHolder.id });
+        const students = [answeredYes, signedUpAsStudent, rostered, noMail, codeHolder];
+        for (const user of students) {
           const res = await (
             await signedInClient(t, user.id)
           ).post('/api/hs/subscription', {
@@ -171,8 +178,7 @@ describe.each(DIALECTS)(
             await t.db.selectFrom('outbox').select('id').where('user_id', '=', user.id).execute(),
           ).toEqual([]);
         }
-        for (const user of [answeredYes, signedUpAsStudent, rostered, noMail])
-          expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
+        for (const user of students) expect(crm.requests.filter((r) => r.body.includes(user.id))).toEqual([]);
       });
 
       it("deleting an account whose preferences reached the CRM tells it to erase the address; a student's, never sent, stays unsaid", async () => {

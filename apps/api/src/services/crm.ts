@@ -8,11 +8,18 @@ import { enqueue } from './outbox.ts';
 
 /**
  * Whether the CRM may learn of an account's mail preferences: never a student's (one who answered
- * the student question Yes, signed up as a student, or whom a roster names a student: a child's
- * address is no marketing contact, whatever they ticked), never an address that takes no mail.
+ * the student question Yes, signed up as a student, whom a roster names a student, or to whom an
+ * operator gave a class code, until that code is pruned: a child's address is no marketing contact,
+ * whatever they ticked or answered), never an address that takes no mail.
  */
 export async function mayReachCrm(db: Db, user: User): Promise<boolean> {
   if (isPlaceholderEmail(user.email) || user.is_student === 1 || user.description === 'student') return false;
+  const classCode = await db
+    .selectFrom('access_codes')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (classCode) return false;
   const identities = await linkedIdentities(db, user.id);
   return !identities.some((identity) => identity.roles?.includes('student'));
 }
