@@ -283,6 +283,23 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect((await audited('masquerade.stopped')).map((e) => [e.user_id, e.detail])).toEqual([
         [bossId, { sessions: 1 }],
       ]);
+      // what a family asking about the kid's account reads: each masquerade as it, under the
+      // administrator's id, and each command that named it
+      const aboutKid = (
+        (await run('audit', 'list', '--id', String(kidId), '--limit', '100')).entries as {
+          event: string;
+          user_id: string | null;
+        }[]
+      ).map((e) => [e.event, e.user_id]);
+      expect(aboutKid.filter(([event]) => event === 'masquerade.started')).toEqual([
+        ['masquerade.started', bossId],
+        ['masquerade.started', bossId],
+        ['masquerade.started', bossId],
+      ]);
+      // its user create, the three masquerades as it, and the two it was named the administrator of
+      expect(aboutKid.filter(([event]) => event === 'admin.command')).toHaveLength(6);
+      // and nothing that names only someone else
+      expect(aboutKid).not.toContainEqual(['masquerade.refused', bossId]);
       const commands = (await audited('admin.command')).map((e) => e.detail);
       expect(commands).toContainEqual({
         command: 'masquerade start',
@@ -449,9 +466,12 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       .execute();
     expect(deleted).toHaveLength(1);
     expect(deleted[0]?.detail).not.toContain('listed@cli.test');
-    // what the audit log holds of the account, by its id
+    // what the audit log holds of the account, by its id: what it did and what was done to it, the
+    // command that deleted it included
     const { entries } = await run('audit', 'list', '--id', String(id));
-    expect(entries).toEqual([expect.objectContaining({ event: 'account.deleted', user_id: id })]);
+    expect(
+      (entries as { event: string; detail: { command?: string } }[]).map((e) => e.detail.command ?? e.event),
+    ).toEqual(['user delete', 'account.deleted', 'user show', 'access-code create', 'user create']);
   });
 
   it.skipIf(skip)(

@@ -322,16 +322,35 @@ const AUDITED_AS_GIVEN = new Set([
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
 
-async function auditedOptions(ctx: AdminContext, values: Values): Promise<Record<string, unknown>> {
+/** The accounts the options name by email, as ids: looked up before a command and after it. */
+async function namedAccounts(ctx: AdminContext, values: Values): Promise<Map<string, string | null>> {
+  const accounts = new Map<string, string | null>();
+  for (const [name, value] of Object.entries(values)) {
+    if (!AUDITED_AS_ACCOUNT.has(name) || typeof value !== 'string') continue;
+    const address = emailSchema.safeParse(value);
+    const user = address.success ? await findUserByEmail(ctx.db, address.data) : undefined;
+    accounts.set(name, user?.id ?? null);
+  }
+  return accounts;
+}
+
+/**
+ * What the audit log keeps of a command's options: an account named by email as its id, the one
+ * there after the command (an account it created) or else before it (one it deleted), so that
+ * `audit list --id` finds the command.
+ */
+async function auditedOptions(
+  ctx: AdminContext,
+  values: Values,
+  before: Map<string, string | null>,
+): Promise<Record<string, unknown>> {
+  const after = await namedAccounts(ctx, values);
   const options: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     if (name === 'json' || name === 'help' || value === undefined) continue;
     if (AUDITED_AS_GIVEN.has(name)) options[name] = value;
-    else if (AUDITED_AS_ACCOUNT.has(name) && typeof value === 'string') {
-      const address = emailSchema.safeParse(value);
-      const user = address.success ? await findUserByEmail(ctx.db, address.data) : undefined;
-      options[name] = { userId: user?.id ?? null };
-    } else options[name] = true;
+    else if (after.has(name)) options[name] = { userId: after.get(name) ?? before.get(name) ?? null };
+    else options[name] = true;
   }
   return options;
 }
@@ -347,6 +366,7 @@ export async function runAdminCommand(
 ): Promise<Record<string, unknown>> {
   let ok = false;
   const startedAt = ctx.now();
+  const named = await namedAccounts(ctx, values);
   try {
     const result = await execute(ctx, positionals, values);
     // the mail the command wrote (an invite) goes now, even with no server running; one that fails
@@ -357,7 +377,11 @@ export async function runAdminCommand(
   } finally {
     await audit(ctx, {
       event: 'admin.command',
-      detail: { command: positionals.slice(0, 2).join(' '), options: await auditedOptions(ctx, values), ok },
+      detail: {
+        command: positionals.slice(0, 2).join(' '),
+        options: await auditedOptions(ctx, values, named),
+        ok,
+      },
     });
   }
 }

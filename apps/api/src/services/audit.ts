@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { countAudited } from './metrics.ts';
 
@@ -49,13 +50,25 @@ export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEve
   countAudited(entry);
 }
 
+/**
+ * The latest entries, newest first. With a user id: the account's own (its sign-ins, its failures) and
+ * those naming it in their detail (an administrator acting as it, a command run on it, its class codes
+ * revoked), since a family asking what was done to a child's account asks for those too.
+ */
 export async function listAudit(
   ctx: Pick<AppContext, 'db'>,
   options: { limit: number; event?: string | undefined; userId?: string | undefined },
 ) {
   let query = ctx.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(options.limit);
   if (options.event) query = query.where('event', '=', options.event);
-  if (options.userId) query = query.where('user_id', '=', options.userId);
+  const { userId } = options;
+  if (userId) {
+    // the id as a JSON string inside the detail, LIKE's own characters taken literally
+    const named = `%${JSON.stringify(userId).replace(/[\\%_]/g, '\\$&')}%`;
+    query = query.where((eb) =>
+      eb.or([eb('user_id', '=', userId), sql<boolean>`${eb.ref('detail')} like ${named} escape '\\'`]),
+    );
+  }
   const rows = await query.execute();
   return rows.map((r) => ({
     ...r,
