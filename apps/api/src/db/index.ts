@@ -27,6 +27,7 @@ import * as m011 from './migrations/011_names_proven.ts';
 import * as m012 from './migrations/012_email_spelling.ts';
 import * as m013 from './migrations/013_outbox_outcomes.ts';
 import * as m014 from './migrations/014_access_code_places.ts';
+import * as m015 from './migrations/015_crm_contact.ts';
 
 export type Db = Kysely<Database>;
 
@@ -195,6 +196,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '012_email_spelling': m012,
   '013_outbox_outcomes': m013,
   '014_access_code_places': m014,
+  '015_crm_contact': m015,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

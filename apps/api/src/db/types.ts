@@ -34,6 +34,11 @@ export interface UsersTable {
    * stranger's, and mails do not greet by them (migration 011).
    */
   names_proven: Generated<number>;
+  /**
+   * When the account's preferences were last queued for the CRM; null when never, or since an
+   * erasure was queued (migration 015). A deletion asks the CRM to erase the contact from it.
+   */
+  crm_contact_at: Generated<number | null>;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */

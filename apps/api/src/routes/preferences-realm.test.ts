@@ -207,6 +207,23 @@ describe.each(DIALECTS)(
         expect(crm.requests.filter((r) => r.body.includes('erase-child@school.test'))).toEqual([]);
       });
 
+      it("a deletion by a process without CRM_WEBHOOK_URL (the admin CLI run without the server's settings) still has the CRM erase the address: the erasure waits for the server", async () => {
+        const user = await seedUser(t, { email: 'erase-from-cli@school.test' });
+        const c = await signedInClient(t, user.id);
+        expect(
+          (await c.post('/api/hs/subscription', { subscriptionChanges: changes })).json().payload.forwarded,
+        ).toBe(true);
+        const row = await t.db
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        const cli = { ...t.ctx, config: { ...t.ctx.config, crmWebhookUrl: undefined } };
+        expect(await deleteUser(cli, row)).toBe(true);
+        await t.ctx.outbox.drain();
+        expect(crmCallsOf(user.id)).toEqual([false, true]);
+      });
+
       it('an account whose preferences reached the CRM and that then answers it is a student: the CRM is told to erase the address', async () => {
         const user = await seedUser(t, { email: 'said-no-first@school.test' });
         const c = await signedInClient(t, user.id);

@@ -64,6 +64,8 @@ export async function saveSubscriptions(
       subscriptionChanges: changes,
       changedAt: now,
     });
+    // from now on the CRM may know the address: a deletion asks it to erase the contact
+    await trx.updateTable('users').set({ crm_contact_at: now }).where('id', '=', account.id).execute();
     return enqueue(trx, { kind: 'crm', payload, userId: account.id, now });
   });
 }
@@ -91,28 +93,41 @@ export async function withdrawFromCrm(
     .where('claimed_by', 'is', null)
     .where('next_attempt_at', 'is not', null)
     .execute();
-  await queueCrmErasure(ctx, trx, before);
+  if (await queueCrmErasure(ctx, trx, before))
+    await trx.updateTable('users').set({ crm_contact_at: null }).where('id', '=', before.id).execute();
 }
 
 /**
- * Within a deletion's transaction (or a Yes to the student question's, withdrawFromCrm): when the
- * CRM may have learnt the account's address (a webhook is configured, the account stored
- * preferences, and mayReachCrm let them go on), an outbox row `{email, userId, deleted: true,
- * changedAt}` that tells it to erase the contact. The row names no account: a deleted one is gone.
+ * Whether the CRM may have learnt an account's address: its preferences were queued for it
+ * (crm_contact_at), or, for those queued before migration 015 recorded it, a webhook is configured
+ * here, the account stored preferences and mayReachCrm let them go on.
  */
-export async function queueCrmErasure(
-  ctx: Pick<AppContext, 'config' | 'now'>,
-  trx: Db,
-  user: User,
-): Promise<void> {
-  if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, user))) return;
+async function crmMayKnow(ctx: Pick<AppContext, 'config'>, trx: Db, user: User): Promise<boolean> {
+  if (user.crm_contact_at !== null) return true;
+  if (!ctx.config.crmWebhookUrl || !(await mayReachCrm(trx, user))) return false;
   const stored = await trx
     .selectFrom('subscriptions')
     .select('user_id')
     .where('user_id', '=', user.id)
     .executeTakeFirst();
-  if (!stored) return;
+  return stored !== undefined;
+}
+
+/**
+ * Within a deletion's transaction (or a Yes to the student question's, withdrawFromCrm): when the
+ * CRM may have learnt the account's address (crmMayKnow), an outbox row `{email, userId, deleted:
+ * true, changedAt}` that tells it to erase the contact; returns whether it wrote one. The row names no
+ * account (a deleted one is gone) and waits in the outbox for a process with the webhook: the admin
+ * CLI deleting the account may have none.
+ */
+export async function queueCrmErasure(
+  ctx: Pick<AppContext, 'config' | 'now'>,
+  trx: Db,
+  user: User,
+): Promise<boolean> {
+  if (!(await crmMayKnow(ctx, trx, user))) return false;
   const now = ctx.now();
   const payload = JSON.stringify({ email: user.email, userId: user.id, deleted: true, changedAt: now });
   await enqueue(trx, { kind: 'crm', payload, userId: null, now });
+  return true;
 }

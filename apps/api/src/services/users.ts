@@ -102,6 +102,7 @@ export function newUserRow(account: NewAccount, now: number): User {
     locked_at: null,
     signup_browser: account.signupBrowser ?? null,
     names_proven: 1,
+    crm_contact_at: null,
   };
 }
 

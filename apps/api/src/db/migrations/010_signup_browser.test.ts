@@ -14,6 +14,7 @@ describe('migration 010 on a database with accounts', () => {
       const {
         signup_browser: _new,
         names_proven: _later,
+        crm_contact_at: _evenLater,
         ...row
       } = newUserRow({ email, first: 'A', last: 'B', passwordHash, confirmed }, 1);
       return row;

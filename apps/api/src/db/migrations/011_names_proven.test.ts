@@ -12,10 +12,11 @@ describe.each(DIALECTS)('migration 011 on a database with accounts ($dialect)', 
       try {
         const account = (email: string) => {
           // the row as it was before the column
-          const { names_proven: _new, ...row } = newUserRow(
-            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true },
-            1,
-          );
+          const {
+            names_proven: _new,
+            crm_contact_at: _later,
+            ...row
+          } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
           return row;
         };
         const away = account('confirmed-away@school.test');

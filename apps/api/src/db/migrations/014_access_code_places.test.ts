@@ -13,7 +13,9 @@ it.each(DIALECTS)(
         .insertInto('access_code_failures')
         .values({ sp_id: 'mathworld', day: 20_000, failures: 7, exhausted_at: null })
         .execute();
-      expect(await migrateTo(db, { secret: TEST_SECRET })).toEqual(['014_access_code_places']);
+      expect(await migrateTo(db, { secret: TEST_SECRET }, '014_access_code_places')).toEqual([
+        '014_access_code_places',
+      ]);
       expect(await db.selectFrom('access_code_failures').selectAll().execute()).toEqual([
         { sp_id: 'mathworld', day: 20_000, failures: 7, in_flight: 0, exhausted_at: null },
       ]);
