@@ -452,6 +452,8 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       subscriptions: [
         { id: SUBSCRIPTION_IDS.k12, subscribed: true, updatedAt: new Date(t.clock.now()).toISOString() },
       ],
+      // stored here, never sent to a CRM
+      crmContactAt: null,
       accessCodes: [expect.objectContaining({ spId: 'showsp' })],
     });
     expect(JSON.stringify(shown)).not.toContain('argon2');

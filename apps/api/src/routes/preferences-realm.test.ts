@@ -218,6 +218,7 @@ describe.each(DIALECTS)(
           .selectAll()
           .where('id', '=', user.id)
           .executeTakeFirstOrThrow();
+        expect(row.crm_contact_at).toBe(t.clock.now());
         const cli = { ...t.ctx, config: { ...t.ctx.config, crmWebhookUrl: undefined } };
         expect(await deleteUser(cli, row)).toBe(true);
         await t.ctx.outbox.drain();

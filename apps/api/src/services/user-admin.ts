@@ -134,6 +134,8 @@ export async function showUser(ctx: AdminCtx, user: User) {
       subscribed: row.subscribed === 1,
       updatedAt: iso(row.updated_at),
     })),
+    // when they last went to the CRM, which then holds the address (null: never, or erased since)
+    crmContactAt: user.crm_contact_at === null ? null : iso(user.crm_contact_at),
     // live access codes: which product, until when; never the code
     accessCodes: accessCodes.map((code) => ({
       id: code.id,
