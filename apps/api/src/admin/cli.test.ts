@@ -32,6 +32,7 @@ import {
   runAdminCommand,
 } from './commands.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
+import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
 
@@ -376,6 +377,49 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)(
+    'outbox retry queues again what failed at the attempt limit, all or one row, with fresh attempts; nothing else',
+    async () => {
+      const row = (failedAt: number | null, payload: string | null = '{"deleted":true}') => ({
+        kind: 'crm',
+        user_id: null,
+        payload,
+        attempts: failedAt === null ? 1 : OUTBOX_RETRY.maxAttempts,
+        next_attempt_at: null,
+        last_error: 'HTTP 503',
+        created_at: t.clock.now(),
+        delivered_at: failedAt === null ? t.clock.now() : null,
+        failed_at: failedAt,
+      });
+      const ids = await t.db
+        .insertInto('outbox')
+        .values([row(t.clock.now()), row(t.clock.now()), row(null, null)])
+        .returning('id')
+        .execute();
+      const [first, second, delivered] = ids.map(({ id }) => id);
+      const state = async (id: number | undefined) =>
+        t.db
+          .selectFrom('outbox')
+          .select(['attempts', 'failed_at', 'next_attempt_at', 'last_error', 'delivered_at'])
+          .where('id', '=', id ?? 0)
+          .executeTakeFirstOrThrow();
+      expect(await run('outbox', 'retry', '--id', String(first))).toEqual({ requeued: 1 });
+      expect(await state(first)).toEqual({
+        attempts: 0,
+        failed_at: null,
+        next_attempt_at: t.clock.now(),
+        last_error: null,
+        delivered_at: null,
+      });
+      expect((await state(second)).failed_at).toBe(t.clock.now());
+      expect(await run('outbox', 'retry')).toEqual({ requeued: 1 });
+      expect((await state(second)).next_attempt_at).toBe(t.clock.now());
+      expect((await state(delivered)).delivered_at).toBe(t.clock.now());
+      expect(await run('outbox', 'retry')).toEqual({ requeued: 0 });
+      await expect(run('outbox', 'retry', '--id', 'x')).rejects.toThrow(UsageError);
+    },
+  );
+
+  it.skipIf(skip)(
     'sp list shows providers without secrets; sp rotate-secret replaces the secret at once',
     async () => {
       const created = await run(
@@ -659,6 +703,7 @@ describe('admin CLI formatting', () => {
       'masquerade start',
       'masquerade stop',
       'mailbox list',
+      'outbox retry',
       'realm set',
       'prune',
       'keys rotate',

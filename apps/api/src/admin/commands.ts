@@ -39,6 +39,7 @@ import { audit, listAudit } from '../services/audit.ts';
 import { startMasquerade, stopMasquerade } from '../services/masquerade.ts';
 import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
+import { retryFailed } from '../services/outbox.ts';
 import { MAIL_LANGUAGES, type MailLanguage } from '../mail/render.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
@@ -141,6 +142,11 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'masquerade stop': {
     usage: '--admin <email>',
     summary: "Ends the masquerade of the administrator's live sessions now → {sessions}.",
+  },
+  'outbox retry': {
+    usage: '[--id <row id>]',
+    summary:
+      'Queues again the mails and CRM calls that failed at the attempt limit (all, or one row), each with a fresh set of attempts, once SMTP or the CRM works again; the server sends them within seconds → {requeued}.',
   },
   'mailbox list': {
     usage: '[--to <email>]',
@@ -272,7 +278,7 @@ function names(values: Values): { first: string; last: string } {
   return parsed.data;
 }
 
-function positiveInteger(values: Values, name: 'ttl-days' | 'limit'): number | undefined {
+function positiveInteger(values: Values, name: 'ttl-days' | 'limit' | 'id'): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -534,6 +540,8 @@ async function execute(
     }
     case 'masquerade stop':
       return stopMasquerade(ctx, await userByEmail(ctx, email(values, 'admin')));
+    case 'outbox retry':
+      return { requeued: await retryFailed(ctx.db, ctx.now(), positiveInteger(values, 'id')) };
     case 'mailbox list':
       return { messages: await listMailbox(ctx.db, values.to) };
     case 'prune':

@@ -78,6 +78,21 @@ export async function enqueue(
   return id;
 }
 
+/**
+ * Puts rows that failed at the attempt limit back in the queue (all, or the one of `id`), each with
+ * a fresh set of attempts: an operator's remedy once SMTP or the CRM works again, so that a mailed
+ * code or a CRM erasure is not given up for good. Returns how many; a started worker sends them.
+ */
+export async function retryFailed(db: Db, now: number, id?: number): Promise<number> {
+  let query = db
+    .updateTable('outbox')
+    .set({ failed_at: null, attempts: 0, next_attempt_at: now, last_error: null })
+    .where('failed_at', 'is not', null)
+    .where('payload', 'is not', null);
+  if (id !== undefined) query = query.where('id', '=', id);
+  return Number((await query.executeTakeFirst()).numUpdatedRows);
+}
+
 export interface Outbox {
   /** Wakes a started worker at once: a row was just committed (mail arrives while the page waits). */
   notify(): void;
