@@ -94,8 +94,9 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
         interactionBinding(secret, details.uid),
         Math.max(1, details.exp - Math.floor(ctx.now() / 1000)) * 1000,
       );
-      const query = loginHint ? `?login_hint=${encodeURIComponent(loginHint)}` : '';
-      return reply.redirect(`/sign-in/${encodeURIComponent(details.uid)}${query}`, 303);
+      // the email stays out of this address: the end of a redirect chain is a visit in the browser's
+      // history (a shared computer's lists who signed in), and the SPA's tab remembers it
+      return reply.redirect(`/sign-in/${encodeURIComponent(details.uid)}`, 303);
     }
     try {
       const url = await federation.authorizationUrl(upstream, details.uid, loginHint);

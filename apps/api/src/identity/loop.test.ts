@@ -212,7 +212,8 @@ function suite(dialect: Dialect, skip: boolean) {
       const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
       const signInPage = await browser.navigate(authorizeUrl, isSpaPage);
       expect(signInPage.url.pathname).toMatch(/^\/sign-in\/[\w-]+$/);
-      expect(signInPage.url.searchParams.get('login_hint')).toBe(user.email);
+      // the end of the redirect chain is a visit a shared computer's history lists: no email in it
+      expect(signInPage.url.search).toBe('');
       const uid = signInPage.url.pathname.split('/').pop();
 
       const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {

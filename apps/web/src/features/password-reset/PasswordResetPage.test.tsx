@@ -1,13 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiPaths, embedMessage, messages } from '@frontdoor/contract';
+import { STORAGE_KEYS, apiPaths, embedMessage, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
-beforeEach(() => vi.clearAllMocks());
+beforeEach(() => {
+  vi.clearAllMocks();
+  sessionStorage.clear();
+});
 
 const strong = 'N3w!Password99';
 const page = `/password-reset?code=123456&email=${encodeURIComponent('ana@school.org')}`;
@@ -83,6 +86,8 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+    // the password page reads the email from this tab, never from its own address
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
   });
 
   it('failure shows the message taken from JSON embedded in msg', async () => {

@@ -3,7 +3,7 @@ import { buildAuthorizeUrl, buildForgotPasswordUrl, type IdentityProvider } from
 import { getCsrf } from './api.ts';
 import { goToUrl } from './browser.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { getLoginCsrf, getLoginParams } from '../../lib/storage.ts';
+import { getLoginCsrf, getLoginParams, rememberEmail } from '../../lib/storage.ts';
 import { chooseReturnUrl } from './return-url.ts';
 import { loginParamsSettled } from './use-login-params.ts';
 
@@ -25,6 +25,8 @@ export function useProviderSignIn() {
   return useMutation({
     mutationFn: async ({ provider, loginHint, target = 'authorize' }: ProviderSignIn) => {
       await loginParamsSettled();
+      // the password page prefills it from this tab, never from its address (the history keeps that)
+      if (provider === 'COGNITO' && loginHint) rememberEmail(loginHint);
       const r = chooseReturnUrl(getLoginParams(), cfg);
       const { payload } = await getCsrf(cfg, { r, p: provider, c: getLoginCsrf() ?? undefined });
       const url =

@@ -7,57 +7,42 @@ import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx'
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
-// the page's own address, which one test sets as the authorization server's redirect leaves it
-afterEach(() => window.history.replaceState(null, '', '/'));
+afterEach(() => sessionStorage.clear());
+
+/** The page as the authorization server's redirect opens it, in a tab whose flow holds the email. */
+function renderSignIn() {
+  sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+  return renderRoute('/sign-in/uid-1', { shell: false });
+}
 
 async function signIn(password = 'Secret!Pass123') {
   const user = userEvent.setup();
-  renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+  renderSignIn();
   await user.type(await screen.findByLabelText('Password'), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
 describe('SignInPage (/sign-in/:uid)', () => {
-  it('prefills the email from login_hint, with username/current-password autocomplete', async () => {
-    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+  it('prefills the email this tab remembers (never from its address), with username/current-password autocomplete', async () => {
+    renderSignIn();
     expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
     expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'username');
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
-  });
-
-  it('takes the email out of the address once read, so the history of a shared computer keeps none', async () => {
-    const address = '/sign-in/uid-1?login_hint=ana%40school.org&locale=en#form';
-    // the browser's address and history entry, as the authorization server's redirect left them
-    window.history.replaceState({ idx: 3 }, '', address);
-    renderRoute(address);
-    expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
-    await waitFor(() => expect(window.location.search).toBe('?locale=en'));
-    expect(window.location.pathname + window.location.hash).toBe('/sign-in/uid-1#form');
-    // the entry is the same one (the router's state kept), and the page was not navigated away from
-    expect(window.history.state).toEqual({ idx: 3 });
-    expect(screen.getByLabelText('Email')).toHaveValue('ana@school.org');
     expect(screen.getByLabelText('Password')).toHaveFocus();
-  });
-
-  it('back on the page without login_hint (back, reload), takes the email this tab remembers', async () => {
-    sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
-    renderRoute('/sign-in/uid-1', { shell: false });
-    expect(await screen.findByLabelText('Email')).toHaveValue('ana@school.org');
-    expect(screen.getByLabelText('Password')).toHaveFocus();
-    sessionStorage.clear();
   });
 
   it('with the email known the password field has the focus; without it nothing is focused', async () => {
-    const { unmount } = renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    const { unmount } = renderSignIn();
     expect(await screen.findByLabelText('Password')).toHaveFocus();
     unmount();
+    sessionStorage.clear();
     renderRoute('/sign-in/uid-1', { shell: false });
     expect(await screen.findByLabelText('Password')).not.toHaveFocus();
     expect(screen.getByLabelText('Email')).not.toHaveFocus();
   });
 
   it("'Forgot password?' links to the forgotPassword url with the email", async () => {
-    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    renderSignIn();
     const link = await screen.findByRole('link', { name: 'Forgot password?' });
     const url = new URL(link.getAttribute('href') ?? '');
     expect(url.pathname).toBe('/oidc/forgotPassword');
@@ -129,9 +114,13 @@ describe('SignInPage (/sign-in/:uid)', () => {
     },
   );
 
-  it('an unconfirmed account shows the message and a way to verify', async () => {
+  it('an unconfirmed account shows the message and a way to verify, remembering the address typed', async () => {
     server.use(http.post(api(apiPaths.cognitoLogin), () => fail(403, 'userNotConfirmed')));
-    await signIn();
+    const user = userEvent.setup();
+    renderRoute('/sign-in/uid-1', { shell: false });
+    await user.type(await screen.findByLabelText('Email'), 'ana@school.org');
+    await user.type(screen.getByLabelText('Password'), 'Secret!Pass123');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(messages.userNotConfirmed)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Verify your email' })).toHaveAttribute(
       'href',
@@ -142,7 +131,7 @@ describe('SignInPage (/sign-in/:uid)', () => {
 
   it('an empty password is refused before any call', async () => {
     const user = userEvent.setup();
-    renderRoute('/sign-in/uid-1?login_hint=ana%40school.org', { shell: false });
+    renderSignIn();
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect((await screen.findAllByText(messages.passwordRequired)).length).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { buildForgotPasswordUrl, cognitoLoginBody, lazySchema } from '@frontdoor/contract';
 import * as z from 'zod/mini';
@@ -20,7 +20,6 @@ import { ApiError } from '../../lib/http.ts';
 import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
-import { forgetInAddress } from './forget-in-address.ts';
 
 const signInForm = lazySchema(() => z.omit(cognitoLoginBody, { uid: true }));
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
@@ -34,13 +33,11 @@ export default function SignInPage() {
   const { t } = useTranslation('signIn');
   const cfg = useConfig();
   const { uid = '' } = useParams();
-  const [params] = useSearchParams();
   const { failure, messageText } = useCallError();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  // the authorization server's redirect names the email: read once, then kept out of the history;
-  // back on this page later (back, reload), the email this tab's flow holds stands in for it
-  const [knownEmail] = useState(() => params.get('login_hint') ?? getRememberedEmail() ?? '');
-  useEffect(() => forgetInAddress('login_hint'), []);
+  // the email this tab's flow holds (the authorization server's redirect names none: its address
+  // would stay in a shared computer's history)
+  const [knownEmail] = useState(() => getRememberedEmail() ?? '');
   const { form, errorSummary, fieldError, onSubmit } = useSummaryForm(signInForm, {
     defaultValues: { email: knownEmail, password: '' },
     fieldIds: FIELD_IDS,
