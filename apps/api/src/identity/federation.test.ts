@@ -64,6 +64,39 @@ describe('federation', () => {
     expect(federation.has('Google')).toBe(false);
   });
 
+  it('Google and Microsoft show their account chooser: the last student on a shared device may still be signed in there', async () => {
+    const { upstreams } = identitySettings(
+      {
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 's',
+        MICROSOFT_CLIENT_ID: 'ms-client',
+        MICROSOFT_CLIENT_SECRET: 's',
+      },
+      'https://portal.example',
+      false,
+    );
+    const federation = new Federation(upstreams, {
+      publicUrl: 'https://portal.example',
+      secret: Buffer.alloc(32, 5),
+      now: () => Date.UTC(2031, 4, 6),
+      fetch: (async (url: string) => {
+        const issuer =
+          new URL(url).origin + new URL(url).pathname.replace('/.well-known/openid-configuration', '');
+        return Response.json({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/keys`,
+        });
+      }) as never,
+    });
+    for (const provider of ['Google', 'Microsoft'] as const) {
+      const url = await federation.authorizationUrl(provider, 'uid-chooser-1234567890', 'kid@school.example');
+      expect(url.searchParams.get('prompt'), provider).toBe('select_account');
+      expect(url.searchParams.get('login_hint'), provider).toBe('kid@school.example');
+    }
+  });
+
   it('Sign in with Apple set up as documented (no client secret variable) signs in: its code is exchanged with the ES256 client secret', async () => {
     const secret = Buffer.alloc(32, 9);
     const now = Date.UTC(2031, 4, 6, 7, 8, 9);

@@ -42,6 +42,9 @@ export async function appleClientSecret(
     .sign(privateKey);
 }
 
+/** The upstreams whose own sign-in outlives ours on a device, and that offer an account chooser. */
+const ACCOUNT_CHOOSERS: ReadonlySet<UpstreamProvider> = new Set(['Google', 'Microsoft', 'MicrosoftPersonal']);
+
 /** The callback an upstream returns the browser to; cookie independent (keyed by state = uid). */
 export const upstreamCallbackPath = (provider: UpstreamProvider): string =>
   `/oidc/interaction/callback/${provider}`;
@@ -173,6 +176,10 @@ export class Federation {
     // Apple returns the name only with form_post; Google/Microsoft take the email as a hint
     if (provider === 'SignInWithApple') params.response_mode = 'form_post';
     else if (loginHint) params.login_hint = loginHint;
+    // on a shared classroom device the last student may still be signed in to Google or Microsoft:
+    // the next one chooses an account instead of being signed in as that one (the dev providers
+    // forget every sign-in anyway, and their oidc-provider knows no such prompt)
+    if (!s.dev && ACCOUNT_CHOOSERS.has(provider)) params.prompt = 'select_account';
     return client.buildAuthorizationUrl(config, params);
   }
 
