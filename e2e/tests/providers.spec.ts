@@ -274,8 +274,8 @@ test.describe('post-login questions (§2 post-login, §4 post-login)', () => {
     // holds them asks no second time, below): hold that call so the loading state is observable
     await expect(page).toHaveURL(/\/dev\/idp\/Google\/interaction\//);
     await page.evaluate((keys) => {
-      localStorage.removeItem(keys.loginCsrf);
-      localStorage.removeItem(keys.loginParams);
+      sessionStorage.removeItem(keys.loginCsrf);
+      sessionStorage.removeItem(keys.loginParams);
     }, STORAGE_KEYS);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -1,10 +1,19 @@
 import { apiPaths } from '@frontdoor/contract';
-import { expectBackOnProduct, expectSignedInAs, expect, sessionOf, test } from '../fixtures/index.ts';
+import {
+  expectBackOnProduct,
+  expectSignedInAs,
+  expect,
+  openLoginRequest,
+  savedLoginData,
+  sessionOf,
+  test,
+} from '../fixtures/index.ts';
 import {
   answerStudentQuestion,
   continueWithEmail,
   signInAsStudentAndReturn,
   signInAtDevIdp,
+  signInWithPassword,
 } from '../fixtures/flows.ts';
 import { admin, createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
@@ -85,5 +94,32 @@ test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cog
     await answerStudentQuestion(page, true);
     await expectBackOnProduct(page, returnUrl);
     await expectSignedInAs(page, third.email);
+  });
+
+  test("a shared device: a teacher's sign-in request left in a closed tab is not the next student's, who is asked the student question and lands on the portal's default site", async ({
+    page,
+    context,
+    loginRequest,
+  }) => {
+    const student = uniqueEmail('shared-after-teacher');
+    await createUser({ email: student, password: STRONG_PASSWORD });
+    // the teacher opens a product's link, goes on to email and walks away, closing the tab
+    const { csrf, returnUrl } = await loginRequest({ journey: 'abandoned-teacher', isTeacher: true });
+    await openLoginRequest(page, csrf);
+    await page.getByRole('link', { name: en.login.continue_with_email }).click();
+    await page.close();
+
+    // the next student, in a new tab of the same browser, signs in from the portal's own page
+    const next = await context.newPage();
+    await next.goto('/log-in');
+    await next.getByRole('link', { name: en.login.continue_with_email }).click();
+    await continueWithEmail(next, student);
+    await signInWithPassword(next, student, STRONG_PASSWORD);
+    // not the teacher's request: the student question is asked, and the teacher's product is not the end
+    await expect(next).toHaveURL(/\/post-login$/);
+    await answerStudentQuestion(next, true);
+    await expect(next).not.toHaveURL(returnUrl);
+    await expect.poll(() => new URL(next.url()).pathname).not.toMatch(/^\/(post-login|log-in)/);
+    expect((await savedLoginData(next)).csrf).toBeNull();
   });
 });

@@ -126,8 +126,8 @@ describe('prerendered pages', () => {
     'hydrate %s without a mismatch while this browser holds a sign-in request, then show it',
     async (path) => {
       // what log-in/{csrf} of a product left in storage (§3): the markup was made without it
-      localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
-      localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
+      sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
+      sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
       localStorage.setItem(STORAGE_KEYS.lastSignInMethod, 'classCode');
       server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
       const errors = vi.spyOn(console, 'error');
@@ -184,7 +184,7 @@ describe('prerendered pages', () => {
     await act(async () => answer(ok(loginParams)));
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.getByRole('button', { name: 'Continue with Google' })).not.toHaveAttribute('aria-disabled');
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1');
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1');
   });
 
   it.each(PATHS)(

@@ -54,6 +54,8 @@ export const EMAIL_PREFERENCES = Object.keys(SUBSCRIPTION_IDS) as EmailPreferenc
 export const STORAGE_KEYS = {
   loginCsrf: 'login_csrf',
   loginParams: 'login_params',
+  /** When login_params were saved, beside localStorage's copy (the web's own, not in the spec). */
+  loginSavedAt: 'login_saved_at',
   email: 'frontdoor_email',
   /** The language the user chose in the menu (the web's own, not in the spec). */
   language: 'frontdoor_language',

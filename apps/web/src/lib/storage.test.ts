@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '@frontdoor/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { LOGIN_REQUEST_TTL_MS, STORAGE_KEYS } from '@frontdoor/contract';
 import {
+  adoptLoginData,
   clearLoginData,
   confirmSignIn,
   forgetEmail,
@@ -14,26 +15,58 @@ import {
 const params = { url: 'https://app.example/return', isTeacher: true, sp_id: 'sp-1' };
 
 describe('browser storage (§3)', () => {
-  it('saves login_csrf and login_params in localStorage under exactly those names', () => {
+  it("saves login_csrf and login_params in the tab's sessionStorage under exactly those names, with a dated copy in localStorage", () => {
+    vi.spyOn(Date, 'now').mockReturnValue(1_000);
     saveLoginData('csrf-1', params);
-    expect(localStorage.getItem('login_csrf')).toBe('csrf-1');
-    expect(JSON.parse(localStorage.getItem('login_params') ?? 'null')).toEqual(params);
+    vi.restoreAllMocks();
+    for (const store of [sessionStorage, localStorage]) {
+      expect(store.getItem('login_csrf')).toBe('csrf-1');
+      expect(JSON.parse(store.getItem('login_params') ?? 'null')).toEqual(params);
+    }
+    expect(localStorage.getItem(STORAGE_KEYS.loginSavedAt)).toBe('1000');
     expect(getLoginCsrf()).toBe('csrf-1');
     expect(getLoginParams()).toEqual(params);
   });
 
-  it('does not trust login_params that fail the contract schema or are not JSON', () => {
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ url: 'not a url', isTeacher: 'yes' }));
-    expect(getLoginParams()).toBeNull();
-    localStorage.setItem(STORAGE_KEYS.loginParams, '{broken');
+  it("another tab, the next person's on a shared device, never runs with this tab's sign-in request", () => {
+    saveLoginData('csrf-teacher', { ...params, isTeacher: true });
+    // a new tab: its own sessionStorage, the device's localStorage
+    sessionStorage.clear();
+    expect(getLoginCsrf()).toBeNull();
     expect(getLoginParams()).toBeNull();
   });
 
-  it('clearLoginData removes both keys', () => {
+  it("a tab a mail's link opened goes on with the device's sign-in request while it is live, and with none after", () => {
+    const savedAt = 5_000_000;
+    vi.spyOn(Date, 'now').mockReturnValue(savedAt);
+    saveLoginData('csrf-1', params);
+    vi.restoreAllMocks();
+    sessionStorage.clear();
+    adoptLoginData(savedAt + LOGIN_REQUEST_TTL_MS);
+    expect(getLoginCsrf()).toBeNull();
+    adoptLoginData(savedAt + LOGIN_REQUEST_TTL_MS - 1);
+    expect(getLoginCsrf()).toBe('csrf-1');
+    expect(getLoginParams()).toEqual(params);
+    // a tab with a request of its own keeps it
+    saveLoginData('csrf-2', params);
+    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'csrf-other-tab');
+    adoptLoginData(savedAt);
+    expect(getLoginCsrf()).toBe('csrf-2');
+  });
+
+  it('does not trust login_params that fail the contract schema or are not JSON', () => {
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ url: 'not a url', isTeacher: 'yes' }));
+    expect(getLoginParams()).toBeNull();
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, '{broken');
+    expect(getLoginParams()).toBeNull();
+  });
+
+  it("clearLoginData removes the tab's request and the device's copy", () => {
     saveLoginData('csrf-1', params);
     clearLoginData();
-    expect(localStorage.getItem('login_csrf')).toBeNull();
-    expect(localStorage.getItem('login_params')).toBeNull();
+    for (const store of [sessionStorage, localStorage])
+      for (const key of Object.values(STORAGE_KEYS).filter((k) => k.startsWith('login_')))
+        expect(store.getItem(key), key).toBeNull();
     expect(getLoginCsrf()).toBeNull();
   });
 

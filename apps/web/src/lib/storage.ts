@@ -1,11 +1,14 @@
-import { SIGN_IN_METHODS, STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
+import { LOGIN_REQUEST_TTL_MS, SIGN_IN_METHODS, STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
 import type { LoginParams, SignInMethod } from '@frontdoor/contract';
 
 /**
- * Browser storage of §3: login_csrf and login_params in localStorage under exactly those names
- * (they must survive the round trip through an identity provider), and the remembered email in
- * sessionStorage (it only lives for the tab's flow). Storage may be disabled (private mode,
- * blocked cookies): reads then give null and writes are dropped, so flows still work on the page.
+ * Browser storage of §3: login_csrf and login_params under exactly those names, in the tab's
+ * sessionStorage (they survive the round trip through an identity provider), with a dated copy in
+ * localStorage that only a mail's link, opening a tab of its own, takes over (adoptLoginData); the
+ * remembered email in sessionStorage too. On a shared classroom device another tab, the next
+ * person's, never runs with this one's sign-in request (a teacher's return address, the questions
+ * a teacher skips). Storage may be disabled (private mode, blocked cookies): reads then give null
+ * and writes are dropped, so flows still work on the page.
  */
 function read(store: () => Storage, key: string): string | null {
   try {
@@ -27,11 +30,11 @@ function write(store: () => Storage, key: string, value: string | null): void {
 const local = () => window.localStorage;
 const session = () => window.sessionStorage;
 
-export const getLoginCsrf = (): string | null => read(local, STORAGE_KEYS.loginCsrf) || null;
+export const getLoginCsrf = (): string | null => read(session, STORAGE_KEYS.loginCsrf) || null;
 
 /** The saved login params, or null when absent or not valid (a tampered value is never trusted). */
 export function getLoginParams(): LoginParams | null {
-  const raw = read(local, STORAGE_KEYS.loginParams);
+  const raw = read(session, STORAGE_KEYS.loginParams);
   if (!raw) return null;
   try {
     const parsed = loginParamsSchema.safeParse(JSON.parse(raw));
@@ -42,18 +45,33 @@ export function getLoginParams(): LoginParams | null {
 }
 
 export function saveLoginData(csrf: string, params: LoginParams): void {
-  write(local, STORAGE_KEYS.loginCsrf, csrf);
-  write(local, STORAGE_KEYS.loginParams, JSON.stringify(loginParamsSchema.parse(params)));
+  const json = JSON.stringify(loginParamsSchema.parse(params));
+  for (const store of [session, local]) {
+    write(store, STORAGE_KEYS.loginCsrf, csrf);
+    write(store, STORAGE_KEYS.loginParams, json);
+  }
+  write(local, STORAGE_KEYS.loginSavedAt, String(Date.now()));
+}
+
+/**
+ * A tab a mail's link opened (the verification or reset link) goes on with the device's last
+ * sign-in request, while it is live: the person who started it, a moment ago, reading their mail.
+ */
+export function adoptLoginData(now = Date.now()): void {
+  if (getLoginCsrf() || !(now - Number(read(local, STORAGE_KEYS.loginSavedAt)) < LOGIN_REQUEST_TTL_MS))
+    return;
+  write(session, STORAGE_KEYS.loginCsrf, read(local, STORAGE_KEYS.loginCsrf));
+  write(session, STORAGE_KEYS.loginParams, read(local, STORAGE_KEYS.loginParams));
 }
 
 /**
  * §4: access-code success clears the saved login data; so does the end of post-login and a sign-out.
- * A shared classroom device must not hand the next person this one's sign-in request (a teacher's
- * return address, the questions a teacher skips).
+ * A shared classroom device must not hand the next person this one's sign-in request.
  */
 export function clearLoginData(): void {
-  write(local, STORAGE_KEYS.loginCsrf, null);
-  write(local, STORAGE_KEYS.loginParams, null);
+  for (const store of [session, local])
+    for (const key of [STORAGE_KEYS.loginCsrf, STORAGE_KEYS.loginParams, STORAGE_KEYS.loginSavedAt])
+      write(store, key, null);
 }
 
 export const getRememberedEmail = (): string | null => read(session, STORAGE_KEYS.email) || null;

@@ -10,8 +10,8 @@ vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 const loginParams = { url: 'https://app.example/class', isTeacher: false, sp_id: 'sp-7' };
 beforeEach(() => {
   vi.clearAllMocks();
-  localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-7');
-  localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
+  sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-7');
+  sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
 });
 
 async function enter(code: string) {
@@ -53,8 +53,8 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     expect(url.searchParams.get('hash')).toBe('hash-1');
     expect(url.searchParams.get('return_url')).toBe(loginParams.url);
     expect(url.searchParams.get('token')).toBe('lc-7');
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
-    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
   });
 
   it("a server message beginning 'The code you entered is not for' is shown as is", async () => {
@@ -66,7 +66,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     );
     await enter('K7Q2ZX');
     expect(await screen.findByText(msg)).toBeInTheDocument();
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');
   });
 
   it("other failure shows 'The code you entered did not work. Try again or contact your teacher.'", async () => {
@@ -112,7 +112,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   });
 
   it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
-    localStorage.removeItem(STORAGE_KEYS.loginCsrf);
+    sessionStorage.removeItem(STORAGE_KEYS.loginCsrf);
     server.use(
       http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
         ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
@@ -135,7 +135,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     );
     const user = userEvent.setup();
     renderRoute('/access-code/new-1', { shell: false });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('new-1'));
+    await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('new-1'));
     await user.type(screen.getByLabelText('Access code'), 'ABCDEF');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
@@ -143,7 +143,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   });
 
   it('without login params it asks for the teacher link and sends nothing', async () => {
-    localStorage.clear();
+    sessionStorage.clear();
     await enter('ABCDEF');
     const instruction = screen.getByText(
       'Open the sign-in link your teacher gave you, then enter the code here.',

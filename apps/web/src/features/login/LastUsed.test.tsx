@@ -178,8 +178,8 @@ describe("what 'Last used' remembers: the method of a sign-in that succeeded, ne
   });
 
   it('an accepted class code is remembered as classCode; nothing else about the person is stored', async () => {
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
-    localStorage.setItem(
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-1');
+    sessionStorage.setItem(
       STORAGE_KEYS.loginParams,
       JSON.stringify({ url: 'https://app.example/', isTeacher: false, sp_id: 'sp-1' }),
     );

@@ -66,8 +66,8 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
   it('with a {csrf}: GET gateway/getCsrfLogin/{csrf} and saves login_csrf and login_params', async () => {
     server.use(http.get(api(apiPaths.getCsrfLogin('abc')), () => ok(loginParams)));
     renderRoute('/log-in/abc', { shell: false });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('abc'));
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toEqual(loginParams);
+    await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('abc'));
+    expect(JSON.parse(sessionStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toEqual(loginParams);
   });
 
   it('login params failure shows the server message', async () => {
@@ -93,7 +93,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
       await waitFor(() =>
         expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`^${errorPage}$`)),
       );
-      expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+      expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
       // its Continue leads back to the product's sign-in request
       expect(await screen.findByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/log-in/lc-new');
     },
@@ -124,7 +124,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     const seen = captureCsrf();
     const user = userEvent.setup();
     renderRoute('/log-in/lc-1', { shell: false });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1'));
+    await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1'));
     await user.click(await screen.findByRole('button', { name: 'Continue with Clever' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(seen[0]?.get('r')).toBe(loginParams.url);
@@ -188,8 +188,8 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     const calls = sessionServer();
     const user = userEvent.setup();
     sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
-    localStorage.setItem(
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
+    sessionStorage.setItem(
       STORAGE_KEYS.loginParams,
       JSON.stringify({ url: 'https://app.example/', isTeacher: true, sp_id: 'sp' }),
     );
@@ -203,8 +203,8 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     // a shared device: the next person's /email is not filled with this one's address, nor their
     // post-login run with this one's sign-in request
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
-    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
     // the session was fetched again after the logout (invalidated), not merely hidden
     expect(calls.sig).toBe(2);
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
@@ -220,11 +220,11 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     );
     const user = userEvent.setup();
     renderRoute('/log-in/lc-next', { shell: false });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next'));
+    await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next'));
     await user.click(await screen.findByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(calls.logout).toBe(1));
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next');
-    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).not.toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-next');
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginParams)).not.toBeNull();
   });
 
   it('a failed sign-out shows the server message and keeps the notice', async () => {

@@ -4,12 +4,23 @@ import userEvent from '@testing-library/user-event';
 import { apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
 describe('ForgotPasswordPage (/forgot-password?email=)', () => {
+  it("opened by the reset mail's link in a tab of its own, it goes on with the device's live sign-in request", async () => {
+    const request = { url: 'https://app.example/back', isTeacher: false, sp_id: 'sp-mail' };
+    saveLoginData('lc-reset', request);
+    sessionStorage.clear();
+    renderRoute(page, { shell: false });
+    await screen.findByRole('button', { name: /Continue|Submit|Reset|Verify/ });
+    expect(getLoginCsrf()).toBe('lc-reset');
+    expect(getLoginParams()).toEqual(request);
+  });
+
   it('without email it goes to /email', async () => {
     renderRoute('/forgot-password', { shell: false });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));

@@ -23,7 +23,7 @@ function roleCalls() {
 }
 
 async function answer(choice: 'Yes' | 'No') {
-  localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+  sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
   const user = userEvent.setup();
   renderRoute('/post-login', { shell: false });
   await user.click(await screen.findByRole('radio', { name: choice }));
@@ -52,7 +52,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
 
   it('Next without an answer asks for one and sends nothing', async () => {
     const seen = roleCalls();
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Next' }));
@@ -68,14 +68,14 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
   });
 
   it("sends the person on without the saved sign-in request: a shared device's next person starts without it", async () => {
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Done' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
-    expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
-    expect(localStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.loginParams)).toBeNull();
   });
 
   it('No: GET auth/setBasicUserRole/0 then the email preferences', async () => {
@@ -88,7 +88,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
 
   it('No: the email preferences take the focus to their heading, not to Done (WCAG 2.4.3)', async () => {
     roleCalls();
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
     const user = userEvent.setup();
     renderRoute('/post-login');
     await user.click(await screen.findByRole('radio', { name: 'No' }));
@@ -99,7 +99,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
   });
 
   it('a teacher (isTeacher) goes straight to the email preferences', async () => {
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     renderRoute('/post-login', { shell: false });
     expect(await screen.findByRole('heading', { name: 'Email preferences' })).toBeInTheDocument();
     for (const label of [
@@ -120,7 +120,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
         return ok(null);
       }),
     );
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Done' }));
@@ -136,7 +136,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
         return ok(null);
       }),
     );
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
     await user.click(await screen.findByRole('checkbox', { name: 'Career & Technical Education' }));
@@ -153,7 +153,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
   });
 
   it("a session that has ended: the server's message and 'Sign in again' to log-in/{csrf}; nothing navigates", async () => {
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-9');
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-9');
     server.use(
       http.get(api(apiPaths.getCsrfLogin('lc-9')), () => ok(student)),
       http.get(api('auth/setBasicUserRole/:flag'), () => fail(401, 'notSignedIn')),
@@ -169,7 +169,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
   });
 
   it('a refused preferences save shows its message and stays, with no sign-in link', async () => {
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     server.use(http.post(api(apiPaths.subscription), () => fail(429, 'tooManyRequests')));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });

@@ -39,7 +39,7 @@ describe('keyboard alone completes the flows', () => {
   });
 
   it('post-login: arrow keys choose in the radio group, Enter goes Next', async () => {
-    localStorage.setItem(
+    sessionStorage.setItem(
       STORAGE_KEYS.loginParams,
       JSON.stringify({ url: 'https://a.example/', isTeacher: false, sp_id: 's' }),
     );

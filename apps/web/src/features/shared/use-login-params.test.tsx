@@ -23,9 +23,9 @@ function countParamsCalls(): Map<string, number> {
   return calls;
 }
 
-const savedCsrf = () => localStorage.getItem(STORAGE_KEYS.loginCsrf);
+const savedCsrf = () => sessionStorage.getItem(STORAGE_KEYS.loginCsrf);
 
-describe('useLoginParams: the URL and localStorage are the one store of the login request', () => {
+describe("useLoginParams: the URL and the tab's storage are the one store of the login request", () => {
   it('log-in/{csrf} → an identity provider → post-login/{csrf} fetches the login params once', async () => {
     const calls = countParamsCalls();
     const user = userEvent.setup();
@@ -33,7 +33,7 @@ describe('useLoginParams: the URL and localStorage are the one store of the logi
     await waitFor(() => expect(savedCsrf()).toBe('lc-1'));
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
-    // the provider's round trip is a full page load: a new app, the same localStorage
+    // the provider's round trip is a full page load: a new app, the same tab's sessionStorage
     login.unmount();
     renderRoute('/post-login/lc-1', { shell: false });
     await user.click(await screen.findByRole('radio', { name: 'Yes' }));
@@ -44,14 +44,14 @@ describe('useLoginParams: the URL and localStorage are the one store of the logi
   });
 
   it('a csrf the store does not hold is fetched and replaces the saved login request', async () => {
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-old');
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-lc-old' }));
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-old');
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-lc-old' }));
     const calls = countParamsCalls();
     renderRoute('/post-login/lc-new', { shell: false });
     expect(await screen.findByRole('heading', { name: 'Are you a Student?' })).toBeInTheDocument();
     expect(calls.get('lc-new')).toBe(1);
     expect(savedCsrf()).toBe('lc-new');
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toEqual({
+    expect(JSON.parse(sessionStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toEqual({
       ...params,
       sp_id: 'sp-lc-new',
     });
@@ -65,7 +65,7 @@ describe('useLoginParams: the URL and localStorage are the one store of the logi
     await waitFor(() => expect(savedCsrf()).toBe('lc-b'));
     await act(() => router.navigate(-1));
     await waitFor(() => expect(savedCsrf()).toBe('lc-a'));
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toMatchObject({
+    expect(JSON.parse(sessionStorage.getItem(STORAGE_KEYS.loginParams) ?? 'null')).toMatchObject({
       sp_id: 'sp-lc-a',
     });
     expect(Object.fromEntries(calls)).toEqual({ 'lc-a': 2, 'lc-b': 1 });
@@ -136,8 +136,8 @@ describe('a person faster than the login params (issue: the product lost on a sl
 
   it('/access-code opened before they arrive shows them loading, never older ones, then signs in with them', async () => {
     // an older sign-in request of another product, still in storage
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-old');
-    localStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-old' }));
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-old');
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-old' }));
     const slow = slowParams();
     server.use(
       http.get(api(apiPaths.accessCodeLogin('ABCDEF', 'sp-1')), () =>

@@ -26,14 +26,10 @@ export interface LoginParamsState {
 let fetching: { csrf: string; answer: Promise<LoginParams> } | null = null;
 const listeners = new Set<() => void>();
 
+// the tab's own storage: no other tab changes it
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  // another tab's sign-in request changes storage too
-  window.addEventListener('storage', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', listener);
-  };
+  return () => listeners.delete(listener);
 }
 const changed = () => listeners.forEach((listener) => listener());
 
@@ -107,9 +103,9 @@ function useStoredLoginParams(): LoginParams | null {
 }
 
 /**
- * The login params of a {csrf} route. The URL names the login request and localStorage's login_csrf
- * and login_params (§3) hold its params: the one store, which outlives the round trip through an
- * identity provider. Only a csrf the store does not hold is fetched (GET gateway/getCsrfLogin/{csrf})
+ * The login params of a {csrf} route. The URL names the login request and the tab's login_csrf and
+ * login_params (§3, lib/storage.ts) hold its params: the one store, which outlives the round trip
+ * through an identity provider. Only a csrf the store does not hold is fetched (GET gateway/getCsrfLogin/{csrf})
  * and saved, so post-login/{csrf} after log-in/{csrf} asks no second time; navigating to the URL you
  * are on still refetches (§2). Without the segment, the ones held in storage, unless a fetch was
  * under way when the page opened: then that fetch, shown as its {csrf} route would show it.

@@ -246,6 +246,6 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     const params = { url: 'https://app.example/', isTeacher: true, sp_id: 'sp' };
     server.use(http.get(api(apiPaths.getCsrfLogin('lc-5')), () => ok(params)));
     renderRoute('/create-account/lc-5', { shell: false });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-5'));
+    await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-5'));
   });
 });

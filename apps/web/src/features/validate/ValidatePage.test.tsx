@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
 
 describe('ValidatePage (/validate?em&vc)', () => {
   it("em missing: 'Email parameter was missing or invalid!'", async () => {
@@ -50,5 +51,17 @@ describe('ValidatePage (/validate?em&vc)', () => {
     server.use(http.post(api(apiPaths.confirm), () => HttpResponse.error()));
     renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/error-generic'));
+  });
+
+  it("opened by the mail's link in a tab of its own, it goes on with the device's live sign-in request", async () => {
+    server.use(http.post(api(apiPaths.confirm), () => ok(null)));
+    const request = { url: 'https://app.example/back', isTeacher: false, sp_id: 'sp-mail' };
+    saveLoginData('lc-mail', request);
+    // the mail's tab: its own sessionStorage, the device's localStorage
+    sessionStorage.clear();
+    renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });
+    expect(await screen.findByText(messages.verifyPageSuccess)).toBeInTheDocument();
+    expect(getLoginCsrf()).toBe('lc-mail');
+    expect(getLoginParams()).toEqual(request);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { useSearchParams } from 'react-router';
@@ -11,10 +11,13 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
+import { adoptLoginData } from '../../lib/storage.ts';
 
 /** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
 export default function ValidatePage() {
   const { t } = useTranslation('validate');
+  // opened by the mail's link, in a tab of its own: the sign-in request goes on here
+  useState(adoptLoginData);
   const cfg = useConfig();
   const { message, messageText, onFatal } = useCallError();
   const [params] = useSearchParams();
