@@ -19,10 +19,11 @@ export default defineConfig({
         // everything the entry needs statically (the shell and the four sign-in pages) in one chunk:
         // over a slow school network one script beats a dozen small ones, each a round trip
         codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
-        // each chunk's name stands in the first script (its imports): 6 hash characters (36 bits)
+        // each chunk's (and flag's) name stands in the first script: 6 hash characters (36 bits)
         // tell a build's files apart, and random characters are what brotli compresses worst
         chunkFileNames: `${HASHED_DIR}/[name]-[hash:6].js`,
         entryFileNames: `${HASHED_DIR}/[name]-[hash:6].js`,
+        assetFileNames: `${HASHED_DIR}/[name]-[hash:6][extname]`,
       },
     },
     // hashed file names under /static so they never collide with the server's /assets/cfg/config.json
