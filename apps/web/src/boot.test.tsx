@@ -12,6 +12,13 @@ import { createQueryClient } from './lib/query.ts';
 import { builtInTranslationService } from './lib/i18n/service.ts';
 
 const configUrl = new URL(CONFIG_PATH, window.location.origin).href;
+const signedInAs = {
+  loggedin: true,
+  payload: {
+    token: 't',
+    signature: { user: { id: 'u1', email: 'ana@school.org', first: 'Ana', last: 'Lima', roles: {} } },
+  },
+};
 let root: Root | undefined;
 
 afterEach(() => {
@@ -65,6 +72,28 @@ describe('boot (issue 2 §2, §8)', () => {
     expect(await screen.findByRole('link', { name: 'Frontdoor home' })).toBeInTheDocument();
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(loadSentry).not.toHaveBeenCalled();
+  });
+
+  it('a page back from the back/forward cache asks again who is signed in: Back on a shared device names no one signed out since', async () => {
+    let signedIn = true;
+    let calls = 0;
+    server.use(
+      http.get(configUrl, () => HttpResponse.json(testConfig)),
+      http.get(api(apiPaths.sig), () => {
+        calls += 1;
+        return HttpResponse.json(signedIn ? signedInAs : { loggedin: false, payload: null });
+      }),
+    );
+    await act(() => started(boot(mount())));
+    expect(await screen.findByText(/Signed in as Ana Lima/)).toBeInTheDocument();
+    signedIn = false;
+    // shown again as it was left (not from the cache): the 30-minute session cache holds
+    act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false })));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(calls).toBe(1);
+    act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+    await waitFor(() => expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument());
+    expect(calls).toBe(2);
   });
 
   it('with a DSN error reporting is loaded after the first paint', async () => {

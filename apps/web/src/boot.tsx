@@ -61,14 +61,12 @@ export async function boot(
     window.location.search,
     prerendered ? pageLanguage : undefined,
   );
+  const queryClient = createQueryClient();
+  // a page back from the back/forward cache (Back, on a shared device, after a sign-out elsewhere)
+  // asks the server again (who is signed in above all), instead of naming the last person from memory
+  addEventListener('pageshow', (event) => event.persisted && queryClient.invalidateQueries());
   const app = (
-    <App
-      cfg={cfg}
-      i18n={i18n}
-      translation={service}
-      queryClient={createQueryClient()}
-      Router={BrowserRouter}
-    />
+    <App cfg={cfg} i18n={i18n} translation={service} queryClient={queryClient} Router={BrowserRouter} />
   );
   let root: Root;
   if (prerendered) {
