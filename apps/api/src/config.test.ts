@@ -305,6 +305,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('a session unused for 60 minutes ends unless SESSION_IDLE_MINUTES says otherwise, within its 8 h', () => {
+    expect(loadConfig({}).sessionIdleMs).toBe(60 * 60_000);
+    expect(loadConfig({ SESSION_IDLE_MINUTES: '25' }).sessionIdleMs).toBe(25 * 60_000);
+    for (const bad of ['0', '-5', '2.5', 'an hour', '481'])
+      expect(() => loadConfig({ SESSION_IDLE_MINUTES: bad })).toThrow(/SESSION_IDLE_MINUTES/);
+  });
+
   it('a SIGTERM drains 5 s in production (behind a load balancer), none in development; SHUTDOWN_DRAIN_SECONDS sets it', () => {
     expect(loadConfig(PRODUCTION_ENV).shutdownDrainMs).toBe(5000);
     expect(loadConfig({}).shutdownDrainMs).toBe(0);

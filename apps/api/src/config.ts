@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser';
 import pino from 'pino';
-import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH } from '@frontdoor/contract';
+import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH, SESSION_TTL_MS } from '@frontdoor/contract';
 import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
 
@@ -17,6 +17,8 @@ export interface AppConfig {
   production: boolean;
   port: number;
   host: string;
+  /** SESSION_IDLE_MINUTES in ms: a session unused this long ends (services/sessions.ts liveSession). */
+  sessionIdleMs: number;
   /** SHUTDOWN_DRAIN_SECONDS in ms: how long a SIGTERM'd server goes on answering, marked not ready (main.ts). */
   shutdownDrainMs: number;
   /**
@@ -417,6 +419,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(
       `DATABASE_POOL_SIZE must be a whole number of connections (1 or more), got ${env.DATABASE_POOL_SIZE}`,
     );
+  const idleMinutes = Number(setting(env, 'SESSION_IDLE_MINUTES'));
+  if (!Number.isInteger(idleMinutes) || idleMinutes < 1 || idleMinutes * 60_000 > SESSION_TTL_MS)
+    problems.push(
+      `SESSION_IDLE_MINUTES must be a whole number of minutes from 1 to ${SESSION_TTL_MS / 60_000} (a session's lifetime), got ${env.SESSION_IDLE_MINUTES}`,
+    );
   const drainSeconds = Number(env.SHUTDOWN_DRAIN_SECONDS?.trim() || (production ? 5 : 0));
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0)
     problems.push(
@@ -466,6 +473,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // development serves the dev mailbox and IdP: only this machine may reach it unless HOST says otherwise
     host: env.HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
     shutdownDrainMs: Math.round(drainSeconds * 1000),
+    sessionIdleMs: idleMinutes * 60_000,
     trustProxy,
     publicUrl,
     dataDir: path.resolve(setting(env, 'DATA_DIR')),

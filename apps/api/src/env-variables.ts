@@ -1,4 +1,4 @@
-import { ABUSE_LIMITS } from '@frontdoor/contract';
+import { ABUSE_LIMITS, SESSION_IDLE_MS } from '@frontdoor/contract';
 import type { Env } from './config.ts';
 import { DEFAULT_DEV_REALMS } from './identity/settings.ts';
 
@@ -69,6 +69,12 @@ export const ENV_VARIABLES = variables({
     default: 'info',
     meaning:
       'pino level (fatal, error, warn, info, debug, trace, silent, in any case); anything else refuses to start.',
+  },
+  SESSION_IDLE_MINUTES: {
+    group: 'Server',
+    default: String(SESSION_IDLE_MS / 60_000),
+    meaning:
+      'A session unused in the portal for this long ends (its 8 h lifetime aside): the end of a session a student left signed in on a shared device that stays on (a Chromebook, a browser restoring its tabs). Set it to the gap between two lab classes; products that keep their own session see gateway/session answer active: false after it.',
   },
   SHUTDOWN_DRAIN_SECONDS: {
     group: 'Server',

@@ -53,7 +53,7 @@ export const gatewayRoutes =
     app.get('/gateway/session/:sid', { config: serverToServer }, async (request, reply) => {
       await authenticatedProvider(ctx, request, reply);
       const { sid } = parseWith(gatewaySessionParams, request.params);
-      return ok({ active: await isSessionActive(ctx.db, sid, ctx.now()) });
+      return ok({ active: await isSessionActive(ctx.db, sid, ctx.now(), ctx.config.sessionIdleMs) });
     });
 
     app.get('/gateway/getCsrfLogin/:csrf', async (request) => {

@@ -22,7 +22,12 @@ export interface SignedIn {
 
 /** The signed-in user of a request (and the masqueraded one, while the rules still allow it), or null. */
 export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<SignedIn | null> {
-  const session = await readSession(ctx.db, sessionTokenOf(request, ctx.config), ctx.now());
+  const session = await readSession(
+    ctx.db,
+    sessionTokenOf(request, ctx.config),
+    ctx.now(),
+    ctx.config.sessionIdleMs,
+  );
   if (!session) return null;
   const user = await findUserById(ctx.db, session.userId);
   if (!user) return null;

@@ -8,7 +8,7 @@ import { isAdministrator } from './users.ts';
 /** A masquerade the rules do not allow; the admin CLI prints its message and exits non-zero. */
 export class MasqueradeRefused extends Error {}
 
-type MasqueradeContext = Pick<AppContext, 'db' | 'now'>;
+type MasqueradeContext = Pick<AppContext, 'db' | 'now' | 'config'>;
 
 /** Why `admin` may not act as `target`, or null when it may. */
 function refusal(admin: User, target: User): { reason: string; message: string } | null {
@@ -54,7 +54,7 @@ export async function startMasquerade(
     .updateTable('sessions')
     .set({ masq_user_id: target.id, masq_started_at: now, masq_ends_at: endsAt })
     .where('user_id', '=', admin.id)
-    .where(liveSession(now))
+    .where(liveSession(now, ctx.config.sessionIdleMs))
     .executeTakeFirst();
   const sessions = Number(res.numUpdatedRows);
   await audit(ctx, {
@@ -72,7 +72,7 @@ export async function stopMasquerade(ctx: MasqueradeContext, admin: User): Promi
     .updateTable('sessions')
     .set({ masq_user_id: null, masq_started_at: null, masq_ends_at: null })
     .where('user_id', '=', admin.id)
-    .where(liveSession(now))
+    .where(liveSession(now, ctx.config.sessionIdleMs))
     .where('masq_ends_at', '>', now)
     .executeTakeFirst();
   const sessions = Number(res.numUpdatedRows);

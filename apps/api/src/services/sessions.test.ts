@@ -6,7 +6,15 @@ import {
   SESSION_TTL_MS,
   sessionSchema,
 } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedUser, signedInClient, type TestApp } from '../../test/harness.ts';
+import {
+  DIALECTS,
+  basicAuth,
+  createTestApp,
+  seedServiceProvider,
+  seedUser,
+  signedInClient,
+  type TestApp,
+} from '../../test/harness.ts';
 import type { ApiClient } from '../../test/harness.ts';
 import { sha256 } from './crypto.ts';
 import { isSessionActive, replaceSession } from './sessions.ts';
@@ -66,6 +74,33 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
       }
       t.clock.advance(started + SESSION_TTL_MS - t.clock.now());
       expect(await signedIn(active)).toBe(false);
+    },
+  );
+
+  it.skipIf(skip)(
+    "SESSION_IDLE_MINUTES ends an idle session sooner, for the portal and a product's gateway/session alike",
+    async () => {
+      const lab = await createTestApp(dialect, { env: { SESSION_IDLE_MINUTES: '20' } });
+      try {
+        const user = await seedUser(lab, { email: 'left-in-the-lab@school.test' });
+        const c = await signedInClient(lab, user.id);
+        const sid = sha256(c.cookies.get(SESSION_COOKIE) ?? '');
+        const sp = await seedServiceProvider(lab, 'lab-sp');
+        const active = async () =>
+          (
+            await lab.app.inject({
+              url: `/api/gateway/session/${sid}`,
+              headers: { authorization: basicAuth(sp.clientId, sp.clientSecret) },
+            })
+          ).json().payload.active;
+        lab.clock.advance(19 * MINUTE_MS);
+        expect(await active()).toBe(true);
+        lab.clock.advance(2 * MINUTE_MS);
+        expect(await active()).toBe(false);
+        expect(sessionSchema.parse((await c.get('/api/auth/sig')).json()).loggedin).toBe(false);
+      } finally {
+        await lab.close();
+      }
     },
   );
 

@@ -60,13 +60,18 @@ export async function createSession(db: Db, userId: string, opts: CreateSessionO
   return token;
 }
 
-/** A live session: not revoked, within its absolute lifetime, and used within SESSION_IDLE_MS. */
-export const liveSession = (now: number) => (eb: ExpressionBuilder<Database, 'sessions'>) =>
-  eb.and([
-    eb('revoked_at', 'is', null),
-    eb('expires_at', '>', now),
-    eb('last_seen_at', '>=', now - SESSION_IDLE_MS),
-  ]);
+/**
+ * A live session: not revoked, within its absolute lifetime, and used within `idleMs` (the
+ * deployment's SESSION_IDLE_MINUTES, config.sessionIdleMs; SESSION_IDLE_MS by default).
+ */
+export const liveSession =
+  (now: number, idleMs = SESSION_IDLE_MS) =>
+  (eb: ExpressionBuilder<Database, 'sessions'>) =>
+    eb.and([
+      eb('revoked_at', 'is', null),
+      eb('expires_at', '>', now),
+      eb('last_seen_at', '>=', now - idleMs),
+    ]);
 
 /**
  * The live session of a cookie token, or null (unknown, expired, idle or revoked). Reading it
@@ -76,13 +81,14 @@ export async function readSession(
   db: Db,
   token: string | undefined,
   now: number,
+  idleMs?: number,
 ): Promise<SessionRecord | null> {
   if (!token) return null;
   const row = await db
     .selectFrom('sessions')
     .selectAll()
     .where('id', '=', sha256(token))
-    .where(liveSession(now))
+    .where(liveSession(now, idleMs))
     .executeTakeFirst();
   if (!row) return null;
   if (now - row.last_seen_at >= SESSION_SEEN_REFRESH_MS)
@@ -99,12 +105,12 @@ export async function readSession(
 }
 
 /** Whether the session with this id (a product token's `sid`) exists and is live (liveSession). */
-export async function isSessionActive(db: Db, id: string, now: number): Promise<boolean> {
+export async function isSessionActive(db: Db, id: string, now: number, idleMs?: number): Promise<boolean> {
   const row = await db
     .selectFrom('sessions')
     .select('id')
     .where('id', '=', id)
-    .where(liveSession(now))
+    .where(liveSession(now, idleMs))
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -80,7 +80,7 @@ export async function findAccounts(ctx: AdminCtx, email: string) {
  * One account for `user show`: its state, linked identities, live sessions, preferences and live
  * access codes, never a hash or a code; with `audit list` for its id, what the portal keeps of them.
  */
-export async function showUser(ctx: AdminCtx, user: User) {
+export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User) {
   const now = ctx.now();
   const identities = await ctx.db
     .selectFrom('user_identities')
@@ -91,7 +91,7 @@ export async function showUser(ctx: AdminCtx, user: User) {
     .selectFrom('sessions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', user.id)
-    .where(liveSession(now))
+    .where(liveSession(now, ctx.config.sessionIdleMs))
     .executeTakeFirstOrThrow();
   const subscriptions = await ctx.db
     .selectFrom('subscriptions')
