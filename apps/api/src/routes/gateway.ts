@@ -6,30 +6,26 @@ import { ApiError, ok, parseWith } from '../services/http.ts';
 import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
 import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
 import { isSessionActive } from '../services/sessions.ts';
-import {
-  addressGuessFailed,
-  assertServiceProviderCall,
-  releaseAddressGuess,
-  reserveAddressGuess,
-} from '../services/limits.ts';
+import { addressGuessFailed, assertServiceProviderCall, reserveAddressGuess } from '../services/limits.ts';
 
 const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /**
- * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie;
- * limited per client id, and wrong credentials count as failures of the address.
+ * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie,
+ * limited per client id. Credentials naming no provider count as failures of the address; a known
+ * provider's wrong secret does not (a product deployed with an old secret would otherwise lock out
+ * its network, a school's sign-ins included) and is logged for the operator.
  */
 async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  const guess = await reserveAddressGuess(ctx, request.ip);
-  const sp = await authenticateServiceProvider(ctx.db, request.headers.authorization);
-  if (!sp) {
-    addressGuessFailed(ctx, guess);
-    reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
-    throw new ApiError(401, 'serviceProviderAuthFailed');
+  const { sp, staleSecret } = await authenticateServiceProvider(ctx.db, request.headers.authorization);
+  if (sp) {
+    await assertServiceProviderCall(ctx, sp);
+    return sp;
   }
-  await releaseAddressGuess(ctx, guess);
-  await assertServiceProviderCall(ctx, sp);
-  return sp;
+  if (staleSecret) request.log.warn({ spId: staleSecret }, 'service provider sent a wrong client secret');
+  else addressGuessFailed(ctx, await reserveAddressGuess(ctx, request.ip));
+  reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
+  throw new ApiError(401, 'serviceProviderAuthFailed');
 }
 
 export const gatewayRoutes =

@@ -72,15 +72,20 @@ export async function createServiceProvider(
 }
 
 /** HTTP Basic credentials → the service provider, or undefined. */
+/**
+ * HTTP Basic clientId:clientSecret: the provider, or who sent what. `staleSecret` names a known
+ * provider whose secret was wrong: its own misconfiguration (an old secret after rotate-secret), no
+ * guess, since a secret is 256 random bits.
+ */
 export async function authenticateServiceProvider(
   db: Db,
   authorization: string | undefined,
-): Promise<ServiceProvider | undefined> {
+): Promise<{ sp?: ServiceProvider; staleSecret?: string }> {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
-  if (!match?.[1]) return undefined;
+  if (!match?.[1]) return {};
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const sep = decoded.indexOf(':');
-  if (sep <= 0) return undefined;
+  if (sep <= 0) return {};
   const clientId = decoded.slice(0, sep);
   const secret = decoded.slice(sep + 1);
   const row = await db
@@ -88,8 +93,9 @@ export async function authenticateServiceProvider(
     .selectAll()
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  if (!row || !safeEqual(sha256(secret), row.client_secret_hash)) return undefined;
-  return toProvider(row);
+  if (!row) return {};
+  if (!safeEqual(sha256(secret), row.client_secret_hash)) return { staleSecret: row.sp_id };
+  return { sp: toProvider(row) };
 }
 
 /** Every service provider, for the admin CLI: never a secret (only its hash is stored anyway). */
