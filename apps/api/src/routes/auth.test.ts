@@ -265,7 +265,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(session.loggedin && session.payload.signature.user.email).toBe('admin@school.test');
     });
 
-    it("a masquerade's token carries the masqueraded user's identities as masq_identities", async () => {
+    it("a masquerade's token carries who the masqueraded user is (masq_email, …) and its identities as masq_identities", async () => {
       const admin = await seedUser(t, { email: 'masq-admin@school.test', roles: { admin: [1] } });
       const { user: student } = await resolveUpstreamAccount(
         t.db,
@@ -287,7 +287,17 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const claims = JSON.parse(
         Buffer.from(session.payload.token.split('.')[1] ?? '', 'base64url').toString(),
       ) as Record<string, unknown>;
-      expect(claims).toMatchObject({ sub: admin.id, masq: student.id, identities: [] });
+      expect(claims).toMatchObject({
+        sub: admin.id,
+        email: 'masq-admin@school.test',
+        roles: { admin: [1] },
+        masq: student.id,
+        masq_email: student.email,
+        masq_given_name: student.first,
+        masq_family_name: student.last,
+        masq_roles: {},
+        identities: [],
+      });
       expect(claims.masq_identities).toEqual(session.payload.signature.masq?.identities);
     });
 

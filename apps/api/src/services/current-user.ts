@@ -5,6 +5,7 @@ import {
   PRODUCT_TOKEN_TTL_MS,
   type Session,
   type Signature,
+  type SignatureUser,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
@@ -52,10 +53,25 @@ export async function requireOwnUser(ctx: AppContext, request: FastifyRequest): 
  * The product token of auth/sig: an ES256 JWT signed with the current product key (kid in the
  * header, keys published at PRODUCT_JWKS_PATH), so products verify it without holding any secret
  * of the portal. sub = user id, sid = the session's id (gateway/session/:sid says whether it is
- * still signed in), masq = the masqueraded user id, identities (masq_identities) = the upstream
- * identities linked to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
+ * still signed in), email, given_name, family_name and roles (personClaims), masq = the masqueraded
+ * user id with its own (masq_email, …), identities (masq_identities) = the upstream identities linked
+ * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
  * the session; it is no session credential.
  */
+/**
+ * Who the user is, signed: what a product's server may trust, where auth/sig's `signature` is only
+ * what the browser passes on (anyone may edit it there).
+ */
+const personClaims = (user: SignatureUser) => ({
+  email: user.email,
+  given_name: user.first,
+  family_name: user.last,
+  roles: user.roles,
+});
+
+const prefixed = (prefix: string, claims: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(claims).map(([name, value]) => [`${prefix}${name}`, value]));
+
 export async function productToken(
   ctx: AppContext,
   signedIn: SignedIn,
@@ -74,8 +90,15 @@ export async function productToken(
     exp: Math.floor(expiresAt / 1000),
     jti: randomUUID(),
     sid: signedIn.session.id,
+    ...personClaims(signature.user),
     identities: signature.user.identities ?? [],
-    ...(signedIn.masq ? { masq: signedIn.masq.id, masq_identities: signature.masq?.identities ?? [] } : {}),
+    ...(signedIn.masq && signature.masq
+      ? {
+          masq: signedIn.masq.id,
+          ...prefixed('masq_', personClaims(signature.masq)),
+          masq_identities: signature.masq.identities ?? [],
+        }
+      : {}),
   });
 }
 

@@ -72,15 +72,20 @@ export async function devSpBody(
 ${signIn}`;
 
   const { token, signature } = view.payload;
-  const person = (user: typeof signature.user) =>
-    html`<strong>${`${user.first} ${user.last}`}</strong> (${user.email})`;
   const check = await checkProductToken(ctx, token);
+  // who it is, as a product's server learns it: from the verified token, never the signature
+  const claims = (check.problem ? {} : check.claims) as Record<string, unknown>;
+  const person = (prefix: '' | 'masq_') =>
+    html`<strong>${`${String(claims[`${prefix}given_name`])} ${String(claims[`${prefix}family_name`])}`}</strong> (${String(claims[`${prefix}email`])})`;
   const verdict = check.problem
     ? html`<p><strong>Not verified</strong>: ${check.problem}</p>`
     : html`<p><strong>Verified</strong> against the published keys <a href="${PRODUCT_JWKS_PATH}">${PRODUCT_JWKS_PATH}</a>: ES256, issuer ${ctx.config.publicUrl}, audience ${PRODUCT_TOKEN_AUDIENCE}, not expired.</p>`;
+  const who = check.problem
+    ? html`<p>The token does not verify: a product would not know who this is.</p>`
+    : html`<p>Signed in as ${person('')}${claims.masq ? html`, acting as ${person('masq_')} (masquerade)` : ''}.</p>`;
   return html`${intro}
 <h2>Signed in</h2>
-<p>Signed in as ${person(signature.user)}${signature.masq ? html`, acting as ${person(signature.masq)} (masquerade)` : ''}.</p>
+${who}
 <h2>Signature (${SIG_PATH})</h2>
 ${json(signature)}
 <h2>Product token</h2>

@@ -85,8 +85,13 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
   afterAll(async () => t?.close());
 
   describe.skipIf(skip)('signature and claims', () => {
-    it('verifies with the published JWKS (ES256, kid), carries iss, aud, sub, sid, iat, exp, jti and lives minutes', async () => {
-      const user = await seedUser(t, { email: 'token@school.test' });
+    it('verifies with the published JWKS (ES256, kid), carries iss, aud, sub, sid, who the user is, iat, exp, jti and lives minutes', async () => {
+      const user = await seedUser(t, {
+        email: 'token@school.test',
+        first: 'Tia',
+        last: 'Oken',
+        roles: { teacher: [1, 2] },
+      });
       const c = await signedInClient(t, user.id);
       const res = await c.get(PRODUCT_JWKS_PATH);
       expect(res.headers['cache-control']).toBe(`public, max-age=${PRODUCT_JWKS_MAX_AGE_SECONDS}`);
@@ -104,6 +109,11 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
         aud: PRODUCT_TOKEN_AUDIENCE,
         sub: user.id,
         sid: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // signed, unlike the signature auth/sig hands the browser: what a product's server may trust
+        email: 'token@school.test',
+        given_name: 'Tia',
+        family_name: 'Oken',
+        roles: { teacher: [1, 2] },
         iat: nowSeconds,
         jti: expect.any(String),
       });
