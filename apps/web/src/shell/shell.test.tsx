@@ -114,7 +114,7 @@ describe('shell', () => {
     await waitFor(() => expect(document.documentElement.lang).toBe('ar'));
     expect(document.documentElement.dir).toBe('rtl');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'اللغة: العربية' }));
+    await user.click(screen.getByRole('button', { name: 'اللغة: \u2068العربية\u2069' }));
     const reopened = await screen.findByRole('menu');
     expect(within(reopened).getByRole('menuitemradio', { name: 'العربية' })).toHaveAttribute(
       'aria-checked',

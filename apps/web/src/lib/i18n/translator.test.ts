@@ -46,6 +46,18 @@ describe('Translator', () => {
 });
 
 describe('interpolate', () => {
+  it('in a right-to-left language sets each value apart in its own direction, so an address is never reordered; never in a left-to-right one', () => {
+    const translator = new Translator('ar', {
+      ...catalogs,
+      ar: { common: { sent: 'أرسلنا رمزًا إلى {{email}}.' } },
+    });
+    expect(translator.t('sent', { email: 'stud-ar@demo.example' })).toBe(
+      'أرسلنا رمزًا إلى \u2068stud-ar@demo.example\u2069.',
+    );
+    translator.changeLanguage('en');
+    expect(translator.t('hello', { name: 'stud-ar@demo.example' })).toBe('Hello stud-ar@demo.example');
+  });
+
   it('fills each placeholder, numbers included; one without a value stays as written', () => {
     expect(interpolate('{{a}} and {{ b }} of {{c}}', { a: 1, b: 'two', c: null })).toBe('1 and two of {{c}}');
   });

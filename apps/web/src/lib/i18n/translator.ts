@@ -1,3 +1,4 @@
+import { directionOf } from '@frontdoor/contract';
 import type { LanguageCatalogs } from './resources.ts';
 
 /** What a text may be given: values for its `{{name}}` placeholders, and the text when the key has none. */
@@ -9,11 +10,16 @@ export type TFunction = (key: string, options?: TranslateOptions) => string;
 const NAMESPACE_SEPARATOR = ':';
 const PLACEHOLDER = /\{\{\s*([\w.]+)\s*\}\}/g;
 
-/** Fills `{{name}}` placeholders; one without a value stays as written, so a missing value shows. */
-export function interpolate(text: string, values: Record<string, unknown> = {}): string {
+/**
+ * Fills `{{name}}` placeholders; one without a value stays as written, so a missing value shows.
+ * `isolate` sets each value apart in its own direction (U+2068 … U+2069): in a right-to-left
+ * sentence an address such as `stud-ar@demo.example` would otherwise be reordered around its `-`.
+ */
+export function interpolate(text: string, values: Record<string, unknown> = {}, isolate = false): string {
   return text.replace(PLACEHOLDER, (placeholder, name: string) => {
     const value = values[name];
-    return value === undefined || value === null ? placeholder : String(value);
+    if (value === undefined || value === null) return placeholder;
+    return isolate ? `\u2068${String(value)}\u2069` : String(value);
   });
 }
 
@@ -55,7 +61,7 @@ export class Translator {
     const split = key.indexOf(NAMESPACE_SEPARATOR);
     const [ns, name] = split < 0 ? [namespace, key] : [key.slice(0, split), key.slice(split + 1)];
     const text = this.#catalogs.get(this.#language)?.[ns]?.[name] ?? options.defaultValue ?? name;
-    return interpolate(text, options);
+    return interpolate(text, options, directionOf(this.#language) === 'rtl');
   }
 
   /** Switches the language (its catalogs loaded first: load.ts) and tells every listener. */
