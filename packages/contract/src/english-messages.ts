@@ -94,3 +94,17 @@ export const messages = {
   useEmailInstead:
     'Continue with your email and password instead. If you have forgotten your password, you can choose a new one there.',
 } as const satisfies Record<MessageCode, string>;
+
+/**
+ * §6/§8: the refusal of a code that belongs to another product, as the server writes it: the
+ * prefix, then the product's name. The SPA shows it in the page's language, the name taken back out
+ * of it (wrongProviderName).
+ */
+export const wrongProviderMessage = (name: string): string =>
+  `${messages.accessCodeWrongProviderPrefix} ${name}`;
+
+/** The product a wrongProviderMessage names; a text not of that form is all name. */
+export const wrongProviderName = (msg: string): string =>
+  msg.startsWith(messages.accessCodeWrongProviderPrefix)
+    ? msg.slice(messages.accessCodeWrongProviderPrefix.length).trim()
+    : msg;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { ACCESS_CODE_LENGTH, messages } from '@frontdoor/contract';
+import { ACCESS_CODE_LENGTH, wrongProviderMessage } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { accessCodeDigest, randomDigits, sha256 } from './crypto.ts';
@@ -406,9 +406,5 @@ async function lookUpGuess(
   await countProviderFailure(ctx, other.sp_id);
   await noticeIfSpent(ctx, other.sp_id);
   const owner = await findServiceProvider(ctx.db, other.sp_id);
-  throw new ApiError(
-    400,
-    'accessCodeWrongProviderPrefix',
-    `${messages.accessCodeWrongProviderPrefix} ${owner?.name ?? other.sp_id}`,
-  );
+  throw new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(owner?.name ?? other.sp_id));
 }

@@ -14,12 +14,12 @@ beforeEach(() => {
   sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(loginParams));
 });
 
-async function enter(code: string) {
+async function enter(code: string, language: 'en' | 'fr' = 'en') {
   const user = userEvent.setup();
-  renderRoute('/access-code', { shell: false });
-  const input = await screen.findByLabelText('Access code');
+  renderRoute('/access-code', { shell: false, language });
+  const input = await screen.findByLabelText(language === 'en' ? 'Access code' : 'Code d’accès');
   await user.type(input, code);
-  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.click(screen.getByRole('button', { name: language === 'en' ? 'Continue' : 'Continuer' }));
   return input;
 }
 
@@ -67,6 +67,16 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     await enter('K7Q2ZX');
     expect(await screen.findByText(msg)).toBeInTheDocument();
     expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');
+  });
+
+  it('in another language the refusal naming the provider is in that language, the name as the server wrote it', async () => {
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+        fail(400, 'accessCodeWrongProviderPrefix', 'The code you entered is not for Reading Lab'),
+      ),
+    );
+    await enter('K7Q2ZX', 'fr');
+    expect(await screen.findByText('Le code saisi n’est pas destiné à Reading Lab')).toBeInTheDocument();
   });
 
   it("other failure shows 'The code you entered did not work. Try again or contact your teacher.'", async () => {

@@ -6,8 +6,9 @@ import { accessCodeRefusal } from './access-code-error.ts';
 describe('accessCodeRefusal (§6, §8)', () => {
   it("a server message beginning 'The code you entered is not for' is shown as is", () => {
     const msg = `${messages.accessCodeWrongProviderPrefix} Reading Lab`;
+    // its prefix by its code (so in the page's language), the provider's name as the server wrote it
     expect(accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg))).toEqual({
-      message: { text: msg },
+      message: { code: 'accessCodeWrongProviderPrefix', name: 'Reading Lab' },
       codeRefused: true,
     });
   });

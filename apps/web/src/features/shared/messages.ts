@@ -27,7 +27,7 @@ export const passwordRefusalOf = (error: unknown): PasswordRefusal | undefined =
  * set each issue's message to its code; zod's own texts are not codes and show as they came.
  */
 export function useMessageText(): (message: ShownMessage | string | undefined) => string {
-  const { t } = useTranslation('errors');
+  const { t, i18n } = useTranslation('errors');
   return useCallback(
     (message) => {
       if (message === undefined) return '';
@@ -37,8 +37,9 @@ export function useMessageText(): (message: ShownMessage | string | undefined) =
           : isMessageCode(message)
             ? { code: message }
             : { text: message };
-      return 'code' in shown ? t(shown.code) : shown.text;
+      if (!('code' in shown)) return shown.text;
+      return shown.name === undefined ? t(shown.code) : `${t(shown.code)} ${i18n.isolated(shown.name)}`;
     },
-    [t],
+    [t, i18n],
   );
 }

@@ -61,8 +61,15 @@ export class Translator {
     const split = key.indexOf(NAMESPACE_SEPARATOR);
     const [ns, name] = split < 0 ? [namespace, key] : [key.slice(0, split), key.slice(split + 1)];
     const text = this.#catalogs.get(this.#language)?.[ns]?.[name] ?? options.defaultValue ?? name;
-    return interpolate(text, options, directionOf(this.#language) === 'rtl');
+    return interpolate(text, options, this.#rtl());
   }
+
+  /** A value to set into a text of the current language, apart in its own direction where that is right to left. */
+  isolated(value: string): string {
+    return interpolate('{{value}}', { value }, this.#rtl());
+  }
+
+  #rtl = (): boolean => directionOf(this.#language) === 'rtl';
 
   /** Switches the language (its catalogs loaded first: load.ts) and tells every listener. */
   changeLanguage(code: string): void {
