@@ -103,7 +103,7 @@ export const zh: LoginCatalog = {
   access_code_link: '使用班级代码登录',
   last_used: '上次使用',
   loading_params: '正在加载登录信息…',
-  work_email_title: '使用工作或学校帐户登录',
+  work_email_title: '使用工作或学校账户登录',
   work_email_description: '请输入您的工作或学校电子邮箱，我们会带您前往正确的登录页面。',
   work_email_label: '工作或学校电子邮箱',
   work_email_submit: '继续',

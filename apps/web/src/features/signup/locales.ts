@@ -82,8 +82,8 @@ export const pt: SignupCatalog = {
 };
 
 export const zh: SignupCatalog = {
-  title: '使用电子邮箱创建帐户',
-  invite_intro: '您已受到邀请。请填写表单以创建帐户。',
+  title: '使用电子邮箱创建账户',
+  invite_intro: '您已受到邀请。请填写表单以创建账户。',
   loading_invite: '正在加载您的邀请…',
   first_label: '名字',
   last_label: '姓氏',
@@ -96,8 +96,8 @@ export const zh: SignupCatalog = {
   description_administrator: '学校管理人员',
   description_parent: '家长或监护人',
   description_other: '其他',
-  submit: '创建帐户',
-  have_account: '已有帐户？',
+  submit: '创建账户',
+  have_account: '已有账户？',
   sign_in: '登录',
 };
 

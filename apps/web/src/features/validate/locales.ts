@@ -26,7 +26,7 @@ export const pt: ValidateCatalog = {
 };
 
 export const zh: ValidateCatalog = {
-  title: '验证帐户',
+  title: '验证账户',
   verifying: '正在检查您的验证码…',
   continue: '继续登录',
 };
