@@ -104,6 +104,9 @@ describe('API docs', () => {
     ).toEqual(['code', 'sp_id']);
     expect(doc.paths['/gateway/createCsrfLogin'].post.security).toEqual([{ serviceProvider: [] }]);
     expect(doc.paths['/gateway/session/{sid}'].get.security).toEqual([{ serviceProvider: [] }]);
+    // a page of another site is refused (the cross-site check): a documented answer
+    for (const path of ['/cognito/logout', '/accessCodes/login/{code}/{sp_id}'])
+      expect(Object.keys(doc.paths[path].get.responses), path).toContain('403');
     // auth/cookie is a redirect, whose failures a browser gets as a page
     const cookie = doc.paths['/auth/cookie'].get.responses;
     expect(Object.keys(cookie)).toEqual(['302', '400', '429']);
@@ -114,11 +117,25 @@ describe('API docs', () => {
     expect(jwks.servers).toEqual([{ url: t.ctx.config.publicUrl }]);
     expect(jwks.get.responses['200']).toBeDefined();
     expect(Object.keys(doc.paths)).toHaveLength(19);
+    // what the server answers, status included, is what a generated client is told to expect
+    const sig = doc.paths['/auth/sig'].get.responses['200'].content['application/json'].schema;
+    for (const branch of sig.oneOf) {
+      expect(branch.required).toEqual(expect.arrayContaining(['status', 'loggedin', 'payload']));
+      expect(branch.properties.status).toMatchObject({ const: 'success' });
+    }
+    expect(Object.keys((await t.app.inject({ url: '/api/auth/sig' })).json()).sort()).toEqual(
+      Object.keys(sig.oneOf[1].properties).sort(),
+    );
   });
 
   it('renders a page for humans', async () => {
     const res = await t.app.inject({ url: '/api/docs' });
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('POST /api/cognito/signup');
+    // an integrator reads how each call authenticates and what else it may answer
+    const gateway = res.body.slice(res.body.indexOf('POST /api/gateway/createCsrfLogin'));
+    expect(gateway.slice(0, gateway.indexOf('</article>'))).toMatch(
+      /HTTP Basic <code>clientId:clientSecret<\/code>.*no CSRF header[\s\S]*Besides 400 and 429: 401/,
+    );
   });
 });

@@ -51,6 +51,13 @@ interface Operation {
 
 const nullResponse = envelope(z.null());
 
+/** auth/sig answers the session (§7: loggedin and payload) beside the envelope's status. */
+const [signedIn, signedOut] = sessionSchema._zod.def.options;
+const sigResponse = z.discriminatedUnion('loggedin', [
+  z.extend(signedIn, { status: z.literal('success') }),
+  z.extend(signedOut, { status: z.literal('success') }),
+]);
+
 /** Every call of §7 served here (the identity module documents cognito/login, social/get_csrf and the callback). */
 export const operations: Operation[] = [
   {
@@ -64,7 +71,7 @@ export const operations: Operation[] = [
     method: 'get',
     path: 'auth/sig',
     summary: 'The current session (loggedin, token, signature)',
-    response: sessionSchema,
+    response: sigResponse,
   },
   {
     method: 'get',
@@ -83,7 +90,13 @@ export const operations: Operation[] = [
     response: errorEnvelopeSchema,
     redirect: 'to return_url, the session cookie set',
   },
-  { method: 'get', path: 'cognito/logout', summary: 'Ends the session', response: nullResponse },
+  {
+    method: 'get',
+    path: 'cognito/logout',
+    summary: 'Ends the session (403 crossSiteRequest from a page of another site not in CORS_ORIGINS)',
+    response: nullResponse,
+    errors: [403],
+  },
   {
     method: 'post',
     path: 'cognito/signup',
@@ -175,10 +188,11 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: 'accessCodes/login/{code}/{sp_id}',
-    summary: 'Redeems a classroom access code for a cookie hash',
+    summary:
+      'Redeems a classroom access code for a cookie hash (403 crossSiteRequest from a page of another site)',
     params: accessCodeParams,
     response: accessCodeResponse,
-    errors: [404],
+    errors: [403, 404],
   },
   {
     method: 'post',
@@ -319,12 +333,14 @@ export const docsRoutes =
         (
           op,
         ) => html`<article><h2><code>${op.method.toUpperCase()} ${`${API_PREFIX}${op.path}`}</code></h2><p>${op.summary}</p>
+${op.security === 'basic' ? html`<p>Server to server: HTTP Basic <code>clientId:clientSecret</code> of <code>npm run admin -- sp create</code>; no CSRF header.</p>` : op.security === 'session' ? html`<p>Needs the browser's session cookie.</p>` : ''}
+${op.errors?.length ? html`<p>Besides 400 and 429: ${op.errors.join(', ')}.</p>` : ''}
 ${op.body ? html`<details><summary>Body schema</summary><pre>${schema(jsonSchema(op.body, 'input'))}</pre></details>` : ''}
 <details><summary>Response schema</summary><pre>${schema(jsonSchema(op.response, 'output'))}</pre></details></article>
 `,
       );
       const body = html`<h1>Frontdoor API</h1><p>Machine-readable: <a href="${API_PREFIX}docs.json">${API_PREFIX}docs.json</a> (OpenAPI 3.1).
-Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls need the <code>x-csrf-token</code> header equal to the <code>__Host-fd_csrf</code> cookie (<code>fd_csrf</code> on a local http address), which every answer also names in its <code>x-csrf-token</code> header.</p>${rows}`;
+Errors answer <code>{"status":"error","msg","code"}</code>; state-changing calls from a browser need the <code>x-csrf-token</code> header equal to the <code>__Host-fd_csrf</code> cookie (<code>fd_csrf</code> on a local http address), which every answer also names in its <code>x-csrf-token</code> header.</p>${rows}`;
       return reply.type('text/html; charset=utf-8').send(htmlPage('Frontdoor API', body));
     });
   };
