@@ -282,10 +282,13 @@ export const subscriptionBody = lazySchema(() =>
 );
 export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
 
+/** The longest sp_id a route takes (accessCodes/login); `sp create` makes none longer. */
+export const SP_ID_MAX_LENGTH = 100;
+
 export const accessCodeParams = lazySchema(() =>
   z.object({
     code: accessCodeSchema,
-    sp_id: z.string().check(z.minLength(1), z.maxLength(100)),
+    sp_id: z.string().check(z.minLength(1), z.maxLength(SP_ID_MAX_LENGTH)),
   }),
 );
 export const accessCodePayload = lazySchema(() => z.object({ cookie_hash: z.string(), sp_id: z.string() }));

@@ -636,10 +636,8 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       };
       const portal = new URL(config.publicUrl).origin;
       expect(await create('cors-fine', 'https://listed.test/', portal)).not.toHaveProperty('notes');
-      expect(
-        (await create('cors-missing', 'https://listed.test', 'https://unlisted.test/app')).notes,
-      ).toEqual([
-        'https://unlisted.test is not in CORS_ORIGINS: its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
+      expect((await create('cors-missing', 'https://listed.test', 'https://unlisted.test')).notes).toEqual([
+        'https://unlisted.test is not in this command\'s CORS_ORIGINS (the server\'s must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
       ]);
     },
   );
@@ -649,6 +647,18 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     await expect(run('sp', 'create', '--id', 'x', '--name', 'X', '--origin', 'ftp://x')).rejects.toThrow(
       /origin/,
     );
+    // an origin with a path would seem to allow less than the whole site it allows
+    await expect(
+      run('sp', 'create', '--id', 'pathy', '--name', 'P', '--origin', 'https://app.test/app/'),
+    ).rejects.toThrow('--origin https://app.test/app/: an origin has no path; https://app.test allows');
+    expect(
+      await run('sp', 'create', '--id', 'slashed', '--name', 'S', '--origin', 'https://slash.test/'),
+    ).toMatchObject({ sp_id: 'slashed' });
+    // an id every route takes: a 101-character one, spaces or a slash would fail each class code
+    for (const id of ['x'.repeat(101), 'two words', 'a/b'])
+      await expect(
+        run('sp', 'create', '--id', id, '--name', 'X', '--origin', 'https://x.test'),
+      ).rejects.toThrow(/letters, digits, '\.', '_' and '-' only, at most 100 characters/);
     // a second provider under an id in use: a sentence, not the database's constraint
     await run('sp', 'create', '--id', 'twice', '--name', 'Twice', '--origin', 'https://twice.test');
     const again = run('sp', 'create', '--id', 'twice', '--name', 'Again', '--origin', 'https://again.test');

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import {
   ACCOUNT_TYPES,
+  SP_ID_MAX_LENGTH,
   accountNames,
   emailSchema,
   issueCode,
@@ -403,7 +404,7 @@ function corsNotes(config: AdminContext['config'], origins: string[]): string[] 
     .filter((origin) => origin !== portal && !config.corsOrigins.includes(origin))
     .map(
       (origin) =>
-        `${origin} is not in CORS_ORIGINS: its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")`,
+        `${origin} is not in this command's CORS_ORIGINS (the server's must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")`,
     );
 }
 
@@ -418,8 +419,20 @@ async function execute(
     case 'sp create': {
       const origins = values.origin ?? [];
       if (!origins.length) throw new UsageError('--origin is required (repeatable)');
-      for (const o of origins) if (!originOf(o)) throw new UsageError(`--origin ${o}: not an http(s) origin`);
+      for (const o of origins) {
+        if (!originOf(o)) throw new UsageError(`--origin ${o}: not an http(s) origin`);
+        // an origin is all of a site: a path would seem to allow less than it does
+        if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/?$/i.test(o))
+          throw new UsageError(
+            `--origin ${o}: an origin has no path; ${originOf(o)} allows every page of that site`,
+          );
+      }
       const spId = required(values, 'id');
+      // it goes in addresses (accessCodes/login/<code>/<sp_id>) and on screens as it is
+      if (!new RegExp(`^[A-Za-z0-9._-]{1,${SP_ID_MAX_LENGTH}}$`).test(spId))
+        throw new UsageError(
+          `--id ${spId}: letters, digits, '.', '_' and '-' only, at most ${SP_ID_MAX_LENGTH} characters`,
+        );
       if (await findServiceProvider(ctx.db, spId))
         throw new UsageError(
           `a service provider ${spId} exists already (sp rotate-secret gives it a new secret)`,
