@@ -14,7 +14,8 @@ const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength
  * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie,
  * limited per client id. Credentials naming no provider count as failures of the address; a known
  * provider's wrong secret does not (a product deployed with an old secret would otherwise lock out
- * its network, a school's sign-ins included) and is logged for the operator.
+ * its network, a school's sign-ins included): it counts per client id apart from the right ones, and
+ * is logged for the operator.
  */
 async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const { sp, staleSecret } = await authenticateServiceProvider(ctx.db, request.headers.authorization);
@@ -22,7 +23,7 @@ async function authenticatedProvider(ctx: AppContext, request: FastifyRequest, r
     await assertServiceProviderCall(ctx, sp);
     return sp;
   }
-  if (staleSecret) request.log.warn({ spId: staleSecret }, 'service provider sent a wrong client secret');
+  if (staleSecret) await assertServiceProviderCall(ctx, staleSecret, true);
   else addressGuessFailed(ctx, await reserveAddressGuess(ctx, request.ip));
   reply.header('www-authenticate', 'Basic realm="frontdoor-gateway"');
   throw new ApiError(401, 'serviceProviderAuthFailed');

@@ -683,29 +683,30 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
 
     it("a product's wrong client secret (an old one after rotate-secret) is no guess: the address's failures stay, its sign-ins and the product's right calls go on; an unknown client id counts", async () => {
       const u = await open({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '3', LIMIT_SP_CALLS_PER_MINUTE: '100' });
-      try {
-        const product = await seedServiceProvider(u, 'stale-secret', ['https://app.stale-secret.test']);
-        const from = (creds: { clientId: string; clientSecret: string }, address: string) =>
-          u.app.inject({
-            method: 'POST',
-            url: '/api/gateway/createCsrfLogin',
-            headers: { authorization: basicAuth(creds.clientId, creds.clientSecret) },
-            payload: { url: 'https://app.stale-secret.test/welcome' },
-            remoteAddress: address,
-          });
-        const stale = { clientId: product.clientId, clientSecret: 'the-secret-before-rotation' };
-        for (let i = 0; i < 10; i++) expect((await from(stale, '10.30.0.1')).statusCode).toBe(401);
-        expect((await from(product, '10.30.0.1')).statusCode).toBe(200);
-        const user = await seedUser(u, { email: 'same-network@school.test' });
-        expect((await login(u, '10.30.0.1', user.email)).status).toBe(200);
-        // a client id nobody has is a guess like a password: the address's hourly failures
-        const unknown = { clientId: 'sp_nobody', clientSecret: 'x' };
-        const statuses: number[] = [];
-        for (let i = 0; i < 4; i++) statuses.push((await from(unknown, '10.30.0.2')).statusCode);
-        expect(statuses).toEqual([401, 401, 401, 429]);
-      } finally {
-        await u.close();
-      }
+      const product = await seedServiceProvider(u, 'stale-secret', ['https://app.stale-secret.test']);
+      const from = (creds: { clientId: string; clientSecret: string }, address: string) =>
+        u.app.inject({
+          method: 'POST',
+          url: '/api/gateway/createCsrfLogin',
+          headers: { authorization: basicAuth(creds.clientId, creds.clientSecret) },
+          payload: { url: 'https://app.stale-secret.test/welcome' },
+          remoteAddress: address,
+        });
+      const stale = { clientId: product.clientId, clientSecret: 'the-secret-before-rotation' };
+      for (let i = 0; i < 10; i++) expect((await from(stale, '10.30.0.1')).statusCode).toBe(401);
+      expect((await from(product, '10.30.0.1')).statusCode).toBe(200);
+      // counted per client id apart from its right calls: whoever knows the id cannot spend those
+      const wrongSecrets: number[] = [];
+      for (let i = 0; i < 100; i++) wrongSecrets.push((await from(stale, '10.30.0.3')).statusCode);
+      expect(wrongSecrets.filter((status) => status === 429)).toHaveLength(10);
+      expect((await from(product, '10.30.0.1')).statusCode).toBe(200);
+      const user = await seedUser(u, { email: 'same-network@school.test' });
+      expect((await login(u, '10.30.0.1', user.email)).status).toBe(200);
+      // a client id nobody has is a guess like a password: the address's hourly failures
+      const unknown = { clientId: 'sp_nobody', clientSecret: 'x' };
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await from(unknown, '10.30.0.2')).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429]);
     });
 
     it('the flood guard counts all API calls of one address a minute; allowlisted networks are exempt', async () => {

@@ -437,20 +437,31 @@ export async function reserveCodeSend(ctx: AppContext, address: string): Promise
   };
 }
 
-/** Server-to-server calls of one service provider a minute, counted per client id; never per address. */
+/**
+ * Server-to-server calls of one service provider a minute, counted per client id; never per address.
+ * Those with a wrong secret (`staleSecret`) count apart: anyone knowing a client id could otherwise
+ * spend the product's own calls; the first of each minute is logged for the operator.
+ */
 export async function assertServiceProviderCall(
   ctx: AppContext,
   sp: { spId: string; clientId: string },
+  staleSecret = false,
 ): Promise<void> {
   const now = ctx.now();
   const max = Math.ceil(ctx.config.limits.serviceProviderCallsPerMinute * ctx.config.rateLimitMultiplier);
-  const calls = await ctx.limits.counters.hit(`sp-calls:${sp.clientId}`, now, MINUTE_MS);
+  const calls = await ctx.limits.counters.hit(
+    `${staleSecret ? 'sp-stale-secret' : 'sp-calls'}:${sp.clientId}`,
+    now,
+    MINUTE_MS,
+  );
+  if (staleSecret && calls.count === 1)
+    requestLogOr(ctx.logger).warn({ spId: sp.spId }, 'service provider sent a wrong client secret');
   if (calls.count <= max) return;
   const retryAfterMs = Math.max(1000, calls.expiresAt - now);
   // the first call over the limit is where it starts refusing
   if (calls.count === max + 1)
     logLimitReached(ctx.logger, {
-      limit: 'service-provider calls',
+      limit: staleSecret ? 'service-provider wrong secrets' : 'service-provider calls',
       code: 'tooManyRequests',
       key: { key: 'provider', spId: sp.spId },
       retryAfterMs,

@@ -71,7 +71,6 @@ export async function createServiceProvider(
   return { sp_id: input.spId, clientId, clientSecret };
 }
 
-/** HTTP Basic credentials → the service provider, or undefined. */
 /**
  * HTTP Basic clientId:clientSecret: the provider, or who sent what. `staleSecret` names a known
  * provider whose secret was wrong: its own misconfiguration (an old secret after rotate-secret), no
@@ -80,7 +79,7 @@ export async function createServiceProvider(
 export async function authenticateServiceProvider(
   db: Db,
   authorization: string | undefined,
-): Promise<{ sp?: ServiceProvider; staleSecret?: string }> {
+): Promise<{ sp?: ServiceProvider; staleSecret?: { spId: string; clientId: string } }> {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
   if (!match?.[1]) return {};
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -94,7 +93,8 @@ export async function authenticateServiceProvider(
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (!row) return {};
-  if (!safeEqual(sha256(secret), row.client_secret_hash)) return { staleSecret: row.sp_id };
+  if (!safeEqual(sha256(secret), row.client_secret_hash))
+    return { staleSecret: { spId: row.sp_id, clientId: row.client_id } };
   return { sp: toProvider(row) };
 }
 
