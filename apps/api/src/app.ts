@@ -168,7 +168,7 @@ function errorHandler() {
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
-      return sendError(reply, error.statusCode, error.code, error.message);
+      return sendError(reply, error.statusCode, error.code, error.message, error.spName);
     }
     // a path no file can have (`//`, `/./`, a NUL), refused by @fastify/static: as any unknown path,
     // the login page for a browser (§2), else 404

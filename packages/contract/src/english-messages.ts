@@ -1,4 +1,4 @@
-import { RULE_TEXTS, type MessageCode } from './messages.ts';
+import { RULE_TEXTS, namingProvider, type MessageCode } from './messages.ts';
 
 /**
  * Every message the spec quotes, word for word (double spaces included), plus the server's error
@@ -95,16 +95,6 @@ export const messages = {
     'Continue with your email and password instead. If you have forgotten your password, you can choose a new one there.',
 } as const satisfies Record<MessageCode, string>;
 
-/**
- * §6/§8: the refusal of a code that belongs to another product, as the server writes it: the
- * prefix, then the product's name. The SPA shows it in the page's language, the name taken back out
- * of it (wrongProviderName).
- */
+/** §6/§8: the refusal of a code that belongs to another product, as the server writes it. */
 export const wrongProviderMessage = (name: string): string =>
-  `${messages.accessCodeWrongProviderPrefix} ${name}`;
-
-/** The product a wrongProviderMessage names; a text not of that form is all name. */
-export const wrongProviderName = (msg: string): string =>
-  msg.startsWith(messages.accessCodeWrongProviderPrefix)
-    ? msg.slice(messages.accessCodeWrongProviderPrefix.length).trim()
-    : msg;
+  namingProvider(messages.accessCodeWrongProviderPrefix, name);

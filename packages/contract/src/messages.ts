@@ -120,6 +120,12 @@ export const PASSWORD_REFUSALS = [
 ] as const satisfies readonly MessageCode[];
 export type PasswordRefusal = (typeof PASSWORD_REFUSALS)[number];
 
+/**
+ * §6: a refusal naming a product: its message (in any language), then the product's name. The one
+ * form of 'The code you entered is not for <product>', on the server and in the SPA.
+ */
+export const namingProvider = (message: string, name: string): string => `${message} ${name}`;
+
 /** §8: sign-up failure shows the server msg with any parenthesised parts removed. */
 export function stripParenthesised(msg: string): string {
   let out = msg;

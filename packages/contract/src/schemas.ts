@@ -19,6 +19,8 @@ export const errorEnvelopeSchema = lazySchema(() =>
     status: z.literal('error'),
     msg: z.string(),
     code: z.optional(z.string()),
+    /** The product a refusal names (accessCodeWrongProviderPrefix): the SPA says it in the page's language. */
+    sp_name: z.optional(z.string()),
   }),
 );
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

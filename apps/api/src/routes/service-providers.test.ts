@@ -156,8 +156,10 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
       expect(res.statusCode).toBe(400);
       expect(res.json().msg).toBe('The code you entered is not for readingroom Learning');
       expect(res.json().msg.startsWith(messages.accessCodeWrongProviderPrefix)).toBe(true);
-      // the SPA shows the msg as it is by this code, never by its text
+      // the SPA knows it by this code, never by its text, and says it in the page's language with the
+      // name it is given apart
       expect(res.json().code).toBe('accessCodeWrongProviderPrefix');
+      expect(res.json().sp_name).toBe('readingroom Learning');
     });
 
     it('refuses unknown or revoked codes (404) and codes of the wrong length (400)', async () => {

@@ -406,5 +406,8 @@ async function lookUpGuess(
   await countProviderFailure(ctx, other.sp_id);
   await noticeIfSpent(ctx, other.sp_id);
   const owner = await findServiceProvider(ctx.db, other.sp_id);
-  throw new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(owner?.name ?? other.sp_id));
+  const name = owner?.name ?? other.sp_id;
+  const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
+  refusal.spName = name;
+  throw refusal;
 }

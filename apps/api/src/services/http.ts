@@ -18,6 +18,8 @@ export class ApiError extends Error {
   readonly code: MessageCode;
   /** Sent as Retry-After (whole seconds) with a 429 or 503: when trying again can succeed. */
   readonly retryAfterMs: number | undefined;
+  /** The product the refusal names, sent as sp_name (errorEnvelopeSchema). */
+  spName: string | undefined;
   constructor(statusCode: FailureStatus, code: MessageCode, msg?: string);
   constructor(statusCode: RefusalStatus, code: MessageCode, msg: string | undefined, retryAfterMs: number);
   constructor(
@@ -44,10 +46,11 @@ export interface SuccessEnvelope<T> {
 export const ok = <T>(payload: T, msg?: string): SuccessEnvelope<T> =>
   msg === undefined ? { status: 'success', payload } : { status: 'success', payload, msg };
 
-export const errorBody = (code: MessageCode, msg: string = messages[code]) => ({
+export const errorBody = (code: MessageCode, msg: string = messages[code], spName?: string) => ({
   status: 'error' as const,
   msg,
   code,
+  ...(spName === undefined ? {} : { sp_name: spName }),
 });
 
 /** The code of each error answer, for its request's log line (services/logger.ts RequestLog). */
@@ -72,7 +75,13 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown): z
 }
 
 /** Answers the error envelope `{status:'error', msg, code}`, the one way every error answer is sent. */
-export function sendError(reply: FastifyReply, status: number, code: MessageCode, msg?: string) {
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: MessageCode,
+  msg?: string,
+  spName?: string,
+) {
   noteAnsweredCode(reply, code);
-  return reply.code(status).send(errorBody(code, msg));
+  return reply.code(status).send(errorBody(code, msg, spName));
 }

@@ -26,13 +26,22 @@ export class ApiError extends Error {
   readonly msg: string | undefined;
   /** The answer's x-request-id: the server's log lines of this request carry it as reqId. */
   readonly requestId: string | undefined;
-  constructor(httpStatus: number, code: string | undefined, msg: string | undefined, requestId?: string) {
+  /** The product the refusal names (sp_name). */
+  readonly spName: string | undefined;
+  constructor(
+    httpStatus: number,
+    code: string | undefined,
+    msg: string | undefined,
+    requestId?: string,
+    spName?: string,
+  ) {
     super(msg ?? `HTTP ${httpStatus}`);
     this.name = 'ApiError';
     this.httpStatus = httpStatus;
     this.code = code;
     this.msg = msg;
     this.requestId = requestId;
+    this.spName = spName;
   }
 }
 
@@ -180,13 +189,18 @@ export async function apiRequest<S extends z.ZodMiniType>(
   );
   lastCsrfHeader = response.headers.get(CSRF_HEADER) ?? lastCsrfHeader;
   const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
-  const failed = (httpStatus: number, code: string | undefined, msg: string | undefined): ApiError => {
+  const failed = (
+    httpStatus: number,
+    code: string | undefined,
+    msg: string | undefined,
+    spName?: string,
+  ): ApiError => {
     try {
       failedCallListener?.({ method, path, httpStatus, code, requestId });
     } catch {
       // error reporting never turns into a failure of its own
     }
-    return new ApiError(httpStatus, code, msg, requestId);
+    return new ApiError(httpStatus, code, msg, requestId, spName);
   };
   let json: unknown;
   try {
@@ -202,6 +216,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
       response.ok ? 400 : response.status,
       failure.success ? failure.data.code : undefined,
       failure.success ? failure.data.msg : undefined,
+      failure.success ? failure.data.sp_name : undefined,
     );
   }
   const parsed = schema.safeParse(json);

@@ -18,7 +18,7 @@ export const server = setupServer(
 
 export const ok = (payload: unknown, msg?: string) => HttpResponse.json({ status: 'success', payload, msg });
 
-export const fail = (status: number, code: MessageCode, msg: string = messages[code]) =>
-  HttpResponse.json({ status: 'error', code, msg }, { status });
+export const fail = (status: number, code: MessageCode, msg: string = messages[code], spName?: string) =>
+  HttpResponse.json({ status: 'error', code, msg, ...(spName ? { sp_name: spName } : {}) }, { status });
 
 export { http, HttpResponse };

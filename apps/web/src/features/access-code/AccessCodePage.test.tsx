@@ -58,10 +58,10 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   });
 
   it("a server message beginning 'The code you entered is not for' is shown as is", async () => {
-    const msg = 'The code you entered is not for Reading Lab.';
+    const msg = 'The code you entered is not for Reading Lab';
     server.use(
       http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
-        fail(400, 'accessCodeWrongProviderPrefix', msg),
+        fail(400, 'accessCodeWrongProviderPrefix', msg, 'Reading Lab'),
       ),
     );
     await enter('K7Q2ZX');
@@ -72,7 +72,12 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it('in another language the refusal naming the provider is in that language, the name as the server wrote it', async () => {
     server.use(
       http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
-        fail(400, 'accessCodeWrongProviderPrefix', 'The code you entered is not for Reading Lab'),
+        fail(
+          400,
+          'accessCodeWrongProviderPrefix',
+          'The code you entered is not for Reading Lab',
+          'Reading Lab',
+        ),
       ),
     );
     await enter('K7Q2ZX', 'fr');

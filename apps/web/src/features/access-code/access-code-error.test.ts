@@ -6,9 +6,13 @@ import { accessCodeRefusal } from './access-code-error.ts';
 describe('accessCodeRefusal (§6, §8)', () => {
   it("a server message beginning 'The code you entered is not for' is shown as is", () => {
     const msg = `${messages.accessCodeWrongProviderPrefix} Reading Lab`;
-    // its prefix by its code (so in the page's language), the provider's name as the server wrote it
+    // its prefix by its code (so in the page's language), the provider's name as the server names it
+    expect(
+      accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg, undefined, 'Reading Lab')),
+    ).toEqual({ message: { code: 'accessCodeWrongProviderPrefix', name: 'Reading Lab' }, codeRefused: true });
+    // a server that names none: its text as it came
     expect(accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg))).toEqual({
-      message: { code: 'accessCodeWrongProviderPrefix', name: 'Reading Lab' },
+      message: { text: msg },
       codeRefused: true,
     });
   });

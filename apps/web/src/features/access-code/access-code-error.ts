@@ -1,4 +1,4 @@
-import { wrongProviderName, type MessageCode } from '@frontdoor/contract';
+import type { MessageCode } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
 import { callErrorMessage } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
@@ -14,7 +14,8 @@ export interface AccessCodeRefusal {
 
 /**
  * §6/§8: a refusal naming another provider ('The code you entered is not for…') is shown as the
- * server wrote it, in the page's language: its prefix translated, the provider's name as written. A refusal made before any code was looked at, an abuse limit's 429 or a busy
+ * server wrote it, in the page's language: its prefix translated, the provider's name the server
+ * names (sp_name); a server that names none is shown as it wrote. A refusal made before any code was looked at, an abuse limit's 429 or a busy
  * server's 503 (other 5xx go to /error-generic first), shows that limit's own message as on every
  * other form: a correct code must not be called wrong. Any other failure is accessCodeFailed. Told
  * apart by the answer's status and code, never by its text.
@@ -22,7 +23,11 @@ export interface AccessCodeRefusal {
 export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
   if (error instanceof ApiError) {
     if (error.code === WRONG_PROVIDER && error.msg)
-      return { message: { code: WRONG_PROVIDER, name: wrongProviderName(error.msg) }, codeRefused: true };
+      return {
+        message:
+          error.spName === undefined ? { text: error.msg } : { code: WRONG_PROVIDER, name: error.spName },
+        codeRefused: true,
+      };
     if (error.httpStatus === 429 || error.httpStatus === 503) {
       return { message: callErrorMessage(error, 'tooManyRequests'), codeRefused: false };
     }

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
-import { PASSWORD_REFUSALS, isMessageCode } from '@frontdoor/contract';
+import { PASSWORD_REFUSALS, isMessageCode, namingProvider } from '@frontdoor/contract';
 import type { MessageCode, PasswordRefusal } from '@frontdoor/contract';
 import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from './shown-message.ts';
@@ -38,7 +38,9 @@ export function useMessageText(): (message: ShownMessage | string | undefined) =
             ? { code: message }
             : { text: message };
       if (!('code' in shown)) return shown.text;
-      return shown.name === undefined ? t(shown.code) : `${t(shown.code)} ${i18n.isolated(shown.name)}`;
+      return shown.name === undefined
+        ? t(shown.code)
+        : namingProvider(t(shown.code), i18n.isolated(shown.name));
     },
     [t, i18n],
   );
