@@ -15,7 +15,7 @@ import { saveSubscriptions } from '../services/crm.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { DAY_MS } from '../services/limits.ts';
-import { CRM_HEADERS, OUTBOX_RETRY, crmSignature } from '../services/outbox.ts';
+import { CRM_HEADERS, OUTBOX_RETRY, crmSignature, retryFailed } from '../services/outbox.ts';
 
 const CRM_SECRET = 'crm-webhook-secret-0123456789abcdef';
 
@@ -281,6 +281,26 @@ describe.each(DIALECTS)(
         // the erasure goes at once; the forward's retry would have come after it
         await t.ctx.outbox.drain();
         t.clock.advance(OUTBOX_RETRY.firstDelayMs);
+        await t.ctx.outbox.drain();
+        // the try the CRM answered 503, then the erasure, and nothing after it
+        expect(crmCallsOf(user.id)).toEqual([false, true]);
+      });
+
+      it("a forward given up at the attempt limit is cancelled by a Yes too: an operator's outbox retry after the CRM outage never sends it after the erasure", async () => {
+        const user = await seedUser(t, { email: 'crm-long-down@school.test' });
+        const c = await signedInClient(t, user.id);
+        crmUp = false;
+        await c.post('/api/hs/subscription', { subscriptionChanges: changes });
+        // its last attempt failed: given up, kept with its payload for an operator
+        await t.db
+          .updateTable('outbox')
+          .set({ attempts: OUTBOX_RETRY.maxAttempts, next_attempt_at: null, failed_at: t.clock.now() })
+          .where('user_id', '=', user.id)
+          .execute();
+        crmUp = true;
+        expect((await c.get('/api/auth/setBasicUserRole/1')).statusCode).toBe(200);
+        await t.ctx.outbox.drain();
+        await retryFailed(t.db, t.clock.now());
         await t.ctx.outbox.drain();
         // the try the CRM answered 503, then the erasure, and nothing after it
         expect(crmCallsOf(user.id)).toEqual([false, true]);

@@ -72,9 +72,9 @@ export async function saveSubscriptions(
 
 /**
  * Within the transaction that records an account's Yes to the student question, with the account's
- * row as it was before (`before`, read and locked in it): the account's CRM calls still waiting
- * (never tried, or failed and waiting for their retry, which would reach the CRM after the erasure)
- * are cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
+ * row as it was before (`before`, read and locked in it): the account's CRM calls not delivered
+ * (never tried, failed and waiting for their retry, or given up: any would reach the CRM after the
+ * erasure) are cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
  * pruned since, or being sent now) it is told to erase the contact, as for a deleted account: a
  * child's address is no marketing contact.
  */
@@ -84,14 +84,16 @@ export async function withdrawFromCrm(
   before: User,
 ): Promise<void> {
   const now = ctx.now();
-  // one conditional write: a call the outbox claims meanwhile is left to it (the erasure follows it)
+  // one conditional write: a call the outbox claims meanwhile is left to it (the erasure follows it);
+  // one given up at the attempt limit goes too, its payload with it (`outbox retry` would send it)
   await trx
     .updateTable('outbox')
     .set({ cancelled_at: now, next_attempt_at: null, payload: null })
     .where('kind', '=', 'crm')
     .where('user_id', '=', before.id)
     .where('claimed_by', 'is', null)
-    .where('next_attempt_at', 'is not', null)
+    .where('delivered_at', 'is', null)
+    .where('cancelled_at', 'is', null)
     .execute();
   if (await queueCrmErasure(ctx, trx, before))
     await trx.updateTable('users').set({ crm_contact_at: null }).where('id', '=', before.id).execute();
