@@ -96,6 +96,29 @@ describe('boot (issue 2 §2, §8)', () => {
     expect(calls).toBe(2);
   });
 
+  it('only the session is asked again from the back/forward cache: a verification link confirmed is not sent twice', async () => {
+    let confirms = 0;
+    server.use(
+      http.get(configUrl, () => HttpResponse.json(testConfig)),
+      http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
+      http.post(api(apiPaths.confirm), () => {
+        confirms += 1;
+        return HttpResponse.json({ status: 'success', payload: null });
+      }),
+    );
+    window.history.replaceState(null, '', '/validate?em=a%40b.org&vc=123456');
+    try {
+      await act(() => started(boot(mount())));
+      expect(await screen.findByText('Your account has been verified, thank you!')).toBeInTheDocument();
+      act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+      await act(() => new Promise((r) => setTimeout(r, 50)));
+      expect(confirms).toBe(1);
+      expect(screen.getByText('Your account has been verified, thank you!')).toBeInTheDocument();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('with a DSN error reporting is loaded after the first paint', async () => {
     server.use(
       http.get(configUrl, () =>

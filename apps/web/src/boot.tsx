@@ -6,6 +6,7 @@ import { App } from './App.tsx';
 import { ConfigError, loadConfig } from './lib/config.tsx';
 import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts';
 import { createQueryClient } from './lib/query.ts';
+import { sessionQueryKey } from './lib/session.ts';
 import { afterFirstPaint, startTelemetry } from './lib/telemetry.ts';
 import type { SentryImporter } from './lib/telemetry.ts';
 
@@ -63,8 +64,12 @@ export async function boot(
   );
   const queryClient = createQueryClient();
   // a page back from the back/forward cache (Back, on a shared device, after a sign-out elsewhere)
-  // asks the server again (who is signed in above all), instead of naming the last person from memory
-  addEventListener('pageshow', (event) => event.persisted && queryClient.invalidateQueries());
+  // asks again who is signed in, instead of naming the last person from memory; only that (a page's
+  // other answers, a confirmed code, stay as they were)
+  addEventListener(
+    'pageshow',
+    (event) => event.persisted && queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  );
   const app = (
     <App cfg={cfg} i18n={i18n} translation={service} queryClient={queryClient} Router={BrowserRouter} />
   );
