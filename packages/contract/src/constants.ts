@@ -56,6 +56,8 @@ export const STORAGE_KEYS = {
   loginParams: 'login_params',
   /** When login_params were saved, beside localStorage's copy (the web's own, not in the spec). */
   loginSavedAt: 'login_saved_at',
+  /** Whose that copy is: a digest of the address typed in its flow (the web's own, not in the spec). */
+  loginFor: 'login_for',
   email: 'frontdoor_email',
   /** The language the user chose in the menu (the web's own, not in the spec). */
   language: 'frontdoor_language',

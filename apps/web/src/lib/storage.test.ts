@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LOGIN_REQUEST_TTL_MS, STORAGE_KEYS } from '@frontdoor/contract';
+import { STORAGE_KEYS } from '@frontdoor/contract';
 import {
-  adoptLoginData,
   clearLoginData,
   confirmSignIn,
   forgetEmail,
@@ -34,24 +33,6 @@ describe('browser storage (§3)', () => {
     sessionStorage.clear();
     expect(getLoginCsrf()).toBeNull();
     expect(getLoginParams()).toBeNull();
-  });
-
-  it("a tab a mail's link opened goes on with the device's sign-in request while it is live, and with none after", () => {
-    const savedAt = 5_000_000;
-    vi.spyOn(Date, 'now').mockReturnValue(savedAt);
-    saveLoginData('csrf-1', params);
-    vi.restoreAllMocks();
-    sessionStorage.clear();
-    adoptLoginData(savedAt + LOGIN_REQUEST_TTL_MS);
-    expect(getLoginCsrf()).toBeNull();
-    adoptLoginData(savedAt + LOGIN_REQUEST_TTL_MS - 1);
-    expect(getLoginCsrf()).toBe('csrf-1');
-    expect(getLoginParams()).toEqual(params);
-    // a tab with a request of its own keeps it
-    saveLoginData('csrf-2', params);
-    localStorage.setItem(STORAGE_KEYS.loginCsrf, 'csrf-other-tab');
-    adoptLoginData(savedAt);
-    expect(getLoginCsrf()).toBe('csrf-2');
   });
 
   it('does not trust login_params that fail the contract schema or are not JSON', () => {

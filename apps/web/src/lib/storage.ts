@@ -1,16 +1,16 @@
-import { LOGIN_REQUEST_TTL_MS, SIGN_IN_METHODS, STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
+import { SIGN_IN_METHODS, STORAGE_KEYS, loginParamsSchema } from '@frontdoor/contract';
 import type { LoginParams, SignInMethod } from '@frontdoor/contract';
 
 /**
  * Browser storage of §3: login_csrf and login_params under exactly those names, in the tab's
  * sessionStorage (they survive the round trip through an identity provider), with a dated copy in
- * localStorage that only a mail's link, opening a tab of its own, takes over (adoptLoginData); the
- * remembered email in sessionStorage too. On a shared classroom device another tab, the next
- * person's, never runs with this one's sign-in request (a teacher's return address, the questions
- * a teacher skips). Storage may be disabled (private mode, blocked cookies): reads then give null
- * and writes are dropped, so flows still work on the page.
+ * localStorage that only the mail's link of the person who started the request, opening a tab of its
+ * own, takes over (login-handover.ts); the remembered email in sessionStorage too. On a shared
+ * classroom device another tab, the next person's, never runs with this one's sign-in request (a
+ * teacher's return address, the questions a teacher skips). Storage may be disabled (private mode,
+ * blocked cookies): reads then give null and writes are dropped, so flows still work on the page.
  */
-function read(store: () => Storage, key: string): string | null {
+export function read(store: () => Storage, key: string): string | null {
   try {
     return store().getItem(key);
   } catch {
@@ -18,7 +18,7 @@ function read(store: () => Storage, key: string): string | null {
   }
 }
 
-function write(store: () => Storage, key: string, value: string | null): void {
+export function write(store: () => Storage, key: string, value: string | null): void {
   try {
     if (value === null) store().removeItem(key);
     else store().setItem(key, value);
@@ -27,8 +27,8 @@ function write(store: () => Storage, key: string, value: string | null): void {
   }
 }
 
-const local = () => window.localStorage;
-const session = () => window.sessionStorage;
+export const local = () => window.localStorage;
+export const session = () => window.sessionStorage;
 
 export const getLoginCsrf = (): string | null => read(session, STORAGE_KEYS.loginCsrf) || null;
 
@@ -54,23 +54,17 @@ export function saveLoginData(csrf: string, params: LoginParams): void {
 }
 
 /**
- * A tab a mail's link opened (the verification or reset link) goes on with the device's last
- * sign-in request, while it is live: the person who started it, a moment ago, reading their mail.
- */
-export function adoptLoginData(now = Date.now()): void {
-  if (getLoginCsrf() || !(now - Number(read(local, STORAGE_KEYS.loginSavedAt)) < LOGIN_REQUEST_TTL_MS))
-    return;
-  write(session, STORAGE_KEYS.loginCsrf, read(local, STORAGE_KEYS.loginCsrf));
-  write(session, STORAGE_KEYS.loginParams, read(local, STORAGE_KEYS.loginParams));
-}
-
-/**
  * §4: access-code success clears the saved login data; so does the end of post-login and a sign-out.
  * A shared classroom device must not hand the next person this one's sign-in request.
  */
 export function clearLoginData(): void {
   for (const store of [session, local])
-    for (const key of [STORAGE_KEYS.loginCsrf, STORAGE_KEYS.loginParams, STORAGE_KEYS.loginSavedAt])
+    for (const key of [
+      STORAGE_KEYS.loginCsrf,
+      STORAGE_KEYS.loginParams,
+      STORAGE_KEYS.loginSavedAt,
+      STORAGE_KEYS.loginFor,
+    ])
       write(store, key, null);
 }
 

@@ -5,6 +5,7 @@ import { apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
+import { handOverLoginData } from '../../lib/login-handover.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
@@ -14,6 +15,8 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
   it("opened by the reset mail's link in a tab of its own, it goes on with the device's live sign-in request", async () => {
     const request = { url: 'https://app.example/back', isTeacher: false, sp_id: 'sp-mail' };
     saveLoginData('lc-reset', request);
+    // the tab that started it waited for this address's mail
+    handOverLoginData('ana@school.org');
     sessionStorage.clear();
     renderRoute(page, { shell: false });
     await screen.findByRole('button', { name: /Continue|Submit|Reset|Verify/ });

@@ -4,7 +4,7 @@ import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
-import { adoptLoginData } from '../../lib/storage.ts';
+import { handOverLoginData } from '../../lib/login-handover.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
@@ -22,13 +22,13 @@ const CODE_FIELD_ID = 'reset-code';
 /** /forgot-password?email=: the provider mailed a reset code; enter it, then choose the new password. */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation('passwordReset');
-  // opened by the mail's link, in a tab of its own: the sign-in request goes on here
-  useState(adoptLoginData);
   const cfg = useConfig();
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
   const email = params.get('email');
+  // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
+  useState(() => handOverLoginData(email));
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; message: ShownMessage } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
   const resend = useMutation({

@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
+import { handOverLoginData } from '../../lib/login-handover.ts';
 
 describe('ValidatePage (/validate?em&vc)', () => {
   it("em missing: 'Email parameter was missing or invalid!'", async () => {
@@ -57,6 +58,8 @@ describe('ValidatePage (/validate?em&vc)', () => {
     server.use(http.post(api(apiPaths.confirm), () => ok(null)));
     const request = { url: 'https://app.example/back', isTeacher: false, sp_id: 'sp-mail' };
     saveLoginData('lc-mail', request);
+    // the tab that started it waited for this address's mail
+    handOverLoginData('a@b.org');
     // the mail's tab: its own sessionStorage, the device's localStorage
     sessionStorage.clear();
     renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });

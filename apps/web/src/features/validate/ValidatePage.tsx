@@ -11,16 +11,16 @@ import { PageCard } from '../../ui/PageCard.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { adoptLoginData } from '../../lib/storage.ts';
+import { handOverLoginData } from '../../lib/login-handover.ts';
 
 /** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
 export default function ValidatePage() {
   const { t } = useTranslation('validate');
-  // opened by the mail's link, in a tab of its own: the sign-in request goes on here
-  useState(adoptLoginData);
   const cfg = useConfig();
   const { message, messageText, onFatal } = useCallError();
   const [params] = useSearchParams();
+  // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
+  useState(() => handOverLoginData(params.get('em')));
   const em = emailSchema.safeParse(params.get('em') ?? '');
   const vc = emailCodeSchema.safeParse(params.get('vc') ?? '');
   const missing: MessageCode[] = [];

@@ -5,6 +5,7 @@ import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
+import { handOverLoginData } from '../../lib/login-handover.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
@@ -29,6 +30,8 @@ export default function CodePage() {
   const { failure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
+  // the mail's link, opened in a tab of its own, goes on with this tab's sign-in request
+  useState(() => handOverLoginData(email));
   // the page before mailed the code: a resend now would only be refused, so the countdown runs from arrival
   const [arrivedInCooldown] = useState(() => isResendCoolingDown(location.state));
   const [notice, setNotice] = useState<{
