@@ -308,7 +308,9 @@ describe('loadConfig', () => {
   it('a session unused for 60 minutes ends unless SESSION_IDLE_MINUTES says otherwise, within its 8 h', () => {
     expect(loadConfig({}).sessionIdleMs).toBe(60 * 60_000);
     expect(loadConfig({ SESSION_IDLE_MINUTES: '25' }).sessionIdleMs).toBe(25 * 60_000);
-    for (const bad of ['0', '-5', '2.5', 'an hour', '481'])
+    expect(loadConfig({ SESSION_IDLE_MINUTES: '2' }).sessionIdleMs).toBe(2 * 60_000);
+    // its use is written once a minute: one minute would end sessions in use
+    for (const bad of ['0', '1', '-5', '2.5', 'an hour', '481'])
       expect(() => loadConfig({ SESSION_IDLE_MINUTES: bad })).toThrow(/SESSION_IDLE_MINUTES/);
   });
 

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser';
 import pino from 'pino';
-import { ABUSE_LIMITS, API_PREFIX, DEV_SP_PATH, SESSION_TTL_MS } from '@frontdoor/contract';
+import {
+  ABUSE_LIMITS,
+  API_PREFIX,
+  DEV_SP_PATH,
+  SESSION_SEEN_REFRESH_MS,
+  SESSION_TTL_MS,
+} from '@frontdoor/contract';
 import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
 
@@ -420,9 +426,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `DATABASE_POOL_SIZE must be a whole number of connections (1 or more), got ${env.DATABASE_POOL_SIZE}`,
     );
   const idleMinutes = Number(setting(env, 'SESSION_IDLE_MINUTES'));
-  if (!Number.isInteger(idleMinutes) || idleMinutes < 1 || idleMinutes * 60_000 > SESSION_TTL_MS)
+  // a session's use is written at most every SESSION_SEEN_REFRESH_MS: a shorter idle end would end
+  // sessions in use
+  const fewestIdleMinutes = (2 * SESSION_SEEN_REFRESH_MS) / 60_000;
+  if (
+    !Number.isInteger(idleMinutes) ||
+    idleMinutes < fewestIdleMinutes ||
+    idleMinutes * 60_000 > SESSION_TTL_MS
+  )
     problems.push(
-      `SESSION_IDLE_MINUTES must be a whole number of minutes from 1 to ${SESSION_TTL_MS / 60_000} (a session's lifetime), got ${env.SESSION_IDLE_MINUTES}`,
+      `SESSION_IDLE_MINUTES must be a whole number of minutes from ${fewestIdleMinutes} to ${SESSION_TTL_MS / 60_000} (a session's lifetime), got ${env.SESSION_IDLE_MINUTES}`,
     );
   const drainSeconds = Number(env.SHUTDOWN_DRAIN_SECONDS?.trim() || (production ? 5 : 0));
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0)

@@ -74,7 +74,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     default: String(SESSION_IDLE_MS / 60_000),
     meaning:
-      'A session unused in the portal for this long ends (its 8 h lifetime aside): the end of a session a student left signed in on a shared device that stays on (a Chromebook, a browser restoring its tabs). Set it to the gap between two lab classes; products that keep their own session see gateway/session answer active: false after it.',
+      'A session unused in the portal for this long ends (its 8 h lifetime aside; 2 to 480): the end of a session a student left signed in on a shared device that stays on (a Chromebook, a browser restoring its tabs). Set it to the gap between two lab classes; products that keep their own session see gateway/session answer active: false after it.',
   },
   SHUTDOWN_DRAIN_SECONDS: {
     group: 'Server',

@@ -61,7 +61,7 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  * Routes of the authorization server's interactions (under /oidc, served by Fastify beside the
  * mounted oidc-provider):
  * - GET /oidc/interaction/:uid — COGNITO (or no identity_provider) → the SPA password page
- *   /sign-in/<uid>?login_hint=..; an upstream → its authorization URL;
+ *   /sign-in/<uid> (no email in its address); an upstream → its authorization URL;
  * - GET|POST /oidc/interaction/callback/:provider — the upstream's redirect_uri, cookie
  *   independent (Apple form-posts cross site), → 303 /oidc/interaction/<state>/federated, a posted
  *   answer sealed in a cookie rather than in that URL (provider-answer.ts);

@@ -50,15 +50,6 @@ export async function requireOwnUser(ctx: AppContext, request: FastifyRequest): 
 }
 
 /**
- * The product token of auth/sig: an ES256 JWT signed with the current product key (kid in the
- * header, keys published at PRODUCT_JWKS_PATH), so products verify it without holding any secret
- * of the portal. sub = user id, sid = the session's id (gateway/session/:sid says whether it is
- * still signed in), email, given_name, family_name and roles (personClaims), masq = the masqueraded
- * user id with its own (masq_email, …), identities (masq_identities) = the upstream identities linked
- * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
- * the session; it is no session credential.
- */
-/**
  * Who the user is, signed: what a product's server may trust, where auth/sig's `signature` is only
  * what the browser passes on (anyone may edit it there).
  */
@@ -72,6 +63,15 @@ const personClaims = (user: SignatureUser) => ({
 const prefixed = (prefix: string, claims: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(claims).map(([name, value]) => [`${prefix}${name}`, value]));
 
+/**
+ * The product token of auth/sig: an ES256 JWT signed with the current product key (kid in the
+ * header, keys published at PRODUCT_JWKS_PATH), so products verify it without holding any secret
+ * of the portal. sub = user id, sid = the session's id (gateway/session/:sid says whether it is
+ * still signed in), email, given_name, family_name and roles (personClaims), masq = the masqueraded
+ * user id with its own (masq_email, …), identities (masq_identities) = the upstream identities linked
+ * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
+ * the session; it is no session credential.
+ */
 export async function productToken(
   ctx: AppContext,
   signedIn: SignedIn,
