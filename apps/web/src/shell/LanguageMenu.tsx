@@ -8,8 +8,10 @@ import { ChevronIcon, GlobeIcon } from '../ui/icons.tsx';
 import { useIsMobile } from './use-is-mobile.ts';
 import styles from './Shell.module.css';
 
+// lazy: a file of its own, fetched once the page is laid out, never before its first paint, and not
+// at all where the menu is hidden (a phone shows the globe)
 export function Flag({ option }: { option: LanguageOption }) {
-  return <img className={styles.flag} src={option.flag} alt="" width={24} height={16} />;
+  return <img className={styles.flag} src={option.flag} alt="" width={24} height={16} loading="lazy" />;
 }
 
 export interface LanguageMenuProps {
