@@ -74,9 +74,9 @@ export async function saveSubscriptions(
  * Within the transaction that records an account's Yes to the student question, with the account's
  * row as it was before (`before`, read and locked in it): the account's CRM calls not delivered
  * (never tried, failed and waiting for their retry, or given up: any would reach the CRM after the
- * erasure) are cancelled, and where the CRM may have learnt the address (queueCrmErasure: a call sent, even one
- * pruned since, or being sent now) it is told to erase the contact, as for a deleted account: a
- * child's address is no marketing contact.
+ * erasure) are cancelled, and where the CRM may have learnt the address (crmMayKnow: a call queued,
+ * even one sent and pruned since, or being sent now) it is told to erase the contact, as for a
+ * deleted account: a child's address is no marketing contact.
  */
 export async function withdrawFromCrm(
   ctx: Pick<AppContext, 'config' | 'now'>,
