@@ -39,4 +39,15 @@ describe("handOverLoginData: a sign-in request from its tab to its mail link's, 
     // another tab's request (the device's copy) is not marked as this person's
     expect(localStorage.getItem(STORAGE_KEYS.loginFor)).toBeNull();
   });
+
+  it("a request opened after one a person waited for a mail of is not that person's: their mail's link later takes over neither", () => {
+    saveLoginData('csrf-teacher-a', params);
+    handOverLoginData('a@school.test');
+    // another person opens another product's link on the same device
+    sessionStorage.clear();
+    saveLoginData('csrf-teacher-b', { ...params, sp_id: 'sp-2' });
+    sessionStorage.clear();
+    handOverLoginData('a@school.test');
+    expect(getLoginCsrf()).toBeNull();
+  });
 });

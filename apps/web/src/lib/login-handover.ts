@@ -12,7 +12,7 @@ import { getLoginCsrf, local, read, session, write } from './storage.ts';
  * Who the device's copy of a request is for, not in clear (the device is shared): a 32-bit FNV-1a of
  * the address, lower case.
  */
-export const ownerOf = (email: string): string => {
+const ownerOf = (email: string): string => {
   let hash = 0x811c9dc5;
   for (const char of email.trim().toLowerCase())
     hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193);

@@ -51,6 +51,8 @@ export function saveLoginData(csrf: string, params: LoginParams): void {
     write(store, STORAGE_KEYS.loginParams, json);
   }
   write(local, STORAGE_KEYS.loginSavedAt, String(Date.now()));
+  // a new request is nobody's yet: the last one's owner must not take it over (login-handover.ts)
+  write(local, STORAGE_KEYS.loginFor, null);
 }
 
 /**

@@ -15,9 +15,10 @@ export interface AccessCodeRefusal {
 /**
  * §6/§8: a refusal naming another provider ('The code you entered is not for…') is shown as the
  * server wrote it, in the page's language: its prefix translated, the provider's name the server
- * names (sp_name); a server that names none is shown as it wrote. A refusal made before any code was looked at, an abuse limit's 429 or a busy
- * server's 503 (other 5xx go to /error-generic first), shows that limit's own message as on every
- * other form: a correct code must not be called wrong. Any other failure is accessCodeFailed. Told
+ * names (sp_name); a server that names none is shown as it wrote. A refusal made before any code
+ * was looked at, an abuse limit's 429 or a busy server's 503 (other 5xx go to /error-generic
+ * first), shows that limit's own message as on every other form: a correct code must not be called
+ * wrong. Any other failure is accessCodeFailed. Told
  * apart by the answer's status and code, never by its text.
  */
 export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
