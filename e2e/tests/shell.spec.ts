@@ -2,6 +2,7 @@ import {
   CONFIG_PATH,
   MENU_STYLE_BREAKPOINT,
   MOBILE_MAX_WIDTH,
+  STORAGE_KEYS,
   TOP_BAR_HIDE_OFFSET_PX,
   TOP_BAR_TRANSITION_MS,
   type PortalConfig,
@@ -298,8 +299,12 @@ test.describe('languages and configuration (§2, issue 2)', () => {
   });
 
   test('navigating to the URL you are on reloads the page data', async ({ page, loginRequest }) => {
-    const paramsCalls = await openCountingParamsCalls(page, (await loginRequest()).csrf);
+    const { csrf } = await loginRequest();
+    const paramsCalls = await openCountingParamsCalls(page, csrf);
     await expect.poll(paramsCalls).toBe(1);
+    // the first fetch is over (the tab holds its params): one still under way answers a second ask
+    const tabCsrf = () => page.evaluate((key) => window.sessionStorage.getItem(key), STORAGE_KEYS.loginCsrf);
+    await expect.poll(tabCsrf).toBe(csrf);
     // a router navigation to the same path (a new history entry, as a link to the current URL makes)
     await page.evaluate(() => {
       const state = window.history.state as { idx?: number } | null;
