@@ -66,6 +66,11 @@ async function openCountingParamsCalls(page: Page, csrf: string): Promise<() => 
   });
   await page.goto(`/log-in/${csrf}`);
   await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+  // the page has hydrated and its fetch is over (the tab holds its csrf): a navigation while it is
+  // under way would reuse that fetch instead of asking again
+  await expect.poll(() => calls).toBe(1);
+  const tabCsrf = () => page.evaluate((key) => window.sessionStorage.getItem(key), STORAGE_KEYS.loginCsrf);
+  await expect.poll(tabCsrf).toBe(csrf);
   return () => calls;
 }
 
@@ -299,12 +304,7 @@ test.describe('languages and configuration (§2, issue 2)', () => {
   });
 
   test('navigating to the URL you are on reloads the page data', async ({ page, loginRequest }) => {
-    const { csrf } = await loginRequest();
-    const paramsCalls = await openCountingParamsCalls(page, csrf);
-    await expect.poll(paramsCalls).toBe(1);
-    // the first fetch is over (the tab holds its params): one still under way answers a second ask
-    const tabCsrf = () => page.evaluate((key) => window.sessionStorage.getItem(key), STORAGE_KEYS.loginCsrf);
-    await expect.poll(tabCsrf).toBe(csrf);
+    const paramsCalls = await openCountingParamsCalls(page, (await loginRequest()).csrf);
     // a router navigation to the same path (a new history entry, as a link to the current URL makes)
     await page.evaluate(() => {
       const state = window.history.state as { idx?: number } | null;
