@@ -300,6 +300,10 @@ test.describe('languages and configuration (§2, issue 2)', () => {
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/#main$/);
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
+    // a refetch would start from an effect after the navigation's render: give it two frames and a task
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done)))),
+    );
     expect(paramsCalls()).toBe(1);
   });
 
