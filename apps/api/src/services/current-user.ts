@@ -70,7 +70,7 @@ const prefixed = (prefix: string, claims: Record<string, unknown>) =>
  * still signed in), email, given_name, family_name and roles (personClaims), masq = the masqueraded
  * user id with its own (masq_email, …), identities (masq_identities) = the upstream identities linked
  * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
- * the session; it is no session credential.
+ * the session's end or its idle end (a lab's short SESSION_IDLE_MINUTES); it is no session credential.
  */
 export async function productToken(
   ctx: AppContext,
@@ -81,7 +81,8 @@ export async function productToken(
   const now = ctx.now();
   // a token that carries a masquerade ends with it
   const masqEndsAt = signedIn.masq ? (signedIn.session.masqEndsAt ?? now) : Number.POSITIVE_INFINITY;
-  const expiresAt = Math.min(now + PRODUCT_TOKEN_TTL_MS, signedIn.session.expiresAt, masqEndsAt);
+  const { expiresAt: sessionEndsAt, idleEndsAt } = signedIn.session;
+  const expiresAt = Math.min(now + PRODUCT_TOKEN_TTL_MS, sessionEndsAt, idleEndsAt, masqEndsAt);
   return sign({
     iss: ctx.config.publicUrl,
     aud: PRODUCT_TOKEN_AUDIENCE,

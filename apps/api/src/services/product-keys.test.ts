@@ -132,6 +132,27 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
       expect(payload.exp).toBe(Math.floor(expiresAt / 1000));
     });
 
+    it('never outlives its session’s idle end: a lab’s SESSION_IDLE_MINUTES shorter than the token’s life', async () => {
+      const lab = await createTestApp(dialect, { env: { SESSION_IDLE_MINUTES: '4' } });
+      try {
+        const user = await seedUser(lab, { email: 'lab-idle@school.test' });
+        const c = await signedInClient(lab, user.id);
+        const signedInAt = lab.clock.now();
+        const first = await verifyAsProduct(lab, await tokenOf(c));
+        expect(first.payload.exp).toBe(Math.floor((signedInAt + 4 * 60_000) / 1000));
+        // half a minute later the use is not written again (at most once a minute): the idle end stays
+        lab.clock.advance(30_000);
+        const second = await verifyAsProduct(lab, await tokenOf(c));
+        expect(second.payload.exp).toBe(first.payload.exp);
+        // a use written later moves it on
+        lab.clock.advance(60_000);
+        const third = await verifyAsProduct(lab, await tokenOf(c));
+        expect(third.payload.exp).toBe(Math.floor((lab.clock.now() + 4 * 60_000) / 1000));
+      } finally {
+        await lab.close();
+      }
+    });
+
     it('refuses a tampered token, and an HS256 token signed with SECRET (anyone holding it could mint one)', async () => {
       const user = await seedUser(t, { email: 'forged@school.test' });
       const victim = await seedUser(t, { email: 'victim@school.test' });

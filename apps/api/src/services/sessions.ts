@@ -27,6 +27,8 @@ export interface SessionRecord {
   masqEndsAt: number | null;
   createdAt: number;
   expiresAt: number;
+  /** When it idles out unless used again (its last use, as recorded, + the idle time). */
+  idleEndsAt: number;
 }
 
 export interface CreateSessionOptions {
@@ -91,8 +93,8 @@ export async function readSession(
     .where(liveSession(now, idleMs))
     .executeTakeFirst();
   if (!row) return null;
-  if (now - row.last_seen_at >= SESSION_SEEN_REFRESH_MS)
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+  const seen = now - row.last_seen_at >= SESSION_SEEN_REFRESH_MS;
+  if (seen) await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   const masquerading = row.masq_user_id !== null && row.masq_ends_at !== null && now < row.masq_ends_at;
   return {
     id: row.id,
@@ -101,6 +103,7 @@ export async function readSession(
     masqEndsAt: masquerading ? row.masq_ends_at : null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    idleEndsAt: (seen ? now : row.last_seen_at) + (idleMs ?? SESSION_IDLE_MS),
   };
 }
 
