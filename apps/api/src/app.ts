@@ -34,7 +34,7 @@ import { hashedFileHeaders, securityHeaders, pageNonce } from './services/securi
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
 import { askedLanguage } from './services/request-language.ts';
 import { RequestLog, withRequestLog } from './services/logger.ts';
-import { MINUTE_MS, countedAddress, logLimitReached } from './services/limits.ts';
+import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import {
   PRODUCT_CALLS,
@@ -167,7 +167,8 @@ function errorHandler() {
   return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
-      if (error.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(error.retryAfterMs / 1000));
+      if (error.retryAfterMs !== undefined)
+        reply.header('retry-after', retryAfterSeconds(error.retryAfterMs));
       return sendError(reply, error.statusCode, error.code, error.message, error.spName);
     }
     // a path no file can have (`//`, `/./`, a NUL), refused by @fastify/static: as any unknown path,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { MINUTE_MS, countedAddress, logLimitReached } from '../services/limits.ts';
+import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from '../services/limits.ts';
 import { AS_ROUTES } from './authorization-server.ts';
 import { refusePage } from './pages.ts';
 
@@ -59,7 +59,7 @@ export function signInStepGuard(ctx: AppContext) {
         key: { key: 'address', address: request.ip },
         retryAfterMs,
       });
-    reply.header('retry-after', Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    reply.header('retry-after', retryAfterSeconds(retryAfterMs));
     return refusePage(request, reply, 'tooManyRequests', { status: 429 });
   };
 }

@@ -13,7 +13,13 @@ import {
 } from '../../test/harness.ts';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
-import { accessCodeBudgetOf, accessCodeLogin, createAccessCode, revokeAccessCodes } from './access-codes.ts';
+import {
+  accessCodeBudgetOf,
+  accessCodeLogin,
+  createAccessCode,
+  revokeAccessCodes,
+  utcDay,
+} from './access-codes.ts';
 import { memoryCounters } from './counters.ts';
 import type { ApiError } from './http.ts';
 import { listAudit } from './audit.ts';
@@ -485,6 +491,19 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(entry).toMatchObject({ sp_id: 'mathworld', detail: { budget: 3, liveCodes: 10 } });
       // another provider's classes go on
       expect((await accessCode(t, '198.51.100.99', '999998', 'readingroom')).status).toBe(404);
+      // asked 3 ms before the day ends, on a clock that moves on as it is read (the day can end
+      // within the request): never "retry in 0 seconds"
+      t.clock.advance((utcDay(t.clock.now()) + 1) * DAY_MS - 3 - t.clock.now());
+      const ctx = t.ctx as { now: () => number };
+      const fixed = ctx.now;
+      let reads = 0;
+      ctx.now = () => fixed() + reads++;
+      try {
+        const lastMoment = await accessCode(t, '198.51.100.99', codes[0] ?? '', 'mathworld');
+        expect(lastMoment).toMatchObject({ status: 429, retryAfter: '1' });
+      } finally {
+        ctx.now = fixed;
+      }
       t.clock.advance(DAY_MS);
       expect((await accessCode(t, '198.51.100.99', codes[0] ?? '', 'mathworld')).status).toBe(200);
     });

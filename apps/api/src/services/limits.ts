@@ -72,6 +72,13 @@ export type LimitKey =
   | { key: 'provider'; spId: string };
 
 /**
+ * A Retry-After in whole seconds, at least 1: a refusal read a millisecond before its end must not
+ * tell the client to come back "in 0 seconds" (a retry loop without a pause).
+ */
+export const retryAfterSeconds = (retryAfterMs: number): number =>
+  Math.max(1, Math.ceil(retryAfterMs / 1000));
+
+/**
  * The one line an operator reads when a limit starts refusing (docs/DEPLOYMENT.md): the limit, the
  * code its refusals answer, what it counts against and for how many seconds it refuses (retryAfter).
  * Written where the limit trips, never for the requests it then refuses, so a flood cannot flood the log;
@@ -85,7 +92,7 @@ export function logLimitReached(
 ): void {
   const { limit, code, key, retryAfterMs } = reached;
   requestLogOr(logger)[level](
-    { limit, code, ...key, retryAfter: Math.ceil(retryAfterMs / 1000), ...detail },
+    { limit, code, ...key, retryAfter: retryAfterSeconds(retryAfterMs), ...detail },
     'abuse limit reached',
   );
 }
