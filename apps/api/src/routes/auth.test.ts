@@ -3,6 +3,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import {
   COOKIE_HASH_TTL_MS,
   CSRF_COOKIE,
+  LOGIN_REQUEST_TTL_MS,
   PRODUCT_JWKS_PATH,
   PRODUCT_TOKEN_AUDIENCE,
   SESSION_COOKIE,
@@ -23,6 +24,7 @@ import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createCookieHash } from '../services/cookie-hashes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
+import { DAY_MS } from '../services/limits.ts';
 import { createSession, readSession } from '../services/sessions.ts';
 import { startMasquerade } from '../services/masquerade.ts';
 import { resolveUpstreamAccount } from '../identity/linked-identities.ts';
@@ -450,6 +452,34 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect((await c.get(url(await signInLink('shared-device')))).statusCode).toBe(302);
       expect(await readSession(t.db, previousToken, t.clock.now())).toBeNull();
       expect((await readSession(t.db, c.cookies.get(SESSION_COOKIE), t.clock.now()))?.userId).toBe(userId);
+    });
+
+    it('finishes a class-code sign-in started within the request’s hour, typed after it; not once the request is gone', async () => {
+      // the page was opened on the link before the lesson: the request's hour is over when the code is typed
+      const token = await createLoginRequest(
+        t.db,
+        { spId: 'cookieland', url: returnUrl, isTeacher: false },
+        t.clock.now(),
+      );
+      t.clock.advance(LOGIN_REQUEST_TTL_MS + 20 * 60_000);
+      const hash = await createCookieHash(
+        t.db,
+        { userId, spId: 'cookieland', browser: 'late' },
+        t.clock.now(),
+      );
+      const res = await browserClient('late').get(url({ hash, token, return_url: returnUrl }));
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(returnUrl);
+      // past what pruning keeps, it is no request
+      t.clock.advance(DAY_MS);
+      const later = await createCookieHash(
+        t.db,
+        { userId, spId: 'cookieland', browser: 'late' },
+        t.clock.now(),
+      );
+      const gone = await browserClient('late').get(url({ hash: later, token, return_url: returnUrl }));
+      expect(gone.statusCode).toBe(400);
+      expect(gone.json().code).toBe('loginRequestNotFound');
     });
 
     it('refuses a token of another service provider, without consuming the hash', async () => {

@@ -4,7 +4,7 @@ import { claimOnce } from '../db/claim-once.ts';
 import type { Db } from '../db/index.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { ApiError } from './http.ts';
-import { findLoginParams } from './login-requests.ts';
+import { findStartedLoginParams } from './login-requests.ts';
 import { allowsReturnUrl, findServiceProvider } from './service-providers.ts';
 import { replaceSession } from './sessions.ts';
 
@@ -65,7 +65,7 @@ export async function redeemCookieHash(ctx: AppContext, input: CookieRedemption)
   const sp = await findServiceProvider(ctx.db, row.sp_id);
   if (!sp) throw new ApiError(400, 'cookieHashInvalid');
   if (!allowsReturnUrl(sp, input.returnUrl)) throw new ApiError(400, 'returnUrlNotAllowed');
-  const params = await findLoginParams(ctx.db, input.token, now);
+  const params = await findStartedLoginParams(ctx.db, input.token, now);
   if (!params || params.sp_id !== sp.spId) throw new ApiError(400, 'loginRequestNotFound');
   return ctx.db.transaction().execute(async (trx) => {
     // a concurrent request redeemed it first
