@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
-import { CONFIG_ELEMENT_ID, CONFIG_PATH, apiPaths } from '@frontdoor/contract';
+import { CONFIG_ELEMENT_ID, CONFIG_PATH, SESSION_CACHE_MS, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
 import { testConfig } from './test/config.ts';
 import { boot } from './boot.tsx';
@@ -94,6 +94,38 @@ describe('boot (issue 2 §2, §8)', () => {
     act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
     await waitFor(() => expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument());
     expect(calls).toBe(2);
+  });
+
+  it('a tab come back to after the 30-minute session cache asks again who is signed in; sooner it does not', async () => {
+    let signedIn = true;
+    let calls = 0;
+    server.use(
+      http.get(configUrl, () => HttpResponse.json(testConfig)),
+      http.get(api(apiPaths.sig), () => {
+        calls += 1;
+        return HttpResponse.json(signedIn ? signedInAs : { loggedin: false, payload: null });
+      }),
+    );
+    await act(() => started(boot(mount())));
+    expect(await screen.findByText(/Signed in as Ana Lima/)).toBeInTheDocument();
+    signedIn = false;
+    const back = () => act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(now + SESSION_CACHE_MS - 1000);
+      back();
+      await act(() => new Promise((r) => setTimeout(r, 50)));
+      expect(calls).toBe(1);
+      expect(screen.getByText(/Signed in as Ana Lima/)).toBeInTheDocument();
+      // the lid closed over lunch: the session idled out at the server meanwhile
+      clock.mockReturnValue(now + SESSION_CACHE_MS + 1000);
+      back();
+      await waitFor(() => expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument());
+      expect(calls).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('only the session is asked again from the back/forward cache: a verification link confirmed is not sent twice', async () => {

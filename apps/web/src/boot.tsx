@@ -1,4 +1,5 @@
 import { startTransition, type ReactNode } from 'react';
+import { SESSION_CACHE_MS } from '@frontdoor/contract';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -66,9 +67,14 @@ export async function boot(
   // a page back from the back/forward cache (Back, on a shared device, after a sign-out elsewhere)
   // asks again who is signed in, instead of naming the last person from memory; only that (a page's
   // other answers, a confirmed code, stay as they were)
-  addEventListener(
-    'pageshow',
-    (event) => event.persisted && queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  const askWhoIsSignedIn = (staleTime?: number) =>
+    queryClient.invalidateQueries({ queryKey: sessionQueryKey, staleTime });
+  addEventListener('pageshow', (event) => event.persisted && askWhoIsSignedIn());
+  // a tab come back to once its answer is past the 30-minute cache (a Chromebook's lid closed over
+  // lunch) asks again too, instead of naming whoever was signed in before the break
+  document.addEventListener(
+    'visibilitychange',
+    () => document.visibilityState === 'visible' && askWhoIsSignedIn(SESSION_CACHE_MS),
   );
   const app = (
     <App cfg={cfg} i18n={i18n} translation={service} queryClient={queryClient} Router={BrowserRouter} />

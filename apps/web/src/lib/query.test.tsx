@@ -44,6 +44,28 @@ describe('useQuery', () => {
     expect(queryFn).toHaveBeenCalledTimes(2);
   });
 
+  it('an answer older than its stale time, or dated after a clock set back since, is fetched again by an invalidation that names a stale time; a fresh one is not', async () => {
+    const client = createQueryClient();
+    const queryFn = vi.fn(async () => 'x');
+    render(<Answer queryFn={queryFn} staleTime={60_000} />, { wrapper: wrapperOf(client) });
+    await screen.findByText('x');
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(now + 30_000);
+      await act(() => client.invalidateQueries({ queryKey: ['answer'], staleTime: 60_000 }));
+      expect(queryFn).toHaveBeenCalledOnce();
+      clock.mockReturnValue(now + 61_000);
+      await act(() => client.invalidateQueries({ queryKey: ['answer'], staleTime: 60_000 }));
+      expect(queryFn).toHaveBeenCalledTimes(2);
+      clock.mockReturnValue(now - 3_600_000);
+      await act(() => client.invalidateQueries({ queryKey: ['answer'], staleTime: 60_000 }));
+      expect(queryFn).toHaveBeenCalledTimes(3);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('is not fetched while disabled, and starts from its initial data', async () => {
     const queryFn = vi.fn(async () => 'fetched');
     const { result } = renderHook(

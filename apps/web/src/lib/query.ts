@@ -131,15 +131,23 @@ export class QueryClient {
     return (this.#queries.get(hashOf(queryKey)) as Query<Data> | undefined)?.state;
   }
 
-  /** Marks the matching answers stale and fetches again those a component shows. */
+  /**
+   * Marks the matching answers stale and fetches again those a component shows; with `staleTime`,
+   * only those that are stale by it (TanStack's refetch on focus).
+   */
   async invalidateQueries(
-    filter: { queryKey?: QueryKey; predicate?: (query: { queryKey: QueryKey }) => boolean } = {},
+    filter: {
+      queryKey?: QueryKey;
+      predicate?: (query: { queryKey: QueryKey }) => boolean;
+      staleTime?: number;
+    } = {},
   ): Promise<void> {
-    const prefix = filter.queryKey;
+    const { queryKey: prefix, predicate, staleTime } = filter;
     const matches = [...this.#queries.values()].filter(
       (query) =>
         (!prefix || prefix.every((part, i) => hashOf([part]) === hashOf([query.queryKey[i]]))) &&
-        (!filter.predicate || filter.predicate(query)),
+        (!predicate || predicate(query)) &&
+        (staleTime === undefined || this.isStale(query, staleTime)),
     );
     for (const query of matches) query.invalidated = true;
     await Promise.all(matches.filter((query) => query.observers > 0).map((query) => query.fetchNow?.()));
@@ -155,7 +163,9 @@ export class QueryClient {
   }
 
   isStale(query: Query, staleTime: number): boolean {
-    return query.invalidated || query.state.data === undefined || Date.now() - query.updatedAt >= staleTime;
+    const age = Date.now() - query.updatedAt;
+    // a clock set back since makes the age negative: no answer is fresh for longer than it was asked for
+    return query.invalidated || query.state.data === undefined || age >= staleTime || age < 0;
   }
 
   #set<Data>(query: Query<Data>, state: QueryState<Data>): void {
