@@ -197,6 +197,27 @@ describe('CodeInput', () => {
     expect(status).toHaveTextContent('You can ask for a new code now.');
   });
 
+  it('the countdown catches up with a tab that slept (no ticks while the lid was closed), and a clock set back never makes it count up', () => {
+    vi.useFakeTimers();
+    renderWithProviders(<Code onResend={async () => undefined} startInCooldown />);
+    const resend = screen.getByRole('button', { name: 'Send a new code' });
+    act(() => vi.advanceTimersByTime(1000));
+    expect(resend).toHaveAccessibleDescription(
+      `You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 1} s.`,
+    );
+    // asleep: the clock moves on, no timer runs until the tab wakes
+    vi.setSystemTime(Date.now() + 20_000);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(resend).toHaveAccessibleDescription(
+      `You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 22} s.`,
+    );
+    vi.setSystemTime(Date.now() - 3_600_000);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(resend).toHaveAccessibleDescription(
+      `You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 23} s.`,
+    );
+  });
+
   it('says nothing when no countdown has run', () => {
     renderWithProviders(<Code onResend={async () => undefined} />);
     expect(resendStatus()).toBeEmptyDOMElement();
