@@ -135,7 +135,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       return restartSignIn(launchedBy, request, reply);
     if (!upstreamOf(request.params.provider) || !UID_PATTERN.test(state)) return refusePage(request, reply);
     if (!posted) return reply.redirect(`/oidc/interaction/${state}/federated?${params.toString()}`, 303);
-    answerCookie.set(reply, sealAnswer(secret, state, params), PROVIDER_ANSWER_TTL_MS);
+    answerCookie.set(reply, sealAnswer(secret, state, params, ctx.now()), PROVIDER_ANSWER_TTL_MS);
     return reply.redirect(`/oidc/interaction/${state}/federated`, 303);
   };
   scope.get(
@@ -161,7 +161,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     const callbackUrl = new URL(federation.redirectUri(upstream));
     const query = new URL(request.url, 'http://x').searchParams;
     // a posted answer arrives sealed in its cookie, read once
-    const posted = query.size === 0 ? openAnswer(secret, details.uid, answerCookie.read(request)) : null;
+    const posted =
+      query.size === 0 ? openAnswer(secret, details.uid, answerCookie.read(request), ctx.now()) : null;
     if (answerCookie.read(request) !== undefined) answerCookie.clear(reply);
     callbackUrl.search = (posted ?? query).toString();
     let accountId: string;

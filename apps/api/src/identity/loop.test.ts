@@ -20,7 +20,7 @@ import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
-import { PROVIDER_ANSWER_COOKIE, openAnswer, sealAnswer } from './provider-answer.ts';
+import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
 import { DIALECTS, createTestApp, type Dialect, type ListeningTestApp } from '../../test/harness.ts';
 
@@ -732,18 +732,23 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(browser.cookie(PROVIDER_ANSWER_COOKIE)).toBeUndefined();
     });
 
-    it('a posted answer sealed for one interaction opens for no other, nor once altered', () => {
+    it('a posted answer sealed for one interaction opens for no other, nor once altered, nor after its minute', () => {
       const secret = Buffer.alloc(32, 7);
+      const now = 1_800_000_000_000;
       const answer = new URLSearchParams({ code: 'c-1', state: 'uid-aaaaaaaaaa', user: '{"name":{}}' });
-      const sealed = sealAnswer(secret, 'uid-aaaaaaaaaa', answer);
-      expect(openAnswer(secret, 'uid-aaaaaaaaaa', sealed)?.toString()).toBe(answer.toString());
-      expect(openAnswer(secret, 'uid-bbbbbbbbbb', sealed)).toBeNull();
-      expect(openAnswer(Buffer.alloc(32, 8), 'uid-aaaaaaaaaa', sealed)).toBeNull();
+      const sealed = sealAnswer(secret, 'uid-aaaaaaaaaa', answer, now);
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', sealed, now)?.toString()).toBe(answer.toString());
+      expect(openAnswer(secret, 'uid-bbbbbbbbbb', sealed, now)).toBeNull();
+      expect(openAnswer(Buffer.alloc(32, 8), 'uid-aaaaaaaaaa', sealed, now)).toBeNull();
       const altered = Buffer.from(sealed, 'base64url');
       altered[altered.length - 1] = (altered[altered.length - 1] ?? 0) ^ 1;
-      expect(openAnswer(secret, 'uid-aaaaaaaaaa', altered.toString('base64url'))).toBeNull();
-      expect(openAnswer(secret, 'uid-aaaaaaaaaa', undefined)).toBeNull();
-      expect(openAnswer(secret, 'uid-aaaaaaaaaa', 'not sealed')).toBeNull();
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', altered.toString('base64url'), now)).toBeNull();
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', undefined, now)).toBeNull();
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', 'not sealed', now)).toBeNull();
+      // a browser that kept the cookie past its Max-Age (or a copy of it) opens nothing
+      const late = now + PROVIDER_ANSWER_TTL_MS;
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', sealed, late - 1)?.toString()).toBe(answer.toString());
+      expect(openAnswer(secret, 'uid-aaaaaaaaaa', sealed, late)).toBeNull();
     });
 
     it('signs the same upstream person into the same account the second time', async () => {
