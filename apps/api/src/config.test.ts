@@ -247,9 +247,21 @@ describe('loadConfig', () => {
   it('warns at start when PUBLIC_URL is https behind a proxy it does not trust: every client would be one address', () => {
     const prod = PRODUCTION_ENV;
     expect(proxyWarning(loadConfig(prod))).toMatch(/TRUST_PROXY is off.*one address.*Secure/);
-    expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '1' }))).toBeNull();
+    expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '1', HOST: '127.0.0.1' }))).toBeNull();
     // a plain-HTTP PUBLIC_URL may be served straight to its clients
     expect(proxyWarning(loadConfig({}))).toBeNull();
+  });
+
+  it('warns at start when a hop count is trusted on every interface: a client past the proxy would choose its own address', () => {
+    const prod = { ...PRODUCTION_ENV, TRUST_PROXY: '1' };
+    // production listens on 0.0.0.0 by default
+    expect(proxyWarning(loadConfig(prod))).toMatch(
+      /HOST is 0\.0\.0\.0.*chooses its own address.*HOST=127\.0\.0\.1/,
+    );
+    expect(proxyWarning(loadConfig({ ...prod, HOST: '::' }))).toMatch(/HOST is ::/);
+    // the proxy's own addresses: only they may speak for a client
+    expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '10.0.0.0/24' }))).toBeNull();
+    expect(proxyWarning(loadConfig({ ...prod, HOST: '127.0.0.1' }))).toBeNull();
   });
 
   it('prints a start banner in development: the URL, the links of the tools that are on, the warning', () => {

@@ -269,11 +269,18 @@ export function developmentWarning(config: AppConfig): string | null {
   }. Never expose this server; run production with APP_ENV=production.`;
 }
 
+/** HOST values that listen on every interface: anyone on the network may connect straight to the server. */
+const ALL_INTERFACES = ['0.0.0.0', '::', '[::]'];
+
 /**
- * The start's warning when PUBLIC_URL is https but TRUST_PROXY is off: the server speaks plain HTTP,
- * so a TLS proxy stands in front, and without trusting it every client is the proxy's one address.
+ * The start's warning about TRUST_PROXY. PUBLIC_URL https with TRUST_PROXY off: the server speaks plain
+ * HTTP, so a TLS proxy stands in front, and without trusting it every client is the proxy's one
+ * address. A number of hops on every interface: a client that connects past the proxy writes its own
+ * X-Forwarded-For and chooses the address the limits and the logs see.
  */
 export function proxyWarning(config: AppConfig): string | null {
+  if (typeof config.trustProxy === 'number' && ALL_INTERFACES.includes(config.host))
+    return `TRUST_PROXY is a number of proxies (${config.trustProxy}) and HOST is ${config.host}: a client that connects to this port past the proxy chooses its own address (X-Forwarded-For) for the abuse limits and the logs. Set HOST=127.0.0.1 when the proxy runs on this machine, or TRUST_PROXY to the proxies' addresses (e.g. 10.0.0.0/24).`;
   if (config.trustProxy !== false || !config.publicUrl.startsWith('https://')) return null;
   return "PUBLIC_URL is https, but TRUST_PROXY is off: behind the TLS proxy every client counts as the proxy's one address for the abuse limits (a whole district as one school), and the authorization server's cookies lose Secure. Set TRUST_PROXY to the number of proxies in front (usually 1).";
 }

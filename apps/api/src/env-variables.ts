@@ -46,7 +46,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     defaultText: 'off (the socket address is the client)',
     meaning:
-      'Behind proxies: the number of proxies in front (1 behind one load balancer) or their addresses/CIDRs, comma separated; the client address is taken from X-Forwarded-For that far and no further. `true` is refused: any client could choose its address.',
+      'Behind proxies: the number of proxies in front (1 behind one load balancer) or their addresses/CIDRs, comma separated; the client address is taken from X-Forwarded-For that far and no further. `true` is refused: any client could choose its address. A number trusts whoever connects: the port must be reachable from the proxy alone (HOST=127.0.0.1 with the proxy on this machine).',
   },
   CORS_ORIGINS: {
     group: 'Server',
