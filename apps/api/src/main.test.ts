@@ -10,6 +10,7 @@ import { startFakeServer } from '../test/fake-http.ts';
 
 /** As `npm run serve` starts it: Node's own type stripping, no other flag. */
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const REPO = path.resolve(path.dirname(MAIN), '../../..');
 
 describe('main.ts as a process', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-main-'));
@@ -26,9 +27,11 @@ describe('main.ts as a process', () => {
   });
 
   /** main.ts started as a process, once it listens: its address, its log so far, and its exit. */
-  async function startMain(env: Record<string, string>) {
-    const child = spawn(process.execPath, [MAIN], {
+  async function startMain(env: Record<string, string>, command = [process.execPath, MAIN]) {
+    const [file = '', ...args] = command;
+    const child = spawn(file, args, {
       env: developmentEnv(env),
+      cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -91,6 +94,15 @@ describe('main.ts as a process', () => {
       /"links":\{[^}]*"Demo product":"http:\/\/localhost:0\/dev\/sp"[^}]*\}.*DEVELOPMENT MODE/,
     );
     await upstream.close();
+  }, 30_000);
+
+  it('`npm run serve` hands SIGTERM to the server (a container signals its first process alone), which stops', async () => {
+    const { child, address, exited, log } = await startMain({}, ['npm', 'run', '-s', 'serve']);
+    expect((await fetch(`${address}/readyz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await exited;
+    expect(log()).toContain('"msg":"stopped"');
+    await expect(fetch(`${address}/readyz`)).rejects.toThrow();
   }, 30_000);
 
   it('on SIGTERM with SHUTDOWN_DRAIN_SECONDS, goes on answering for that long with /readyz at 503 and connections closed after each answer, then exits 0', async () => {
