@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { UPSTREAM_PROVIDERS } from '@frontdoor/contract';
+import { ConfigError } from './config.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 import { providerVariables } from './identity/settings.ts';
 
@@ -17,12 +18,23 @@ export const ENV_EXAMPLE_FILE = path.resolve(
 
 /**
  * Reads `file` into `env` when it exists, setting only the variables `env` has not got: the real
- * environment wins over the file. Returns the names it set (none without a file).
+ * environment wins over the file. Returns the names it set (none without a file); throws ConfigError
+ * when it exists but cannot be read.
  */
 export function readEnvFile(file: string = ENV_FILE, env: NodeJS.ProcessEnv = process.env): string[] {
   if (!existsSync(file)) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // a .env made by root for a service that runs as another user
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(
+      `${file} cannot be read (${code}): make it a file the user the server runs as may read (chown it to that user), or remove it`,
+    );
+  }
   const set: string[] = [];
-  for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+  for (const [name, value] of Object.entries(parseEnv(text))) {
     if (env[name] !== undefined || value === undefined) continue;
     env[name] = value;
     set.push(name);

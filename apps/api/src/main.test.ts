@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,6 +131,25 @@ describe('main.ts as a process', () => {
       /"level":60,.*"msg":"IDP_IDENTIFIERS: 'contoso.edu=Facebook' is not identifier=/,
     );
     expect(run.stdout).not.toContain('frontdoor listening');
+  }, 30_000);
+
+  it('refuses a .env it cannot read in one fatal line, no stack trace, exit 1', () => {
+    // a directory stands in for a file the service's user may not read (root reads any file)
+    const cwd = mkdtempSync(path.join(tmpdir(), 'fd-env-'));
+    try {
+      mkdirSync(path.join(cwd, '.env'));
+      const run = spawnSync(process.execPath, [MAIN], { env: developmentEnv({}), cwd, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({
+        level: 60,
+        msg: expect.stringContaining(
+          '.env cannot be read (EISDIR): make it a file the user the server runs as may read',
+        ),
+      });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('ends any other failed start in one fatal line saying what to do, no stack trace, exit 1', async () => {

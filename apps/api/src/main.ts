@@ -56,8 +56,15 @@ async function start(config: AppConfig, logger: Logger) {
 }
 
 async function main(): Promise<void> {
-  // before anything reads the environment; a variable of the real environment wins over the file
-  const fromEnvFile = readEnvFile();
+  // before anything reads the environment; a variable of the real environment wins over the file.
+  // One it cannot read is refused below, in the fatal line of any other setting
+  let fromEnvFile: string[] = [];
+  let envFileRefusal: unknown;
+  try {
+    fromEnvFile = readEnvFile();
+  } catch (err) {
+    envFileRefusal = err;
+  }
   // at the default level until LOG_LEVEL is known to be one: its refusal is a line like any other's
   const logger = createLogger({
     level: setting({}, 'LOG_LEVEL'),
@@ -66,6 +73,7 @@ async function main(): Promise<void> {
   let config: AppConfig | undefined;
   let started;
   try {
+    if (envFileRefusal) throw envFileRefusal;
     logger.level = logLevel(process.env);
     if (fromEnvFile.length) logger.info({ file: ENV_FILE, variables: fromEnvFile }, 'read .env');
     config = loadConfig(process.env);

@@ -29,11 +29,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const fail = (message: string) =>
     console.error(values.json ? JSON.stringify({ error: message }) : `error: ${message}`);
-  // the server's .env, read the same way: the real environment wins
-  readEnvFile();
   let config: AppConfig | undefined;
   let db: Db | undefined;
   try {
+    // the server's .env, read the same way: the real environment wins
+    readEnvFile();
     config = loadConfig(process.env);
     db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await migrateToLatest(db, { secret: config.secret });
