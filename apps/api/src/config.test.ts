@@ -346,8 +346,20 @@ describe('loadConfig', () => {
     );
   });
 
-  it('refuses a bad port, public url, multiplier or Redis URL', () => {
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+  it('refuses a bad port, on/off word, public url, multiplier or Redis URL', () => {
+    // a typo is no port, nor the digits before it (PORT=80abc listened on 80)
+    for (const port of ['eighty', '80abc', '8303.9', '65536', '-1', '0x50'])
+      expect(() => loadConfig({ PORT: port }), port).toThrow(ConfigError);
+    expect(loadConfig({ PORT: ' 8303 ' }).port).toBe(8303);
+    // an on/off setting in other words is refused, not read as off (METRICS=enabled served no metrics)
+    expect(() => loadConfig({ METRICS: 'enabled', METRICS_TOKEN: 'x'.repeat(32) })).toThrow(
+      /METRICS must be one of 1, true, yes, on, 0, false, no, off, got enabled/,
+    );
+    expect(() => loadConfig({ API_DOCS: 'disable' })).toThrow(/API_DOCS must be one of/);
+    expect(loadConfig({ API_DOCS: 'Off', DEV_MAILBOX: 'NO' })).toMatchObject({
+      apiDocs: false,
+      devMailbox: false,
+    });
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(ConfigError);
     expect(() => loadConfig({ RATE_LIMIT_MULTIPLIER: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ REDIS_URL: 'cache.test:6379' })).toThrow(/REDIS_URL/);

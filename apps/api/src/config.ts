@@ -105,8 +105,18 @@ const list = (value: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-const flag = (value: string | undefined): boolean | undefined =>
-  value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+const ON = ['1', 'true', 'yes', 'on'];
+const OFF = ['0', 'false', 'no', 'off'];
+
+/** An on/off setting, undefined when unset; a word of neither kind (METRICS=enabled) is refused, not read as off. */
+function flag(env: Env, name: EnvName, problems: string[]): boolean | undefined {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (ON.includes(value)) return true;
+  if (!OFF.includes(value))
+    problems.push(`${name} must be one of ${[...ON, ...OFF].join(', ')}, got ${env[name]}`);
+  return false;
+}
 
 function siteUrls(root: string): AppConfig['siteUrls'] {
   return {
@@ -383,9 +393,10 @@ function oneMailAddress(name: string, value: string, problems: string[]): string
 export function loadConfig(env: Env = process.env): AppConfig {
   const appEnv = parseAppEnv(env.APP_ENV);
   const production = appEnv === 'production';
-  const port = Number.parseInt(setting(env, 'PORT'), 10);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
+  const rawPort = setting(env, 'PORT').trim();
+  // digits only: parseInt would read PORT=80abc as 80
+  const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
   const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
   let publicOrigin: URL;
   try {
@@ -396,15 +407,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   // development tools come on by themselves only for a portal reached on this machine
   const local = publicOrigin.protocol === 'http:' && LOOPBACK_HOSTS.includes(publicOrigin.hostname);
-  const devIdp = flag(env.DEV_IDP) ?? (!production && local);
-  const devMailbox = flag(env.DEV_MAILBOX) ?? (!production && local && !smtpUrl);
+  const problems: string[] = [];
+  const devIdp = flag(env, 'DEV_IDP', problems) ?? (!production && local);
+  const devMailbox = flag(env, 'DEV_MAILBOX', problems) ?? (!production && local && !smtpUrl);
   const multiplier = Number(setting(env, 'RATE_LIMIT_MULTIPLIER'));
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  const metrics = flag(env.METRICS) ?? false;
+  const metrics = flag(env, 'METRICS', problems) ?? false;
   const metricsToken = env.METRICS_TOKEN?.trim() ?? '';
+  const apiDocs = flag(env, 'API_DOCS', problems) ?? !production;
 
-  const problems: string[] = [];
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const limits = limitSettings(env, problems);
   if (production) {
@@ -520,7 +532,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webDist: path.resolve(env.WEB_DIST?.trim() || DEFAULT_WEB_DIST),
     devIdp,
     devMailbox,
-    apiDocs: flag(env.API_DOCS) ?? !production,
+    apiDocs,
     metricsToken: metrics ? metricsToken : null,
     siteUrls: siteUrls((env.SITE_URL?.trim() || defaultSite).replace(/\/+$/, '')),
     providerName: setting(env, 'PROVIDER_NAME'),
