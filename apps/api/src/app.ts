@@ -372,19 +372,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     if (draining) return sendError(reply, 503, 'serverBusy');
     try {
       // a round trip to the database, nothing it has to count or scan
       await sql`select 1`.execute(ctx.db);
     } catch (err) {
-      ctx.logger.warn({ err }, 'readiness check: database unreachable');
+      request.log.warn({ err }, 'readiness check: database unreachable');
       return sendError(reply, 503, 'internalError');
     }
     // what this instance writes now is lost when it stops (main.ts logs what to do)
     const fileProblem = databaseFileProblem(ctx.db);
     if (fileProblem) {
-      ctx.logger.warn(fileProblem, 'readiness check: the database file is not the one the server writes to');
+      request.log.warn(fileProblem, 'readiness check: the database file is not the one the server writes to');
       return sendError(reply, 503, 'internalError');
     }
     return { status: 'ok' };

@@ -1,4 +1,7 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
@@ -137,20 +140,70 @@ describe('request log', () => {
     const out = capture();
     const t = await createTestApp('sqlite', { logger: createLogger({ level: 'info', destination: out }) });
     try {
-      expect((await t.app.inject({ url: '/healthz?next=ada@school.test' })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/assets/cfg/config.json?next=ada@school.test' })).statusCode).toBe(
+        200,
+      );
       const lines = out.lines
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .filter((l) => l.reqId);
       expect(lines).toEqual([
         expect.objectContaining({
           msg: 'request completed',
-          req: expect.objectContaining({ method: 'GET', url: '/healthz' }),
+          req: expect.objectContaining({ method: 'GET', url: '/assets/cfg/config.json' }),
           res: { statusCode: 200 },
           responseTime: expect.any(Number),
         }),
       ]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('what an operator reads', () => {
+  it("writes a probe's, a scrape's and a static file's answers at debug: a line for the page and for what goes wrong", async () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'fd-quiet-'));
+    mkdirSync(path.join(dist, 'static'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head></head><div id="root"></div></html>',
+    );
+    writeFileSync(path.join(dist, 'static', 'index-abc123.js'), '"a hashed file"');
+    const out = capture();
+    const token = 'm'.repeat(32);
+    const t = await createTestApp('sqlite', {
+      env: { WEB_DIST: dist, METRICS: 'on', METRICS_TOKEN: token },
+      logger: createLogger({ level: 'info', destination: out }),
+    });
+    try {
+      const scrape = { authorization: `Bearer ${token}` };
+      for (const [url, headers] of [
+        ['/healthz', {}],
+        ['/readyz', {}],
+        ['/metrics', scrape],
+        ['/static/index-abc123.js', {}],
+      ] as const)
+        expect((await t.app.inject({ url, headers })).statusCode, url).toBe(200);
+      expect((await t.app.inject({ url: '/log-in', headers: { accept: 'text/html' } })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer guess' } })).statusCode,
+      ).toBe(401);
+      const lines = out.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((l) => l.reqId);
+      expect(
+        lines.map((l) => [
+          l.msg,
+          (l.req as { url: string }).url,
+          (l.res as { statusCode: number }).statusCode,
+        ]),
+      ).toEqual([
+        ['request completed', '/log-in', 200],
+        ['request completed', '/metrics', 401],
+      ]);
+    } finally {
+      await t.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

@@ -127,6 +127,13 @@ export function noteOidcRefusal(
 }
 
 /**
+ * Routes answered many times a minute without anyone asking for a line: a load balancer's probes, a
+ * scraper, a page's static files (@fastify/static's `/*`). Their answers are logged at debug, what goes
+ * wrong with them (a status of 400 or more) as any other's.
+ */
+const ROUTINE_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/*']);
+
+/**
  * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
  * address, status, time, and the contract code of an error answer, so refusals can be found by
  * code) instead of an "incoming" and a "completed" line: half the logging cost of every call for
@@ -150,6 +157,8 @@ export class RequestLog extends LogController {
       ...(oidc && { oidcError: oidc.error, oidcErrorDescription: oidc.description }),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (reply.statusCode < 400 && ROUTINE_ROUTES.has(request.routeOptions.url ?? ''))
+      reply.log.debug(line, 'request completed');
     else reply.log.info(line, 'request completed');
   }
 }
