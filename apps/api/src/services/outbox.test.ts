@@ -125,6 +125,39 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'says when a mail goes out after failed attempts: the end of the warnings an operator read',
+    async () => {
+      const lines: string[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line: string) => lines.push(line) },
+      });
+      let down = true;
+      const flaky: Mailer = {
+        send: async () => {
+          if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+        },
+        close: async () => {},
+      };
+      const app = (t = await createTestApp(dialect, { mailer: flaky, logger }));
+      await createInvite(app.ctx, 'later@school.test');
+      const { id } = await onlyRow(app);
+      expect(await app.ctx.outbox.drain()).toBe(0);
+      down = false;
+      app.clock.advance(retryDelayMs(1));
+      expect(await app.ctx.outbox.drain()).toBe(1);
+      const said = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((e) => e.outboxId === id)
+        .map((e) => [e.level, e.msg, e.attempts]);
+      expect(said).toEqual([
+        [40, 'outbox: delivery failed, retrying', 1],
+        [30, 'outbox: delivered after retrying', 2],
+      ]);
+    },
+  );
+
   it.skipIf(skip)('takes back the row of a worker that died holding it once its lease is over', async () => {
     const app = (t = await createTestApp(dialect));
     await createInvite(app.ctx, 'orphan@school.test');

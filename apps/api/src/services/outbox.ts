@@ -242,6 +242,12 @@ export function createOutbox(
     }
     // the payload (a mailed code, an address) does not outlive its delivery
     await finish({ last_error: null, next_attempt_at: null, delivered_at: ctx.now(), payload: null });
+    // the end of the warnings an operator read: the mail server answers again
+    if (row.attempts > 1)
+      logger.info(
+        { outboxId: row.id, kind: row.kind, attempts: row.attempts },
+        'outbox: delivered after retrying',
+      );
     return true;
   }
 
