@@ -377,7 +377,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)(
-    'outbox retry queues again what failed at the attempt limit, all or one row, with fresh attempts; nothing else',
+    'outbox retry queues again what failed at the attempt limit, all or one row, with fresh attempts; nothing else, and says so of a row named',
     async () => {
       const row = (failedAt: number | null, payload: string | null = '{"deleted":true}') => ({
         kind: 'crm',
@@ -416,6 +416,11 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect((await state(delivered)).delivered_at).toBe(t.clock.now());
       expect(await run('outbox', 'retry')).toEqual({ requeued: 0 });
       await expect(run('outbox', 'retry', '--id', 'x')).rejects.toThrow(UsageError);
+      // a row named that is not there, or did not fail, is said so (exit 2), not "requeued: 0"
+      await expect(run('outbox', 'retry', '--id', '99999')).rejects.toThrow('no outbox row 99999');
+      await expect(run('outbox', 'retry', '--id', String(delivered))).rejects.toThrow(
+        `outbox row ${delivered} has not failed: nothing to retry`,
+      );
     },
   );
 

@@ -165,7 +165,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'keys rotate': {
     usage: '',
     summary:
-      'A new key signs the product token of auth/sig from now on; the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published}.',
+      'A new key is published now and signs the product token of auth/sig from signsFrom, 6 minutes later, once products may have fetched it (the first key of a deployment at once); the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published, signsFrom}.',
   },
 };
 
@@ -553,8 +553,17 @@ async function execute(
     }
     case 'masquerade stop':
       return stopMasquerade(ctx, await userByEmail(ctx, email(values, 'admin')));
-    case 'outbox retry':
-      return { requeued: await retryFailed(ctx.db, ctx.now(), positiveInteger(values, 'id')) };
+    case 'outbox retry': {
+      const id = positiveInteger(values, 'id');
+      const requeued = await retryFailed(ctx.db, ctx.now(), id);
+      if (id !== undefined && !requeued) {
+        const row = await ctx.db.selectFrom('outbox').select('id').where('id', '=', id).executeTakeFirst();
+        throw new UsageError(
+          row ? `outbox row ${id} has not failed: nothing to retry` : `no outbox row ${id}`,
+        );
+      }
+      return { requeued };
+    }
     case 'mailbox list':
       return { messages: await listMailbox(ctx.db, values.to) };
     case 'prune':
