@@ -169,6 +169,10 @@ describe('main.ts as a process', () => {
       [{ DATA_DIR: path.join(file, 'data') }, `DATA_DIR ${path.join(file, 'data')} cannot be used (ENOTDIR`],
       [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent'],
       [production, 'configuration refused: PUBLIC_URL is required in production'],
+      [
+        { ...production, PUBLIC_URL: 'https://login.test', WEB_DIST: path.join(dataDir, 'no-build') },
+        `WEB_DIST ${path.join(dataDir, 'no-build')} holds no web build (index.html): run \`npm run build\``,
+      ],
     ];
     try {
       for (const [env, message] of failures) {

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { createLogger, terminalDestination } from './services/logger.ts';
 import { buildApp } from './app.ts';
 import {
+  ConfigError,
   developmentBanner,
   developmentLinks,
   developmentWarning,
@@ -28,6 +31,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Opens the database, migrates it, builds the app and listens. */
 async function start(config: AppConfig, logger: Logger) {
+  // development answers the pages with how to build them; production never starts without them
+  if (config.production && !existsSync(path.join(config.webDist, 'index.html')))
+    throw new ConfigError(
+      `WEB_DIST ${config.webDist} holds no web build (index.html): run \`npm run build\` before the production start, or set WEB_DIST to where it is`,
+    );
   const db = createDb({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
