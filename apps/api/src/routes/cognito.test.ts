@@ -107,6 +107,21 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
     });
 
+    it("a browser's first sign-up whose answer was lost, its sign-up cookie with it: sent again, it goes on, and its code confirms the account there", async () => {
+      const email = 'first-answer-lost@school.test';
+      const browser = t.client();
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      // the answer never reached the browser: no sign-up cookie (its CSRF cookie came before)
+      browser.cookies.delete(SIGNUP_COOKIE);
+      const again = await browser.post('/api/cognito/signup', signup(email));
+      expect(again.statusCode).toBe(200);
+      expect(again.json().payload).toEqual({ email });
+      const { code } = await lastMail(t, email);
+      expect((await browser.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
+      // confirmed by the browser that chose the password: no reset asked of its owner
+      expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, must_reset: 0 });
+    });
+
     it('an unconfirmed account is checked against a password 10 times an hour at most (a sign-up sent again, a sign-in before its code)', async () => {
       const email = 'asked-again@school.test';
       const browser = t.client();

@@ -43,7 +43,7 @@ export const cognitoRoutes =
 
     app.post('/cognito/signup', async (request, reply) => {
       const body = parseWith(signupBody, request.body);
-      const browser = signupBrowser(signupCookie.read(request));
+      const browser = signupBrowser(signupCookie.read(request), request.csrfToken, ctx.config.secret);
       const user = await signUp(ctx, {
         email: body.email,
         first: body.first,

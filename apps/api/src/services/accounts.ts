@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import {
   RESEND_COOLDOWN_SECONDS,
@@ -33,7 +34,7 @@ import {
 } from './users.ts';
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
-import { randomToken, safeEqual, sha256 } from './crypto.ts';
+import { safeEqual, sha256 } from './crypto.ts';
 import { audit } from './audit.ts';
 import { enqueue } from './outbox.ts';
 import {
@@ -196,10 +197,14 @@ export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirme
 
 /**
  * The SIGNUP_COOKIE a sign-up gives its browser: the one it already holds, so that every account
- * signed up on a classroom's shared device can be confirmed from it, else a new one.
+ * signed up on a classroom's shared device can be confirmed from it, else one made from the browser's
+ * CSRF token (which the sign-up's own request carries): the same sign-up sent again after its answer,
+ * cookie and all, was lost on a failing network is then known as this browser's (isSentAgain).
  */
-export const signupBrowser = (cookie: string | undefined): string =>
-  cookie !== undefined && /^[\w-]{43}$/.test(cookie) ? cookie : randomToken();
+export const signupBrowser = (cookie: string | undefined, csrfToken: string, secret: string): string =>
+  cookie !== undefined && /^[\w-]{43}$/.test(cookie)
+    ? cookie
+    : createHmac('sha256', secret).update(`signup-browser:${csrfToken}`).digest('base64url');
 
 /**
  * The same sign-up sent again, its answer lost on a failing network: not confirmed yet, from the
