@@ -62,6 +62,17 @@ describe('CodePage (/code)', () => {
     expect(url.searchParams.get('login_hint')).toBe(email);
   });
 
+  it('a code sent again after its answer was lost (verified already) goes on to the sign-in too', async () => {
+    server.use(
+      http.post(api(apiPaths.confirm), () => fail(409, 'userAlreadyConfirmed')),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-2' })),
+    );
+    await enter('654321');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
+    expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
+  });
+
   it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
     server.use(
       http.post(api(apiPaths.confirm), () => ok(null)),

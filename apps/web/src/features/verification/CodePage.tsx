@@ -4,6 +4,7 @@ import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
 import { getRememberedEmail } from '../../lib/storage.ts';
 import { handOverLoginData } from '../../lib/login-handover.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -48,19 +49,24 @@ export default function CodePage() {
     const message = failure(error);
     if (message) setNotice({ tone: 'error', text: messageText(message), codeRefused });
   };
+  const goOnToSignIn = () =>
+    signIn.mutate(
+      { provider: 'COGNITO', loginHint: email ?? undefined },
+      {
+        onError: (error) => {
+          const message = failure(error);
+          if (message) setNotice({ tone: 'error', text: messageText(message), offerSignIn: true });
+        },
+      },
+    );
   const confirmCode = useMutation({
     mutationFn: (code: string) => confirm(cfg, { un: email ?? '', code }),
-    onSuccess: () =>
-      signIn.mutate(
-        { provider: 'COGNITO', loginHint: email ?? undefined },
-        {
-          onError: (error) => {
-            const message = failure(error);
-            if (message) setNotice({ tone: 'error', text: messageText(message), offerSignIn: true });
-          },
-        },
-      ),
-    onError: (error) => showError(error, true),
+    onSuccess: goOnToSignIn,
+    // verified already: by this code, whose answer a failing network lost, or by the mail's link
+    onError: (error) =>
+      error instanceof ApiError && error.code === 'userAlreadyConfirmed'
+        ? goOnToSignIn()
+        : showError(error, true),
   });
   const resend = useMutation({
     mutationFn: () => resendVerification(cfg, email ?? ''),
@@ -69,7 +75,7 @@ export default function CodePage() {
   });
 
   if (!email) return <Navigate to="/email" replace />;
-  const pending = confirmCode.isPending || confirmCode.isSuccess;
+  const pending = confirmCode.isPending || confirmCode.isSuccess || signIn.isPending;
   return (
     <PageCard title={t('code_title')} lead={t('code_body', { email })}>
       {errorSummary}
