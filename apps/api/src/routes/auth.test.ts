@@ -527,7 +527,7 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       );
     });
 
-    it("gives that page in the browser's language", async () => {
+    it("gives that page in the browser's language, its way back the class-code page of the sign-in request", async () => {
       const link = await signInLink('browser-6');
       t.clock.advance(COOKIE_HASH_TTL_MS + 1);
       const res = await browserClient('browser-6').get(url(link), {
@@ -537,7 +537,13 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(res.statusCode).toBe(400);
       expect(res.body).toContain('<html lang="de" dir="ltr">');
       expect(res.body).toContain(messageCatalogs.de.cookieHashInvalid);
-      expect(res.body).toContain(`href="${t.ctx.config.publicUrl}/log-in"`);
+      // the way back is the class-code page of the sign-in request: the code typed again goes on
+      expect(res.body).toContain(`href="${t.ctx.config.publicUrl}/access-code/${link.token}"`);
+      // a request the portal does not know: the login page
+      const unknown = await browserClient('browser-6').get(url({ ...link, token: 'unknown' }), {
+        accept: 'text/html',
+      });
+      expect(unknown.body).toContain(`href="${t.ctx.config.publicUrl}/log-in"`);
     });
 
     it('refuses a missing query with 400', async () => {
