@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
+import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import type { Env } from '../config.ts';
 import { createLogger } from '../services/logger.ts';
 import { PORTAL_CLIENT_ID } from '../services/portal-config.ts';
@@ -109,6 +110,21 @@ describe('the authorization server', () => {
         req: { url: '/oidc/oauth2/token' },
         oidcError: 'invalid_client',
       });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers a sign-in step whose interaction is gone (its answer lost, the browser asking again) with 'start again' in the person's language, not the engine's words", async () => {
+    const { t } = await loggedApp('silent');
+    try {
+      const page = await t.app.inject({
+        url: '/oidc/oauth2/authorize/0123456789abcdefghijk',
+        headers: { accept: 'text/html', 'accept-language': 'fr' },
+      });
+      expect(page.statusCode).toBe(400);
+      expect(page.body).toContain(messageCatalogs.fr.stateInvalid);
+      expect(page.body).not.toContain('interaction session');
     } finally {
       await t.close();
     }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import {
+  errors,
   interactionPolicy,
   type Configuration,
   type CookiesSetOptions,
@@ -83,13 +84,21 @@ export function logErrors(provider: Provider, logger: FastifyBaseLogger): void {
   });
 }
 
-/** oidc-provider's error page in the portal's words and the person's language, never a stack trace. */
-export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
+/**
+ * oidc-provider's error page in the portal's words and the person's language, never a stack trace. A
+ * sign-in whose interaction is gone (over its hour, or its last step asked again after the answer
+ * was lost on a failing network) is stateInvalid, "start again", without the engine's English words.
+ */
+export const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
   noteOidcRefusal(ctx.req, out);
   ctx.type = 'html';
   const language = pageLanguage(
     languageAsked(ctx.query[LOCALE_PARAM], ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('accept-language')),
   );
+  if (error instanceof errors.SessionNotFound) {
+    ctx.body = failurePage(language, 'stateInvalid');
+    return;
+  }
   const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
   ctx.body = failurePage(language, 'badRequest', { detail });
 };
