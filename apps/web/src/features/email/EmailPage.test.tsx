@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, messages } from '@frontdoor/contract';
-import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { goToUrl } from '../shared/browser.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
@@ -146,6 +146,20 @@ describe('EmailPage (/email)', () => {
     server.use(http.post(api(apiPaths.validateEmail), () => fail(429, 'tooManyRequests')));
     await submit('ana@school.org');
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+  });
+
+  it('a network failure (the Wi-Fi dropped a moment) says so on the page, the address kept: pressed again, it goes on', async () => {
+    let down = true;
+    server.use(
+      http.post(api(apiPaths.validateEmail), () => (down ? HttpResponse.error() : ok('create-account'))),
+    );
+    const user = await submit('ana@school.org');
+    expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@school.org');
+    down = false;
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/create-account'));
   });
 
   it('a 5xx goes to /error-generic', async () => {

@@ -40,10 +40,9 @@ describe('useCallError', () => {
     expect(messageText(messages.passwordsDoNotMatch)).toBe(messages.passwordsDoNotMatch);
   });
 
-  it('sends a timeout to /error-timeout and a network failure or 5xx to /error-generic', () => {
+  it('sends a timeout to /error-timeout and a 5xx to /error-generic', () => {
     for (const [error, path] of [
       [new TimeoutError(1000), '/error-timeout'],
-      [new NetworkError(new Error('offline')), '/error-generic'],
       [new ApiError(500, 'internalError', messages.internalError), '/error-generic'],
     ] as const) {
       const { failure } = renderHook();
@@ -55,6 +54,18 @@ describe('useCallError', () => {
       expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`^${path}$`));
       document.body.innerHTML = '';
     }
+  });
+
+  it('a network failure of what a person sent stays on the page, what was typed kept; a call the page cannot do without goes to /error-generic', () => {
+    const { failure, onFatal } = renderHook();
+    let shown: ReturnType<typeof failure> | undefined;
+    act(() => {
+      shown = failure(new NetworkError(new Error('offline')));
+    });
+    expect(shown).toEqual({ code: 'networkError' });
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+    act(() => void onFatal(new NetworkError(new Error('offline'))));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic$/);
   });
 
   it('any other failure stays on the page with its message (a busy server included)', () => {

@@ -15,7 +15,6 @@ import { NewPasswordFields } from '../shared/form.tsx';
 import { passwordRefusalOf } from '../shared/messages.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
-import { NetworkError } from '../../lib/http.ts';
 import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
@@ -40,7 +39,7 @@ export default function CreateAccountPage() {
   const { t } = useTranslation('signup');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const { message, messageText, onFatal } = useCallError();
+  const { failure, message, messageText, onFatal } = useCallError();
   const { code: inviteCode } = useParams();
   const loginParams = useLoginParams();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
@@ -82,18 +81,15 @@ export default function CreateAccountPage() {
       navigate('/code', { state: codeSentState() });
     },
     onError: (error) => {
-      if (error instanceof NetworkError) {
-        setCallError({ code: 'networkError' });
-        return;
-      }
-      if (onFatal(error)) return;
+      // §8: a network error shows its own message (failure's networkError)
+      const shown = failure(error);
+      if (!shown) return;
       const refusal = passwordRefusalOf(error);
       if (refusal) {
         form.setError('pw', { message: refusal }, { shouldFocus: true });
         return;
       }
       // §8: the server msg with any parenthesised parts removed; a code's message is that msg without them
-      const shown = message(error);
       const text = 'text' in shown ? stripParenthesised(shown.text) : undefined;
       setCallError(text === undefined ? shown : text ? { text } : { code: 'unknownError' });
     },
