@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
-import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
@@ -113,6 +113,15 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
       expect(screen.getByRole('button', { name: 'Continue' })).not.toHaveAttribute('aria-disabled');
     },
   );
+
+  it('no answer at all (the Wi-Fi dropped a moment) says so on the page, the code kept and not called wrong', async () => {
+    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => HttpResponse.error()));
+    const input = await enter('K7Q2ZX');
+    expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/access-code$/);
+    expect(input).toHaveValue('K7Q2ZX');
+    expect(input).not.toHaveAttribute('aria-invalid');
+  });
 
   it('a 5xx goes to /error-generic, as on every page', async () => {
     server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(500, 'internalError')));

@@ -12,6 +12,7 @@ import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
 import { clearLoginData, confirmSignIn, getLoginCsrf } from '../../lib/storage.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { accessCodeRefusal, type AccessCodeRefusal } from './access-code-error.ts';
@@ -25,7 +26,7 @@ const CALL_ERROR_ID = 'access-code-call-error';
 export default function AccessCodePage() {
   const { t } = useTranslation('accessCode');
   const cfg = useConfig();
-  const { onFatal, messageText } = useCallError();
+  const { failure, messageText } = useCallError();
   const { loading, loginParams, error: paramsError } = useLoginParams();
   const [callError, setCallError] = useState<AccessCodeRefusal | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(accessCodeSchema, CODE_FIELD_ID, () =>
@@ -45,8 +46,12 @@ export default function AccessCodePage() {
       goToUrl(buildCookieUrl(cfg, { hash: payload.cookie_hash, returnUrl, token }));
     },
     onError: (error) => {
-      if (onFatal(error)) return;
-      setCallError(accessCodeRefusal(error));
+      // a timeout or a 5xx has its error page; no answer at all (the Wi-Fi dropped) is said here, the code kept
+      const shown = failure(error);
+      if (!shown) return;
+      setCallError(
+        error instanceof ApiError ? accessCodeRefusal(error) : { message: shown, codeRefused: false },
+      );
     },
   });
 

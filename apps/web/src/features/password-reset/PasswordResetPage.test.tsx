@@ -135,6 +135,15 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     );
   });
 
+  it('no answer at all (the Wi-Fi dropped a moment) says so on the page, both passwords kept', async () => {
+    server.use(http.post(api(apiPaths.reset), () => HttpResponse.error()));
+    await submit();
+    expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
+    expect(screen.getByLabelText('New password')).toHaveValue(strong);
+    expect(screen.getByLabelText('Confirm new password')).toHaveValue(strong);
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
   it("failure without embedded JSON shows 'An unknown error occurred.'", async () => {
     resetFails('Reset failed');
     await submit();

@@ -16,6 +16,7 @@ import { passwordRefusalOf } from '../shared/messages.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import { resetFailureOf } from './reset-failure.ts';
 import { useConfig } from '../../lib/config.tsx';
+import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
@@ -50,7 +51,7 @@ const codeOf = (state: unknown): string | null =>
 export default function PasswordResetPage() {
   const { t } = useTranslation('passwordReset');
   const cfg = useConfig();
-  const { failure: callFailure, messageText, onFatal } = useCallError();
+  const { failure: callFailure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const [params] = useSearchParams();
   const { state } = useLocation();
@@ -89,7 +90,11 @@ export default function PasswordResetPage() {
         },
       ),
     onError: (error) => {
-      if (onFatal(error)) return;
+      // a timeout or a 5xx has its error page; no answer at all (the Wi-Fi dropped) is said here, the
+      // passwords kept
+      const shown = callFailure(error);
+      if (!shown) return;
+      if (!(error instanceof ApiError)) return setFailure({ message: shown, offerNewCode: false });
       const refusal = passwordRefusalOf(error);
       if (refusal) {
         form.setError('pw', { message: refusal }, { shouldFocus: true });
