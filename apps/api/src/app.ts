@@ -315,7 +315,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       reply.raw.setHeader(name, value);
     if (draining) reply.raw.setHeader('connection', 'close');
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    withRequestLog(request.log, done);
+    withRequestLog(request, done);
   });
   await app.register(cookie);
   if (config.corsOrigins.length) {

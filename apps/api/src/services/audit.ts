@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { noteAccount } from './logger.ts';
 import { countAudited } from './metrics.ts';
 
 export interface AuditEvent {
@@ -36,6 +37,8 @@ export interface AuditEvent {
  * later. One insert: sign-ins and failures write here too, so this is also where /metrics counts them.
  */
 export async function audit(ctx: Pick<AppContext, 'db' | 'now'>, entry: AuditEvent): Promise<void> {
+  // the request's log line names the account too: the audit row and the line meet by it
+  if (entry.userId) noteAccount(entry.userId);
   await ctx.db
     .insertInto('audit_log')
     .values({

@@ -891,7 +891,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(log.raw.filter((line) => emails.some((email) => line.includes(email)))).toEqual([]);
     });
 
-    it('the pair block names the address and the account by id, never its email', async () => {
+    it("the pair block and each failure's line name the address and the account by id, never its email", async () => {
       const log = await logged({});
       const email = 'pair-logged@school.test';
       const user = await seedUser(log.t, { email });
@@ -912,6 +912,13 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         }),
       ]);
       expect(log.refusals('tooManyFailures')).toHaveLength(3);
+      // each failure's request line names the account by id too, as its audit row does
+      const failures = log
+        .lines()
+        .filter((line) => line.msg === 'request completed' && line.code === 'incorrectCredentials');
+      expect(failures.map((line) => line.userId)).toEqual(
+        Array(ABUSE_LIMITS.pairBlockAfterFailures).fill(user.id),
+      );
       expect(log.raw.filter((line) => line.includes(email))).toEqual([]);
     });
 

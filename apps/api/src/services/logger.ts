@@ -100,17 +100,30 @@ export function createLogger(options: { level: string; destination?: Destination
 /** The OAuth error each refused authorization-server request answered, by its raw request. */
 const oidcRefusals = new WeakMap<IncomingMessage, { error: string; description: string | undefined }>();
 
-const requestLogs = new AsyncLocalStorage<FastifyBaseLogger>();
+/** The account each request signed in, failed to sign in or otherwise acted on, by its raw request. */
+const accounts = new WeakMap<IncomingMessage, string>();
+
+const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; raw: IncomingMessage }>();
 
 /** Runs the rest of a request (`next`: its hooks, its handler) with the request's logger at hand. */
-export const withRequestLog = (log: FastifyBaseLogger, next: () => void): void => requestLogs.run(log, next);
+export const withRequestLog = (request: Pick<FastifyRequest, 'log' | 'raw'>, next: () => void): void =>
+  requestLogs.run({ log: request.log, raw: request.raw }, next);
 
 /**
  * The logger of the request being answered, whose lines carry its reqId, else `logger`: a service
  * that logs through the app's logger names the request an operator finds beside it.
  */
 export const requestLogOr = (logger: FastifyBaseLogger): FastifyBaseLogger =>
-  requestLogs.getStore() ?? logger;
+  requestLogs.getStore()?.log ?? logger;
+
+/**
+ * Notes the account the request being answered acted on (by id, never its email), for that request's
+ * line: behind a school's one address, a helpdesk finds a child's sign-ins by the id `user show` gives.
+ */
+export function noteAccount(userId: string): void {
+  const store = requestLogs.getStore();
+  if (store) accounts.set(store.raw, userId);
+}
 
 /**
  * Notes the OAuth error (`invalid_client`, `invalid_grant`…) and its description that the authorization
@@ -149,11 +162,13 @@ export class RequestLog extends LogController {
   ): void {
     const code = answeredCode(reply);
     const oidc = oidcRefusals.get(request.raw);
+    const userId = accounts.get(request.raw);
     const line = {
       req: request,
       res: reply,
       responseTime: reply.elapsedTime,
       ...(code && { code }),
+      ...(userId && { userId }),
       ...(oidc && { oidcError: oidc.error, oidcErrorDescription: oidc.description }),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
