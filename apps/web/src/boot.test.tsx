@@ -74,7 +74,8 @@ describe('boot (issue 2 §2, §8)', () => {
     expect(loadSentry).not.toHaveBeenCalled();
   });
 
-  it('a page back from the back/forward cache asks again who is signed in: Back on a shared device names no one signed out since', async () => {
+  /** Boots showing Ana signed in, whose session then ends at the server; counts the calls of auth/sig. */
+  async function bootSignedInThenSignedOutElsewhere() {
     let signedIn = true;
     let calls = 0;
     server.use(
@@ -87,28 +88,22 @@ describe('boot (issue 2 §2, §8)', () => {
     await act(() => started(boot(mount())));
     expect(await screen.findByText(/Signed in as Ana Lima/)).toBeInTheDocument();
     signedIn = false;
+    return { calls: () => calls };
+  }
+
+  it('a page back from the back/forward cache asks again who is signed in: Back on a shared device names no one signed out since', async () => {
+    const { calls } = await bootSignedInThenSignedOutElsewhere();
     // shown again as it was left (not from the cache): the 30-minute session cache holds
     act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false })));
     await act(() => new Promise((r) => setTimeout(r, 50)));
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
     await waitFor(() => expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument());
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 
   it('a tab come back to after the 30-minute session cache asks again who is signed in; sooner it does not', async () => {
-    let signedIn = true;
-    let calls = 0;
-    server.use(
-      http.get(configUrl, () => HttpResponse.json(testConfig)),
-      http.get(api(apiPaths.sig), () => {
-        calls += 1;
-        return HttpResponse.json(signedIn ? signedInAs : { loggedin: false, payload: null });
-      }),
-    );
-    await act(() => started(boot(mount())));
-    expect(await screen.findByText(/Signed in as Ana Lima/)).toBeInTheDocument();
-    signedIn = false;
+    const { calls } = await bootSignedInThenSignedOutElsewhere();
     const back = () => act(() => void document.dispatchEvent(new Event('visibilitychange')));
     const now = Date.now();
     const clock = vi.spyOn(Date, 'now');
@@ -116,13 +111,13 @@ describe('boot (issue 2 §2, §8)', () => {
       clock.mockReturnValue(now + SESSION_CACHE_MS - 1000);
       back();
       await act(() => new Promise((r) => setTimeout(r, 50)));
-      expect(calls).toBe(1);
+      expect(calls()).toBe(1);
       expect(screen.getByText(/Signed in as Ana Lima/)).toBeInTheDocument();
       // the lid closed over lunch: the session idled out at the server meanwhile
       clock.mockReturnValue(now + SESSION_CACHE_MS + 1000);
       back();
       await waitFor(() => expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument());
-      expect(calls).toBe(2);
+      expect(calls()).toBe(2);
     } finally {
       clock.mockRestore();
     }
