@@ -92,10 +92,13 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const { code } = await lastMail(t, email);
       const mails = await t.db.selectFrom('mailbox').select('id').where('to_address', '=', email).execute();
       expect(mails).toHaveLength(1);
-      // another password, or another browser, is a different sign-up of a taken address
+      // another password, or another browser's sign-up cookie, is a different sign-up of a taken address
+      const otherDevice = t.client();
+      otherDevice.cookies.set(SIGNUP_COOKIE, 'o'.repeat(43));
       for (const [client, body] of [
         [browser, signup(email, { pw: 'Another-Horse-8-Battery' })],
-        [t.client(), signup(email)],
+        [otherDevice, signup(email)],
+        [t.client(), signup(email, { pw: 'Another-Horse-8-Battery' })],
       ] as const) {
         const refused = await client.post('/api/cognito/signup', body);
         expect(refused.statusCode).toBe(409);
@@ -116,6 +119,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const again = await browser.post('/api/cognito/signup', signup(email));
       expect(again.statusCode).toBe(200);
       expect(again.json().payload).toEqual({ email });
+      // the account is bound to the cookie this answer gave: it alone confirms with the password kept
+      expect(browser.cookies.get(SIGNUP_COOKIE)).toMatch(/^[\w-]{43}$/);
       const { code } = await lastMail(t, email);
       expect((await browser.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
       // confirmed by the browser that chose the password: no reset asked of its owner

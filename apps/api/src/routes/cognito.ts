@@ -43,7 +43,7 @@ export const cognitoRoutes =
 
     app.post('/cognito/signup', async (request, reply) => {
       const body = parseWith(signupBody, request.body);
-      const browser = signupBrowser(signupCookie.read(request), request.csrfToken, ctx.config.secret);
+      const { browser, held } = signupBrowser(signupCookie.read(request));
       const user = await signUp(ctx, {
         email: body.email,
         first: body.first,
@@ -54,6 +54,7 @@ export const cognitoRoutes =
         language: pickLanguage(request.headers['accept-language']),
         address: request.ip,
         browser,
+        browserHeld: held,
       });
       signupCookie.set(reply, browser, SIGNUP_COOKIE_TTL_MS);
       return ok({ email: user.email });

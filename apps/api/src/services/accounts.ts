@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import {
   RESEND_COOLDOWN_SECONDS,
@@ -34,7 +33,7 @@ import {
 } from './users.ts';
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
-import { safeEqual, sha256 } from './crypto.ts';
+import { randomToken, safeEqual, sha256 } from './crypto.ts';
 import { audit } from './audit.ts';
 import { enqueue } from './outbox.ts';
 import {
@@ -193,28 +192,30 @@ export interface SignupInput extends Omit<NewAccount, 'passwordHash' | 'confirme
   address: string;
   /** The browser's SIGNUP_COOKIE (signupBrowser). */
   browser: string;
+  /** Whether the browser sent it (false: made for this answer). */
+  browserHeld: boolean;
 }
 
 /**
  * The SIGNUP_COOKIE a sign-up gives its browser: the one it already holds, so that every account
- * signed up on a classroom's shared device can be confirmed from it, else one made from the browser's
- * CSRF token (which the sign-up's own request carries): the same sign-up sent again after its answer,
- * cookie and all, was lost on a failing network is then known as this browser's (isSentAgain).
+ * signed up on a classroom's shared device can be confirmed from it, else a new one.
  */
-export const signupBrowser = (cookie: string | undefined, csrfToken: string, secret: string): string =>
+export const signupBrowser = (cookie: string | undefined): { browser: string; held: boolean } =>
   cookie !== undefined && /^[\w-]{43}$/.test(cookie)
-    ? cookie
-    : createHmac('sha256', secret).update(`signup-browser:${csrfToken}`).digest('base64url');
+    ? { browser: cookie, held: true }
+    : { browser: randomToken(), held: false };
 
 /**
- * The same sign-up sent again, its answer lost on a failing network: not confirmed yet, from the
- * browser that signed up, with the same password. It goes on as the first did (to the code page);
- * anything else about an existing address is `accountExists`.
+ * The same sign-up sent again, its answer lost on a failing network: not confirmed yet, with the same
+ * password, from the browser that signed up, or from a browser holding no sign-up cookie (the lost
+ * answer carried its first). It goes on as the first did (to the code page); anything else about an
+ * existing address is `accountExists`. Only who chose the password can send it again, so a browser
+ * without a cookie that does is that person's: the account is bound to its new cookie.
  */
 const isSentAgain = async (ctx: AppContext, user: User, input: SignupInput): Promise<boolean> =>
   user.confirmed === 0 &&
   user.signup_browser !== null &&
-  signedUpIn(user, input.browser) &&
+  (signedUpIn(user, input.browser) || !input.browserHeld) &&
   (await mayCheckUnconfirmedPassword(ctx, user)) &&
   (await ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)));
 
@@ -229,6 +230,12 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   const existing = await findUserByEmail(ctx.db, input.email);
   if (existing) {
     if (await isSentAgain(ctx, existing, input)) {
+      if (!input.browserHeld)
+        await ctx.db
+          .updateTable('users')
+          .set({ signup_browser: sha256(input.browser) })
+          .where('id', '=', existing.id)
+          .execute();
       await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'skip' });
       return existing;
     }
