@@ -539,11 +539,14 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(res.body).toContain(messageCatalogs.de.cookieHashInvalid);
       // the way back is the class-code page of the sign-in request: the code typed again goes on
       expect(res.body).toContain(`href="${t.ctx.config.publicUrl}/access-code/${link.token}"`);
-      // a request the portal does not know: the login page
+      // a request the portal does not know, or past its hour (the class-code page would refuse it): the login page
       const unknown = await browserClient('browser-6').get(url({ ...link, token: 'unknown' }), {
         accept: 'text/html',
       });
       expect(unknown.body).toContain(`href="${t.ctx.config.publicUrl}/log-in"`);
+      t.clock.advance(LOGIN_REQUEST_TTL_MS);
+      const past = await browserClient('browser-6').get(url(link), { accept: 'text/html' });
+      expect(past.body).toContain(`href="${t.ctx.config.publicUrl}/log-in"`);
     });
 
     it('refuses a missing query with 400', async () => {

@@ -6,24 +6,25 @@ import { currentUser, requireOwnUser, sessionView } from '../services/current-us
 import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.ts';
 import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
-import { findStartedLoginParams } from '../services/login-requests.ts';
+import { findLoginParams } from '../services/login-requests.ts';
 import { csrfCookie } from '../services/host-cookie.ts';
 import { refusePage } from '../identity/pages.ts';
 
 /**
  * auth/cookie is reached by a browser redirect: a failure is a page for people (in their language),
  * an envelope for programs. The page's way back is the class-code page of the sign-in request when
- * the query names one (its answer lost on a failing network, the browser asked again for a hash
+ * the query names a live one (its answer lost on a failing network, the browser asked again for a hash
  * already spent: the student types the code again), else the login page.
  */
 async function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, error: ApiError) {
   if (!(request.headers.accept ?? '').includes('text/html'))
     return sendError(reply, error.statusCode, error.code, error.message);
   const { token } = request.query as { token?: unknown };
-  const started = typeof token === 'string' && (await findStartedLoginParams(ctx.db, token, ctx.now()));
+  // a live request: the class-code page opens it again (past its hour it would refuse it too)
+  const live = typeof token === 'string' && (await findLoginParams(ctx.db, token, ctx.now()));
   return refusePage(request, reply, error.code, {
     status: error.statusCode,
-    href: started
+    href: live
       ? `${ctx.config.publicUrl}/access-code/${encodeURIComponent(token)}`
       : `${ctx.config.publicUrl}/log-in`,
   });
