@@ -61,6 +61,10 @@ describe('useQuery', () => {
       clock.mockReturnValue(now - 3_600_000);
       await act(() => client.invalidateQueries({ queryKey: ['answer'], staleTime: 60_000 }));
       expect(queryFn).toHaveBeenCalledTimes(3);
+      // fresh for good (a confirmed code's answer) stays fresh, whatever the clock
+      clock.mockReturnValue(now - 7_200_000);
+      await act(() => client.invalidateQueries({ queryKey: ['answer'], staleTime: Infinity }));
+      expect(queryFn).toHaveBeenCalledTimes(3);
     } finally {
       clock.mockRestore();
     }

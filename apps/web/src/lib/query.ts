@@ -164,8 +164,14 @@ export class QueryClient {
 
   isStale(query: Query, staleTime: number): boolean {
     const age = Date.now() - query.updatedAt;
-    // a clock set back since makes the age negative: no answer is fresh for longer than it was asked for
-    return query.invalidated || query.state.data === undefined || age >= staleTime || age < 0;
+    // a clock set back since makes the age negative: an answer fresh for a time is not fresh for longer
+    // (one fresh for good, a confirmed code's, stays so)
+    return (
+      query.invalidated ||
+      query.state.data === undefined ||
+      age >= staleTime ||
+      (age < 0 && Number.isFinite(staleTime))
+    );
   }
 
   #set<Data>(query: Query<Data>, state: QueryState<Data>): void {
