@@ -57,7 +57,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     defaultText: 'apps/web/dist',
     meaning:
-      'The built SPA. When missing, page requests get a text page saying to run `npm run build`. index.html is answered with a fresh CSP nonce per request; in production its *.map files answer 404.',
+      'The built SPA. When missing, a production start refuses and a development server answers pages with a text page saying to run `npm run build`. index.html is answered with a fresh CSP nonce per request; in production its *.map files answer 404.',
   },
   API_DOCS: {
     group: 'Server',
