@@ -164,8 +164,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   },
   'keys rotate': {
     usage: '',
-    summary:
-      'A new key is published now and signs the product token of auth/sig from signsFrom, 6 minutes later, once products may have fetched it (the first key of a deployment at once); the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published, signsFrom}.',
+    summary: `A new key is published now and signs the product token of auth/sig from signsFrom, ${PRODUCT_KEY_PUBLISH_AHEAD_MS / 60_000} minutes later, once products may have fetched it (the first key of a deployment at once); the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published, signsFrom}.`,
   },
 };
 
