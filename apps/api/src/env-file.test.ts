@@ -22,6 +22,7 @@ function namesRead(source: string): string[] {
     /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g,
     /\bsetting\([^,]+,\s*'([A-Z][A-Z0-9_]*)'\)/g,
     /\bnumber\(\s*'([A-Z][A-Z0-9_]*)'/g,
+    /\bflag\([^,]+,\s*'([A-Z][A-Z0-9_]*)'/g,
   ];
   return [...new Set(patterns.flatMap((p) => [...source.matchAll(p)].map((m) => m[1] ?? '')))];
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ABUSE_LIMITS, CSRF_COOKIE, CSRF_HEADER, messages } from '@frontdoor/contract';
 import {
   DIALECTS,
@@ -76,12 +76,23 @@ describe('limit rules', () => {
 });
 
 describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
+  // a suite's apps (beforeAll) go at the end; a test's own go with it: on PostgreSQL each holds
+  // connections, and the file's dozens of apps kept to its end passed the server's 100 on a fast machine
   const apps: TestApp[] = [];
+  const testApps: TestApp[] = [];
+  let inTest = false;
   const open = async (env: Env = {}, logger?: Logger) => {
     const t = await createTestApp(dialect, { env: { RATE_LIMIT_MULTIPLIER: '1', ...env }, logger });
-    apps.push(t);
+    (inTest ? testApps : apps).push(t);
     return t;
   };
+  beforeEach(() => {
+    inTest = true;
+  });
+  afterEach(async () => {
+    inTest = false;
+    await Promise.all(testApps.splice(0).map((t) => t.close()));
+  });
   afterAll(async () => {
     await Promise.all(apps.map((t) => t.close()));
   });
