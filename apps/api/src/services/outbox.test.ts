@@ -29,6 +29,13 @@ describe('outbox retry schedule', () => {
   });
 });
 
+/** A logger at info whose lines are kept, as written. */
+function capturedLog() {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(line) } });
+  return { lines, logger };
+}
+
 describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   let t: TestApp | undefined;
   afterEach(async () => {
@@ -72,11 +79,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip)(
     'retries with exponential backoff, then fails the row and logs its id and kind at error level, never its address',
     async () => {
-      const lines: string[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line: string) => lines.push(line) },
-      });
+      const { lines, logger } = capturedLog();
       const refusing: Mailer = {
         send: async (message) => {
           throw new Error(`550 <${message.to}>: Recipient address rejected`);
@@ -128,11 +131,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip)(
     'says when a mail goes out after failed attempts: the end of the warnings an operator read',
     async () => {
-      const lines: string[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line: string) => lines.push(line) },
-      });
+      const { lines, logger } = capturedLog();
       let down = true;
       const flaky: Mailer = {
         send: async () => {
