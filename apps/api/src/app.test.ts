@@ -23,7 +23,10 @@ import {
   messages,
   type PrerenderManifest,
 } from '@frontdoor/contract';
-import { createTestApp, type TestApp } from '../test/harness.ts';
+import { sql } from 'kysely';
+import { createDb } from './db/index.ts';
+import { DIALECTS, createTestApp, type TestApp } from '../test/harness.ts';
+import { TEST_DATABASE_URL } from '../test/test-db.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
 mkdirSync(path.join(dist, 'static'));
@@ -434,6 +437,30 @@ describe('readiness', () => {
     ).toBe('close');
     await t.close();
   });
+
+  it.skipIf(DIALECTS.find((d) => d.dialect === 'postgres')?.skip)(
+    'answers 503 when PostgreSQL takes no writes (a failover left DATABASE_URL on a replica: reads answer, every sign-in fails)',
+    async () => {
+      const t = await createTestApp('postgres');
+      const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+      try {
+        expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+        const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
+        const name = rows[0]?.name ?? '';
+        await sql`alter database ${sql.id(name)} set default_transaction_read_only = on`.execute(admin);
+        // the app's connections end, as a failover ends them; the next ones open on the read-only database
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`.execute(
+          admin,
+        );
+        const ready = await t.app.inject({ url: '/readyz' });
+        expect(ready.statusCode).toBe(503);
+        expect((await t.app.inject({ url: '/api/auth/sig' })).statusCode).toBe(200);
+      } finally {
+        await admin.destroy();
+        await t.close();
+      }
+    },
+  );
 
   it('answers 503 when the SQLite file was removed under it (what it writes then is lost)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-readyz-'));

@@ -2,8 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import { databaseFileProblem } from './db/index.ts';
+import { assertWritable, databaseFileProblem } from './db/index.ts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -375,10 +374,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/readyz', async (request, reply) => {
     if (draining) return sendError(reply, 503, 'serverBusy');
     try {
-      // a round trip to the database, nothing it has to count or scan
-      await sql`select 1`.execute(ctx.db);
+      // a round trip to the database, nothing it has to count or scan; a write that changes nothing,
+      // as a failover that left DATABASE_URL on a replica answers reads and refuses every sign-in
+      await assertWritable(ctx.db);
     } catch (err) {
-      request.log.warn({ err }, 'readiness check: database unreachable');
+      request.log.warn({ err }, 'readiness check: database unreachable or read-only');
       return sendError(reply, 503, 'internalError');
     }
     // what this instance writes now is lost when it stops (main.ts logs what to do)

@@ -12,6 +12,19 @@ import { startFakeServer } from '../test/fake-http.ts';
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const REPO = path.resolve(path.dirname(MAIN), '../../..');
 
+/**
+ * Why a file cannot be made unwritable here, or null: `chattr +i` (root on ext4 and the like) makes
+ * a file read-only for every user, the owner of a restored file included.
+ */
+function immutableFilesProblem(dir: string): string | null {
+  const probe = path.join(dir, 'immutable-probe');
+  writeFileSync(probe, '');
+  const set = spawnSync('chattr', ['+i', probe], { encoding: 'utf8' });
+  spawnSync('chattr', ['-i', probe]);
+  rmSync(probe);
+  return set.status === 0 ? null : `chattr +i failed: ${set.error?.message ?? set.stderr.trim()}`;
+}
+
 describe('main.ts as a process', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-main-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -151,6 +164,40 @@ describe('main.ts as a process', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   }, 30_000);
+
+  const immutable = immutableFilesProblem(dataDir);
+  if (immutable) console.info(`[api tests] the start on a read-only database is skipped: ${immutable}`);
+  it.skipIf(immutable !== null)(
+    'refuses a database file it cannot write in one fatal line naming DATA_DIR and the owner to correct (restored by root, it opened, read and failed every sign-in)',
+    async () => {
+      // a database as a restore leaves it: migrated, its keys made by a first start
+      const first = await startMain({});
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      const file = path.join(dataDir, 'frontdoor.sqlite');
+      expect(spawnSync('chattr', ['+i', file]).status).toBe(0);
+      try {
+        const run = spawnSync(process.execPath, [MAIN], {
+          env: developmentEnv({}),
+          encoding: 'utf8',
+          timeout: 20_000,
+          // one that starts anyway ends with the test
+          killSignal: 'SIGKILL',
+        });
+        expect(run.status).toBe(1);
+        expect(run.stderr).toBe('');
+        expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({
+          level: 60,
+          msg: `DATA_DIR ${dataDir} cannot be used (attempt to write a readonly database): this user cannot write frontdoor.sqlite there or its -wal and -shm files (a restore or an admin command run as another user leaves them owned by that user): make this user their owner`,
+          errorCode: 'SQLITE_READONLY',
+          setting: 'DATA_DIR',
+        });
+      } finally {
+        spawnSync('chattr', ['-i', file]);
+      }
+    },
+    30_000,
+  );
 
   it('ends any other failed start in one fatal line saying what to do, no stack trace, exit 1', async () => {
     const holder = createServer();

@@ -16,7 +16,7 @@ import {
 } from './config.ts';
 import type { AppContext } from './context.ts';
 import { watchDatabaseFile } from './db/file-watch.ts';
-import { createDb, migrateToLatest } from './db/index.ts';
+import { assertWritable, createDb, migrateToLatest } from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -48,6 +48,7 @@ async function start(config: AppConfig, logger: Logger) {
   // what an upgrade changed in the database, and how long the start waited for it (docs/DEPLOYMENT.md)
   if (migrations.length)
     logger.info({ migrations, ms: Math.round(performance.now() - migrating) }, 'database migrated');
+  await assertWritable(db);
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
   const ctx: AppContext = {

@@ -108,7 +108,7 @@ describe('startupFailure', () => {
     expect(startupFailure(readOnly, sqlite).fields).toMatchObject({ setting: 'DATA_DIR' });
   });
 
-  it('names DATABASE_URL by its host and database when PostgreSQL cannot be reached or refuses, never its password', async () => {
+  it('names DATABASE_URL by its host and database when PostgreSQL cannot be reached, refuses or takes no writes, never its password', async () => {
     const db = createDb({ databaseUrl: postgres.databaseUrl, dataDir: dir });
     const refused = await thrownBy(() => migrateToLatest(db, { secret: 'x' }));
     await db.destroy();
@@ -126,7 +126,18 @@ describe('startupFailure', () => {
     expect(wrongPasswordFailure.message).toBe(
       'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) refused the connection (password authentication failed for user "frontdoor"): correct the user, password or database name in DATABASE_URL',
     );
-    for (const { message, fields } of [failure, wrongPasswordFailure])
+    // a replica, or default_transaction_read_only (assertWritable's refusal)
+    const readOnly = coded('cannot execute DELETE in a read-only transaction', {
+      code: '25006',
+      severity: 'ERROR',
+    });
+    const readOnlyFailure = startupFailure(readOnly, postgres);
+    expect(readOnlyFailure).toEqual({
+      message:
+        'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) takes no writes (cannot execute DELETE in a read-only transaction): point DATABASE_URL at the primary server, not a read-only replica, with default_transaction_read_only off',
+      fields: { errorCode: '25006', setting: 'DATABASE_URL', database: '127.0.0.1:1/frontdoor' },
+    });
+    for (const { message, fields } of [failure, wrongPasswordFailure, readOnlyFailure])
       expect(message + JSON.stringify(fields)).not.toContain(PASSWORD);
   });
 

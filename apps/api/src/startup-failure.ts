@@ -42,6 +42,9 @@ const UNREACHABLE = new Set([
 /** PostgreSQL's own refusals of a connection: a wrong user or password (SQLSTATE class 28), a missing database (3D). */
 const PG_REFUSED = /^(28|3D)[0-9A-Z]{3}$/;
 
+/** PostgreSQL's refusal of a write in a read-only transaction (a replica, default_transaction_read_only). */
+const PG_READ_ONLY = '25006';
+
 /** What to do about DATA_DIR for each code creating it, opening the file or migrating it can end in. */
 const DATA_DIR_ADVICE: [RegExp, string][] = [
   [/^(ENOSPC|SQLITE_FULL)/, 'its disk is full: free space there'],
@@ -52,7 +55,11 @@ const DATA_DIR_ADVICE: [RegExp, string][] = [
   [/^SQLITE_BUSY/, 'another process holds the database: run one server per DATA_DIR'],
   [/^SQLITE_IOERR/, 'the disk failed to read or write: check it'],
   [
-    /^(EACCES|EPERM|EROFS|ENOTDIR|EEXIST|EISDIR|SQLITE_(CANTOPEN|READONLY|PERM))/,
+    /^SQLITE_READONLY/,
+    'this user cannot write frontdoor.sqlite there or its -wal and -shm files (a restore or an admin command run as another user leaves them owned by that user): make this user their owner',
+  ],
+  [
+    /^(EACCES|EPERM|EROFS|ENOTDIR|EEXIST|EISDIR|SQLITE_(CANTOPEN|PERM))/,
     'it must be a directory this user can create and write: set DATA_DIR to one, or correct its owner and permissions',
   ],
 ];
@@ -100,6 +107,11 @@ export function startupFailure(err: unknown, settings?: StartupSettings): Startu
       if (UNREACHABLE.has(code))
         return {
           message: `PostgreSQL at ${database} (DATABASE_URL) cannot be reached (${coded.message}): start it, or correct the host and port in DATABASE_URL`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
+      if (code === PG_READ_ONLY)
+        return {
+          message: `PostgreSQL at ${database} (DATABASE_URL) takes no writes (${coded.message}): point DATABASE_URL at the primary server, not a read-only replica, with default_transaction_read_only off`,
           fields: { ...fields, setting: 'DATABASE_URL', database },
         };
       if (typeof coded.severity === 'string' && PG_REFUSED.test(code))

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDb, postgresReachable, TEST_DATABASE_URL } from '../../test/test-db.ts';
-import { createDb, type Db } from './index.ts';
+import { assertWritable, createDb, migrateToLatest, type Db } from './index.ts';
 
 describe('createDb on SQLite', () => {
   let dataDir: string;
@@ -48,6 +49,31 @@ describe('createDb on SQLite', () => {
     expect(await count()).toBe(0);
     await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(db);
     expect(await count()).toBe(1);
+  });
+});
+
+describe('assertWritable', () => {
+  it('refuses a SQLite file opened read-only, as SQLite opens one this user cannot write (a restore by root), and lets a writable one through', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-db-'));
+    const writable = createDb({ dataDir });
+    await migrateToLatest(writable, { secret: 'x' });
+    const readOnly = new Kysely<never>({
+      dialect: new SqliteDialect({
+        database: new SQLite(path.join(dataDir, 'frontdoor.sqlite'), { readonly: true }),
+      }),
+    }) as unknown as Db;
+    try {
+      // it reads as usual: only a write tells
+      expect(
+        (await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(readOnly)).rows[0]?.n,
+      ).toBeGreaterThan(0);
+      await expect(assertWritable(readOnly)).rejects.toMatchObject({ code: 'SQLITE_READONLY' });
+      await expect(assertWritable(writable)).resolves.toBeUndefined();
+    } finally {
+      await readOnly.destroy();
+      await writable.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -106,6 +132,25 @@ describe('createDb on PostgreSQL', async () => {
         expect(new Set(backends.map(({ rows }) => rows[0]?.pid)).size).toBe(2);
       } finally {
         await db.destroy();
+      }
+    },
+  );
+
+  it.skipIf(unreachable !== null)(
+    'assertWritable refuses a PostgreSQL database that takes no writes (a replica, default_transaction_read_only): 25006',
+    async () => {
+      const { databaseUrl, drop } = await createTestDb('postgres');
+      const name = new URL(databaseUrl ?? '').pathname.slice(1);
+      const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+      await sql`alter database ${sql.id(name)} set default_transaction_read_only = on`.execute(admin);
+      const db = createDb({ databaseUrl, dataDir: '.' });
+      try {
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+        await expect(assertWritable(db)).rejects.toMatchObject({ code: '25006' });
+      } finally {
+        await db.destroy();
+        await admin.destroy();
+        await drop();
       }
     },
   );

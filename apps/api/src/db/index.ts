@@ -220,6 +220,17 @@ async function executedMigrations(db: Db): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/**
+ * Throws the driver's refusal (SQLITE_READONLY, PostgreSQL's 25006) when the database takes no
+ * writes, by a write that changes nothing. Such a database opens, migrates when up to date and reads
+ * as usual: a SQLite file this user cannot write (restored by root, or its -wal and -shm files made
+ * by an admin command run as root), a PostgreSQL replica or default_transaction_read_only. Every
+ * sign-in would then fail while the server said it was ready.
+ */
+export async function assertWritable(db: Db): Promise<void> {
+  await sql`delete from ${sql.table(DEFAULT_MIGRATION_TABLE)} where false`.execute(db);
+}
+
 /** Runs the migrations a database has not run yet; returns their names, oldest first (none: up to date). */
 export const migrateToLatest = (db: Db, options: { secret: string }): Promise<string[]> =>
   migrateTo(db, options);
