@@ -22,7 +22,13 @@ import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
-import { DIALECTS, createTestApp, type Dialect, type ListeningTestApp } from '../../test/harness.ts';
+import {
+  DIALECTS,
+  createTestApp,
+  lastMail,
+  type Dialect,
+  type ListeningTestApp,
+} from '../../test/harness.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const isSpaPage = (url: URL) =>
@@ -571,6 +577,50 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(
         await h.db.selectFrom('user_identities').select('id').where('user_id', '=', user.id).execute(),
       ).toEqual([]);
+    });
+
+    it("a password set by mailed code unlinks every provider: an Apple ID that once verified a school's recycled address keeps no way into its new holder's account; Google links again", async () => {
+      const email = 'recycled@school.example';
+      // a former holder of the address signs in with Apple first: the account gets the address
+      const before = await upstreamLoop(h, 'SignInWithApple', { email, first: 'Former', last: 'Holder' });
+      const accountId = await sessionUser(h, before.browser);
+      expect((await findUserById(h.db, accountId ?? ''))?.email).toBe(email);
+      // its new holder sets a password with the code mailed there
+      const owner = h.browser();
+      await owner.request('GET', '/api/auth/sig');
+      await owner.postJson('/api/cognito/sendreset', { un: email });
+      const { code } = await lastMail(h, email);
+      const pw = 'Quartz-Lantern-5823';
+      expect(
+        (await owner.postJson('/api/cognito/reset', { un: email, code, pw, confirmPw: pw })).status,
+      ).toBe(200);
+      expect(
+        await h.db
+          .selectFrom('user_identities')
+          .select('provider')
+          .where('user_id', '=', accountId ?? '')
+          .execute(),
+      ).toEqual([]);
+      expect((await auditOf(h, accountId ?? '')).filter(([event]) => event === 'identity.unlinked')).toEqual([
+        ['identity.unlinked', { provider: 'SignInWithApple', by: 'password-reset' }],
+      ]);
+      // the Apple ID signs into it no more
+      const again = await upstreamLoop(h, 'SignInWithApple', { email, first: 'Former', last: 'Holder' });
+      expect(again.end.status).toBe(409);
+      expect(again.browser.cookie(SESSION_COOKIE)).toBeUndefined();
+
+      // a provider that owns the address (Google on a Gmail address) is the holder: it links again
+      const gmail = 'linked-again@gmail.com';
+      const google = await upstreamLoop(h, 'Google', { email: gmail, first: 'Gee', last: 'Mail' });
+      const googleAccount = await sessionUser(h, google.browser);
+      await owner.postJson('/api/cognito/sendreset', { un: gmail });
+      const mailed = await lastMail(h, gmail);
+      expect(
+        (await owner.postJson('/api/cognito/reset', { un: gmail, code: mailed.code, pw, confirmPw: pw }))
+          .status,
+      ).toBe(200);
+      const relinked = await upstreamLoop(h, 'Google', { email: gmail, first: 'Gee', last: 'Mail' });
+      expect(await sessionUser(h, relinked.browser)).toBe(googleAccount);
     });
 
     it('never links a second Google account to an account that has one: a reassigned school address gets an account of its own', async () => {

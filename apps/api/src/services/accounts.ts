@@ -436,8 +436,8 @@ async function asResetFailure<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Sets a new password with a reset code. The code proves the address, so the account becomes
- * confirmed and loses its must-reset flag; every other session ends (one transaction). It proves
- * nothing of the names a sign-up typed in another browser.
+ * confirmed and loses its must-reset flag; every other session ends and every upstream identity is
+ * unlinked (one transaction). It proves nothing of the names a sign-up typed in another browser.
  */
 export async function resetPassword(
   ctx: AppContext,
@@ -476,6 +476,7 @@ export async function resetPassword(
   if (refusal) throw resetFailure(400, refusal, 'InvalidPasswordException');
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const confirmedElsewhere = user.confirmed === 0 && !signedUpIn(user, input.browser);
+  let unlinked: { provider: string }[] = [];
   const consumed = await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeCode(trx, check.codeId, now))) return false;
     await trx
@@ -491,6 +492,14 @@ export async function resetPassword(
       .where('id', '=', user.id)
       .execute();
     await revokeUserSessions(trx, user.id, now);
+    // the code proves the mailbox now; a provider's word for it may be old (an Apple ID that once
+    // verified a school's recycled address, a pre-hijacked account): no way in stays that its holder
+    // did not choose. A provider that owns the address links again at its next sign-in
+    unlinked = await trx
+      .deleteFrom('user_identities')
+      .where('user_id', '=', user.id)
+      .returning('provider')
+      .execute();
     return true;
   });
   if (!consumed) {
@@ -499,6 +508,13 @@ export async function resetPassword(
     throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
   }
   await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
+  for (const { provider } of unlinked)
+    await audit(ctx, {
+      event: 'identity.unlinked',
+      userId: user.id,
+      address: input.address,
+      detail: { provider, by: 'password-reset' },
+    });
   if (confirmedElsewhere)
     await audit(ctx, {
       event: 'account.confirmed-elsewhere',

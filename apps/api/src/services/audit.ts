@@ -23,6 +23,7 @@ export interface AuditEvent {
     | 'account.deleted'
     | 'account.confirmed-elsewhere'
     | 'account.renamed'
+    | 'identity.unlinked'
     | 'sp.secret-rotated';
   userId?: string | null;
   spId?: string | null;
