@@ -51,6 +51,26 @@ test.describe('reflows at 320 px, WCAG 1.4.10 (issue 12)', () => {
   }
 });
 
+test.describe('at 320 px with WCAG 1.4.12 text spacing', () => {
+  // the person's own stylesheet (an extension's) applies whatever the page's CSP says
+  test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true, bypassCSP: true });
+  test('a password stays readable beside its show/hide button, whose label is longest in French', async ({
+    page,
+  }) => {
+    await page.goto('/create-account?locale=fr');
+    await page.addStyleTag({
+      content:
+        '* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-block-end: 2em !important; }',
+    });
+    const password = page.getByRole('textbox', { name: 'Mot de passe', exact: true });
+    await password.fill('Maple-Orbit-2718');
+    await expect(page.getByRole('button', { name: 'Afficher le mot de passe' }).first()).toBeVisible();
+    // 8rem: a dozen characters of the password in view (the button's label left it 24 px)
+    expect((await password.boundingBox())?.width).toBeGreaterThanOrEqual(120);
+    await expectNoHorizontalScroll(page, 'create-account in French');
+  });
+});
+
 test.describe('a long email address wraps at 360 px', () => {
   test.use({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
   const email = 'jacqueline.montgomery2031@students.westfieldacademy.example';

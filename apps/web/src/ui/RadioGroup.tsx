@@ -69,6 +69,8 @@ export function RadioGroup({
                 name={name ?? groupId}
                 value={option.value}
                 checked={option.value === value}
+                // where the focus lands after a refused submit: read with its choice
+                aria-describedby={error ? errorId : undefined}
                 onChange={() => onValueChange(option.value)}
               />
               <label className={styles.label} htmlFor={optionId}>

@@ -277,9 +277,12 @@ describe('Work/school email modal', () => {
   const realm = (resolver: () => Response) =>
     server.use(http.post(api(apiPaths.microsoftUserRealm), resolver));
 
-  it("pattern check: 'Please enter a valid email address'", async () => {
+  it("pattern check: 'Please enter a valid email address', read where the focus goes back: the field", async () => {
     const dialog = await submitEmail('teacher@school');
     expect(await within(dialog).findByText(messages.workEmailInvalid)).toBeInTheDocument();
+    const field = within(dialog).getByLabelText('Work or school email');
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveAccessibleDescription(messages.workEmailInvalid);
   });
 
   it('a new submit drops the last refusal: a bad address then shows its own message alone', async () => {

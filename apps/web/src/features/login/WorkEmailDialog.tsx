@@ -68,9 +68,14 @@ export function WorkEmailDialog({
         onSubmit={(event) => {
           // every submit, valid or not, replaces the last call's refusal
           setCallError(null);
-          form.handleSubmit(({ email }) => {
-            if (!pending) realm.mutate(email);
-          })(event);
+          const field = event.currentTarget.querySelector('input');
+          form.handleSubmit(
+            ({ email }) => {
+              if (!pending) realm.mutate(email);
+            },
+            // read where the focus lands: the field its refusal describes
+            () => field?.focus(),
+          )(event);
         }}
       >
         <TextField

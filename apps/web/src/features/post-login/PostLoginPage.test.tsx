@@ -50,7 +50,7 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     expect(screen.getByRole('radio', { name: 'No' })).toBeInTheDocument();
   });
 
-  it('Next without an answer asks for one and sends nothing', async () => {
+  it('Next without an answer asks for one where the focus lands, and sends nothing', async () => {
     const seen = roleCalls();
     sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
     const user = userEvent.setup();
@@ -58,6 +58,10 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     await user.click(await screen.findByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Please choose Yes or No.')).toBeInTheDocument();
     expect(seen).toEqual([]);
+    // a screen reader reads the refusal where the focus went: the first choice it describes
+    const yes = screen.getByRole('radio', { name: 'Yes' });
+    expect(yes).toHaveFocus();
+    expect(yes).toHaveAccessibleDescription('Please choose Yes or No.');
   });
 
   it('Yes: GET auth/setBasicUserRole/1 then the return url', async () => {

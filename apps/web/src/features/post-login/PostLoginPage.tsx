@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
@@ -21,6 +22,8 @@ import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes
 import type { EmailPreferences } from './subscription-changes.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { useStepArrival } from '../../shell/page-arrival.tsx';
+
+const STUDENT_QUESTION_ID = 'student-question';
 
 /**
  * /post-login and /post-login/{csrf}: 'Loading' first, then 'Are you a Student?' (teachers skip it),
@@ -133,7 +136,9 @@ export default function PostLoginPage() {
         onSubmit={(event) => {
           event.preventDefault();
           if (!answer) {
-            setUnanswered(true);
+            // read where the focus lands: the question's first choice, which the refusal describes
+            flushSync(() => setUnanswered(true));
+            document.getElementById(STUDENT_QUESTION_ID)?.focus();
             return;
           }
           setCallError(null);
@@ -141,6 +146,7 @@ export default function PostLoginPage() {
         }}
       >
         <RadioGroup
+          id={STUDENT_QUESTION_ID}
           legend={t('student_question')}
           hideLegend
           name="student"
