@@ -76,4 +76,25 @@ test.describe("the login page's 'Last used' marker (issue 11)", () => {
     await expect(marker).toHaveCount(0);
     expect(await cardTextLayout(page)).toEqual(marked);
   });
+
+  test.describe('at 320 px', () => {
+    test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+    test("the class-code link's marker stays inside the page where the link wraps (Spanish)", async ({
+      page,
+    }) => {
+      await page.goto('/log-in?locale=es');
+      await page.evaluate((key) => {
+        localStorage.setItem(key, 'classCode');
+        window.dispatchEvent(new StorageEvent('storage', { key }));
+      }, STORAGE_KEYS.lastSignInMethod);
+      const badge = page
+        .locator('footer, section')
+        .getByText('Usado por última vez', { exact: true })
+        .first();
+      await expect(badge).toBeVisible();
+      const box = await badge.boundingBox();
+      expect(box?.x).toBeGreaterThanOrEqual(0);
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(320);
+    });
+  });
 });
