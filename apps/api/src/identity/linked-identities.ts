@@ -71,13 +71,30 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
     .selectFrom('user_identities')
     .innerJoin('users', 'users.id', 'user_identities.user_id')
     .selectAll('users')
+    .select('user_identities.email as identity_email')
     .where('user_identities.provider', '=', identity.provider)
     .where('user_identities.subject', '=', identity.subject)
     .executeTakeFirst();
 
 /**
+ * The account's address once its provider reports the person at another (a school renamed them):
+ * the new one when the provider vouches for it and no other account has it, else a placeholder. The
+ * old address may be handed to someone else, whose reset would otherwise open this account.
+ */
+async function addressAfterRename(db: Db, identity: UpstreamIdentity): Promise<string> {
+  const taken =
+    identity.email !== null &&
+    (await db.selectFrom('users').select('id').where('email', '=', identity.email).executeTakeFirst()) !==
+      undefined;
+  return identity.emailTrusted && identity.email !== null && !taken
+    ? identity.email
+    : federatedPlaceholderEmail(identity);
+}
+
+/**
  * The local account of an upstream sign-in:
- * 1. the account already linked to (provider, subject);
+ * 1. the account already linked to (provider, subject), its address following the identity's when
+ *    it was that identity's and the provider now reports another (addressAfterRename);
  * 2. else the account with the same email, only when the provider verified it and owns the
  *    address (linkableEmail: Gmail, a Google Workspace domain, iCloud, Apple's relay), and the
  *    account has no identity of this provider yet. Linking an unconfirmed self-sign-up confirms it
@@ -93,17 +110,25 @@ export async function resolveUpstreamAccount(
   identity: UpstreamIdentity,
   now: number,
 ): Promise<{ user: User; resolution: AccountResolution }> {
-  const known = await findByIdentity(db, identity);
-  if (known) {
-    // a roster changes (a new school, a new role): the products learn the latest; the account's
-    // own email stays as it is
-    await db
-      .updateTable('user_identities')
-      .set({ email: identity.email, claims: claimsJson(identity) })
-      .where('provider', '=', identity.provider)
-      .where('subject', '=', identity.subject)
-      .execute();
-    return { user: known, resolution: 'existing' };
+  const found = await findByIdentity(db, identity);
+  if (found) {
+    const { identity_email: reportedBefore, ...known } = found;
+    // a roster changes (a new school, a new role): the products learn the latest. The account's
+    // own email stays as it is, unless it is the address this identity reported and no longer does
+    const renamed =
+      reportedBefore !== null && known.email === reportedBefore && identity.email !== reportedBefore;
+    const email = renamed ? await addressAfterRename(db, identity) : known.email;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('user_identities')
+        .set({ email: identity.email, claims: claimsJson(identity) })
+        .where('provider', '=', identity.provider)
+        .where('subject', '=', identity.subject)
+        .execute();
+      if (renamed)
+        await trx.updateTable('users').set({ email, updated_at: now }).where('id', '=', known.id).execute();
+    });
+    return { user: { ...known, email }, resolution: 'existing' };
   }
   try {
     return await db.transaction().execute(async (trx) => {
@@ -184,7 +209,10 @@ export async function resolveUpstreamAccount(
     if (error instanceof EmailHasAccountError) throw error;
     // the same person finishing two sign-ins at once: the other transaction created the link
     const raced = await findByIdentity(db, identity);
-    if (raced) return { user: raced, resolution: 'existing' };
+    if (raced) {
+      const { identity_email: _reported, ...user } = raced;
+      return { user, resolution: 'existing' };
+    }
     throw error;
   }
 }

@@ -748,6 +748,39 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(await readSession(h.db, firstToken, h.clock.now())).toBeNull();
     });
 
+    it("a provider that reports the person at a new address (a school renamed them): the account's address follows, so the old address's next holder resets nothing", async () => {
+      const before = { email: 'alice.renamed@school.example', first: 'Alice', last: 'Renamed' };
+      const first = await upstreamLoop(h, 'Google', before);
+      const accountId = (await sessionUser(h, first.browser)) ?? '';
+      expect((await findUserById(h.db, accountId))?.email).toBe(before.email);
+      // the same Google account (its sub) at a new address; the dev IdP derives the sub from the address
+      const moveTo = (email: string) =>
+        h.db
+          .updateTable('user_identities')
+          .set({ subject: devAccountId('Google', email) })
+          .where('user_id', '=', accountId)
+          .execute();
+      const after = { ...before, email: 'alicia.renamed@school.example' };
+      await moveTo(after.email);
+      const second = await upstreamLoop(h, 'Google', after);
+      expect(await sessionUser(h, second.browser)).toBe(accountId);
+      expect((await findUserById(h.db, accountId))?.email).toBe(after.email);
+      // the old address's next holder asks for a reset there: no account has it, no code is mailed
+      const next = h.browser();
+      await next.request('GET', '/api/auth/sig');
+      await next.postJson('/api/cognito/sendreset', { un: before.email });
+      expect((await lastMail(h, before.email)).mail).toBeUndefined();
+
+      // renamed to an address another account has: the account keeps neither
+      const other = await addPasswordUser(h, 'taken.renamed@school.example');
+      await moveTo(other.email);
+      const third = await upstreamLoop(h, 'Google', { ...before, email: other.email });
+      expect(await sessionUser(h, third.browser)).toBe(accountId);
+      expect((await findUserById(h.db, accountId))?.email).toMatch(
+        /^google-[0-9a-f]{20}@federated\.invalid$/,
+      );
+    });
+
     it('a later sign-in refreshes what the roster asserted; the account keeps its own email', async () => {
       const who = { email: 'promoted@school.example', first: 'Pro', last: 'Moted' };
       const first = await upstreamLoop(h, 'Clever', { ...who, role: 'student' });
