@@ -77,6 +77,28 @@ describe('assertWritable', () => {
   });
 });
 
+describe('assertWritable beside another process writing', () => {
+  it('answers at once that a SQLite file another connection holds for writing takes writes, without waiting out busy_timeout (it would hold every request)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-db-'));
+    const db = createDb({ dataDir });
+    await migrateToLatest(db, { secret: 'x' });
+    const other = new SQLite(path.join(dataDir, 'frontdoor.sqlite'));
+    try {
+      other.exec('begin immediate');
+      await expect(assertWritable(db)).resolves.toBeUndefined();
+      // and the wait for a lock is the connection's own again
+      expect(await sql<{ timeout: number }>`pragma busy_timeout`.execute(db).then((r) => r.rows[0])).toEqual({
+        timeout: 5000,
+      });
+    } finally {
+      other.exec('rollback');
+      other.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('createDb on PostgreSQL', async () => {
   const unreachable = await postgresReachable();
   it.skipIf(unreachable !== null)(

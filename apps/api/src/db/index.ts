@@ -230,7 +230,22 @@ async function executedMigrations(db: Db): Promise<string[]> {
  * sign-in would then fail while the server said it was ready.
  */
 export async function assertWritable(db: Db): Promise<void> {
-  await sql`delete from ${sql.table(DEFAULT_MIGRATION_TABLE)} where false`.execute(db);
+  const sqlite = openedFiles.get(db)?.sqlite;
+  if (!sqlite) {
+    await sql`delete from ${sql.table(DEFAULT_MIGRATION_TABLE)} where false`.execute(db);
+    return;
+  }
+  // SQLite waits for another process's write (the admin CLI) synchronously, holding every request:
+  // not here. That it is busy says it takes writes
+  const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    sqlite.prepare(`delete from ${DEFAULT_MIGRATION_TABLE} where false`).run();
+  } catch (error) {
+    if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
+  } finally {
+    sqlite.pragma(`busy_timeout = ${timeout}`);
+  }
 }
 
 /** Runs the migrations a database has not run yet; returns their names, oldest first (none: up to date). */
