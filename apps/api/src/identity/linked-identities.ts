@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { newUserRow } from '../services/users.ts';
-import type { UpstreamIdentity } from './upstream-identity.ts';
+import { providerHandsOut, type UpstreamIdentity } from './upstream-identity.ts';
 
 export type AccountResolution = 'existing' | 'linked' | 'created';
 
@@ -77,18 +77,19 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
     .executeTakeFirst();
 
 /**
- * The account's address once its provider reports the person at another (a school renamed them):
- * the new one when the provider vouches for it and no other account has it, else a placeholder. The
- * old address may be handed to someone else, whose reset would otherwise open this account.
+ * The account's address once its provider vouches for the person at another (a school renamed them):
+ * the new one when no other account has it. Else the old one when no school can hand it on (Gmail,
+ * iCloud, Apple's relay: the person moved between Hide My Email and their own), else a placeholder:
+ * the old address may go to someone else, whose reset would otherwise open this account.
  */
-async function addressAfterRename(db: Db, identity: UpstreamIdentity): Promise<string> {
-  const taken =
-    identity.email !== null &&
-    (await db.selectFrom('users').select('id').where('email', '=', identity.email).executeTakeFirst()) !==
-      undefined;
-  return identity.emailTrusted && identity.email !== null && !taken
-    ? identity.email
-    : federatedPlaceholderEmail(identity);
+async function addressAfterRename(db: Db, identity: UpstreamIdentity & { email: string }, old: string) {
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', identity.email)
+    .executeTakeFirst();
+  if (!taken) return identity.email;
+  return providerHandsOut(old) ? old : federatedPlaceholderEmail(identity);
 }
 
 /**
@@ -113,21 +114,45 @@ export async function resolveUpstreamAccount(
   const found = await findByIdentity(db, identity);
   if (found) {
     const { identity_email: reportedBefore, ...known } = found;
-    // a roster changes (a new school, a new role): the products learn the latest. The account's
-    // own email stays as it is, unless it is the address this identity reported and no longer does
+    // a roster changes (a new school, a new role): the products learn the latest, the last address
+    // kept when a sign-in carries none (Apple sends it once). The account's own email stays as it is,
+    // unless it is the address this identity reported and the provider now vouches for another
+    const reported = identity.email ?? reportedBefore;
     const renamed =
-      reportedBefore !== null && known.email === reportedBefore && identity.email !== reportedBefore;
-    const email = renamed ? await addressAfterRename(db, identity) : known.email;
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('user_identities')
-        .set({ email: identity.email, claims: claimsJson(identity) })
-        .where('provider', '=', identity.provider)
-        .where('subject', '=', identity.subject)
-        .execute();
-      if (renamed)
+      identity.emailTrusted &&
+      identity.email !== null &&
+      reportedBefore !== null &&
+      known.email === reportedBefore &&
+      identity.email !== reportedBefore;
+    const save = (email: string) =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('user_identities')
+          .set({ email: reported, claims: claimsJson(identity) })
+          .where('provider', '=', identity.provider)
+          .where('subject', '=', identity.subject)
+          .execute();
+        if (email === known.email) return;
         await trx.updateTable('users').set({ email, updated_at: now }).where('id', '=', known.id).execute();
-    });
+        // a code mailed to the old address opens the account no more
+        await trx
+          .deleteFrom('email_codes')
+          .where('user_id', '=', known.id)
+          .where('consumed_at', 'is', null)
+          .execute();
+      });
+    let email =
+      renamed && identity.email !== null
+        ? await addressAfterRename(db, { ...identity, email: identity.email }, known.email)
+        : known.email;
+    try {
+      await save(email);
+    } catch (error) {
+      // another account took the new address in between (two sign-ins at once)
+      if (email === known.email || email === federatedPlaceholderEmail(identity)) throw error;
+      email = providerHandsOut(known.email) ? known.email : federatedPlaceholderEmail(identity);
+      await save(email);
+    }
     return { user: { ...known, email }, resolution: 'existing' };
   }
   try {

@@ -18,6 +18,7 @@ import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
+import { resolveUpstreamAccount } from './linked-identities.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
@@ -760,6 +761,12 @@ function suite(dialect: Dialect, skip: boolean) {
           .set({ subject: devAccountId('Google', email) })
           .where('user_id', '=', accountId)
           .execute();
+      // the old address's next holder asked for a reset code there just before the rename
+      const early = h.browser();
+      await early.request('GET', '/api/auth/sig');
+      await early.postJson('/api/cognito/sendreset', { un: before.email });
+      const { code: earlyCode } = await lastMail(h, before.email);
+      expect(earlyCode).toBeDefined();
       const after = { ...before, email: 'alicia.renamed@school.example' };
       await moveTo(after.email);
       const second = await upstreamLoop(h, 'Google', after);
@@ -769,7 +776,31 @@ function suite(dialect: Dialect, skip: boolean) {
       const next = h.browser();
       await next.request('GET', '/api/auth/sig');
       await next.postJson('/api/cognito/sendreset', { un: before.email });
-      expect((await lastMail(h, before.email)).mail).toBeUndefined();
+      expect((await lastMail(h, before.email)).mail?.text).toContain(earlyCode);
+      // and the code mailed before the rename opens it no more
+      const pw = 'Quartz-Lantern-5823';
+      expect(
+        (await early.postJson('/api/cognito/reset', { un: after.email, code: earlyCode, pw, confirmPw: pw }))
+          .status,
+      ).toBe(400);
+
+      // a sign-in that carries no address (Apple sends it once) renames nothing
+      const silent = await resolveUpstreamAccount(
+        h.db,
+        {
+          provider: 'Google',
+          subject: devAccountId('Google', after.email),
+          email: null,
+          emailVerified: false,
+          emailTrusted: false,
+          linkableEmail: false,
+          first: '',
+          last: '',
+          directory: {},
+        },
+        h.clock.now(),
+      );
+      expect(silent.user.email).toBe(after.email);
 
       // renamed to an address another account has: the account keeps neither
       const other = await addPasswordUser(h, 'taken.renamed@school.example');

@@ -93,6 +93,10 @@ const GOOGLE_MAIL_DOMAINS = ['gmail.com', 'googlemail.com'];
 /** The domains whose addresses Apple itself hands out, its private relay's included. */
 const APPLE_MAIL_DOMAINS = ['icloud.com', 'me.com', 'mac.com', 'privaterelay.appleid.com'];
 
+/** An address Google or Apple hands out itself: no school ever gives it to someone else. */
+export const providerHandsOut = (email: string): boolean =>
+  [...GOOGLE_MAIL_DOMAINS, ...APPLE_MAIL_DOMAINS].includes(domainOf(email));
+
 /**
  * Google: `sub` is the key; a verified email is trusted, and links to an existing account only where
  * Google owns the address (Gmail, or a Workspace account: `hd` set), as Google's guidance says.
