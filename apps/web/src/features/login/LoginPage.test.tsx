@@ -278,11 +278,17 @@ describe('Work/school email modal', () => {
     server.use(http.post(api(apiPaths.microsoftUserRealm), resolver));
 
   it("pattern check: 'Please enter a valid email address', read where the focus goes back: the field", async () => {
-    const dialog = await submitEmail('teacher@school');
-    expect(await within(dialog).findByText(messages.workEmailInvalid)).toBeInTheDocument();
+    const { user, dialog } = await openModal();
     const field = within(dialog).getByLabelText('Work or school email');
+    await user.type(field, 'teacher@school');
+    // a screen reader reads a field's description as the field takes the focus
+    let describedAtFocus: string | null = null;
+    field.addEventListener('focus', () => (describedAtFocus = field.getAttribute('aria-describedby')));
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await within(dialog).findByText(messages.workEmailInvalid)).toBeInTheDocument();
     await waitFor(() => expect(field).toHaveFocus());
     expect(field).toHaveAccessibleDescription(messages.workEmailInvalid);
+    expect(describedAtFocus).not.toBeNull();
   });
 
   it('a new submit drops the last refusal: a bad address then shows its own message alone', async () => {

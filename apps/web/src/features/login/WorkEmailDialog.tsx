@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { realmBody } from '@frontdoor/contract';
@@ -69,13 +70,17 @@ export function WorkEmailDialog({
           // every submit, valid or not, replaces the last call's refusal
           setCallError(null);
           const field = event.currentTarget.querySelector('input');
-          form.handleSubmit(
-            ({ email }) => {
-              if (!pending) realm.mutate(email);
-            },
-            // read where the focus lands: the field its refusal describes
-            () => field?.focus(),
-          )(event);
+          let refused = false;
+          // rendered before the focus moves, so the field is read with its refusal as it takes it
+          flushSync(() =>
+            form.handleSubmit(
+              ({ email }) => {
+                if (!pending) realm.mutate(email);
+              },
+              () => (refused = true),
+            )(event),
+          );
+          if (refused) field?.focus();
         }}
       >
         <TextField
