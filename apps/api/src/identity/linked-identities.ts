@@ -77,25 +77,18 @@ const findByIdentity = (db: Db, identity: UpstreamIdentity) =>
     .executeTakeFirst();
 
 /**
- * The account's address once its provider vouches for the person at another (a school renamed them):
- * the new one when no other account has it. Else the old one when no school can hand it on (Gmail,
- * iCloud, Apple's relay: the person moved between Hide My Email and their own), else a placeholder:
- * the old address may go to someone else, whose reset would otherwise open this account.
+ * The account's address when another account has the one its provider now vouches for: the old
+ * one when no school can hand it on (Gmail, iCloud, Apple's relay: the person moved between Hide My
+ * Email and their own), else a placeholder: the old address may go to someone else, whose reset
+ * would otherwise open this account.
  */
-async function addressAfterRename(db: Db, identity: UpstreamIdentity & { email: string }, old: string) {
-  const taken = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', identity.email)
-    .executeTakeFirst();
-  if (!taken) return identity.email;
-  return providerHandsOut(old) ? old : federatedPlaceholderEmail(identity);
-}
+const addressWhenTaken = (identity: UpstreamIdentity, old: string): string =>
+  providerHandsOut(old) ? old : federatedPlaceholderEmail(identity);
 
 /**
  * The local account of an upstream sign-in:
  * 1. the account already linked to (provider, subject), its address following the identity's when
- *    it was that identity's and the provider now reports another (addressAfterRename);
+ *    it was that identity's and the provider now reports another (addressWhenTaken);
  * 2. else the account with the same email, only when the provider verified it and owns the
  *    address (linkableEmail: Gmail, a Google Workspace domain, iCloud, Apple's relay), and the
  *    account has no identity of this provider yet. Linking an unconfirmed self-sign-up confirms it
@@ -118,12 +111,13 @@ export async function resolveUpstreamAccount(
     // kept when a sign-in carries none (Apple sends it once). The account's own email stays as it is,
     // unless it is the address this identity reported and the provider now vouches for another
     const reported = identity.email ?? reportedBefore;
-    const renamed =
+    const renamedTo =
       identity.emailTrusted &&
-      identity.email !== null &&
       reportedBefore !== null &&
       known.email === reportedBefore &&
-      identity.email !== reportedBefore;
+      identity.email !== reportedBefore
+        ? identity.email
+        : null;
     const save = (email: string) =>
       db.transaction().execute(async (trx) => {
         await trx
@@ -141,16 +135,18 @@ export async function resolveUpstreamAccount(
           .where('consumed_at', 'is', null)
           .execute();
       });
+    const taken =
+      renamedTo !== null &&
+      (await db.selectFrom('users').select('id').where('email', '=', renamedTo).executeTakeFirst()) !==
+        undefined;
     let email =
-      renamed && identity.email !== null
-        ? await addressAfterRename(db, { ...identity, email: identity.email }, known.email)
-        : known.email;
+      renamedTo === null ? known.email : taken ? addressWhenTaken(identity, known.email) : renamedTo;
     try {
       await save(email);
     } catch (error) {
       // another account took the new address in between (two sign-ins at once)
-      if (email === known.email || email === federatedPlaceholderEmail(identity)) throw error;
-      email = providerHandsOut(known.email) ? known.email : federatedPlaceholderEmail(identity);
+      if (email !== renamedTo) throw error;
+      email = addressWhenTaken(identity, known.email);
       await save(email);
     }
     return { user: { ...known, email }, resolution: 'existing' };
