@@ -238,6 +238,42 @@ describe.each(DIALECTS)('GET /metrics on $dialect', ({ dialect, skip }) => {
       expect(await scrape()).not.toMatch(/^frontdoor_outbox_pending\{/m);
     });
 
+    it('still answers while the database is down: frontdoor_database_up 0, the outbox gauges absent, the rest there', async () => {
+      const down = await createTestApp(dialect, { env: { METRICS: 'on', METRICS_TOKEN: TOKEN } });
+      const scrapeDown = async () => {
+        const res = await down.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+        expect(res.statusCode).toBe(200);
+        return res.body;
+      };
+      const now = down.clock.now();
+      await down.db
+        .insertInto('outbox')
+        .values({
+          kind: 'mail',
+          user_id: null,
+          payload: '{}',
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now,
+          claimed_by: null,
+          claimed_until: null,
+          delivered_at: null,
+          last_error: null,
+          failed_at: null,
+        })
+        .execute();
+      const up = await scrapeDown();
+      expect(sample(up, 'frontdoor_database_up')).toBe(1);
+      expect(sample(up, 'frontdoor_outbox_pending', { kind: 'mail' })).toBe(1);
+      await down.db.destroy();
+      const text = await scrapeDown();
+      expect(text).toMatch(/^frontdoor_database_up 0$/m);
+      expect(text).not.toMatch(/^frontdoor_outbox_pending\{/m);
+      expect(text).toContain('process_resident_memory_bytes');
+      expect(text).toMatch(/^frontdoor_http_request_duration_seconds_count\{/m);
+      await down.app.close();
+    });
+
     it('counts limit refusals by code: the flood guard', async () => {
       const before = sample(await scrape(), 'frontdoor_limit_refusals_total', { code: 'tooManyRequests' });
       const statuses: number[] = [];

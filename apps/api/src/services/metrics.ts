@@ -77,6 +77,12 @@ const outboxRejected = new Gauge({
   registers: [registry],
 });
 
+const databaseUp = new Gauge({
+  name: 'frontdoor_database_up',
+  help: 'Whether the last scrape could read the database (1) or not (0: the outbox gauges are then absent)',
+  registers: [registry],
+});
+
 let processMetrics = false;
 /** Node's own metrics (memory, event-loop delay, GC): started once, by the first app that serves /metrics. */
 export function collectProcessMetrics(): void {
@@ -175,11 +181,10 @@ export function countHashRefused(): void {
   hashRefused.inc();
 }
 
-/** Reads what is measured at scrape time: the argon2 queue and the outbox table (one query). */
-async function readState(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promise<void> {
-  const { active, waiting } = ctx.limits.hashing.depth;
-  hashRunning.set(active);
-  hashWaiting.set(waiting);
+type ScrapeContext = Pick<AppContext, 'db' | 'now' | 'limits' | 'logger'>;
+
+/** Reads the outbox table (one query) into its gauges. */
+async function readOutbox(ctx: ScrapeContext): Promise<void> {
   const rows = await ctx.db
     .selectFrom('outbox')
     .select((eb) => [
@@ -198,8 +203,7 @@ async function readState(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promis
     ])
     .groupBy('kind')
     .execute();
-  for (const gauge of [outboxPending, outboxRetrying, outboxOldest, outboxFailed, outboxRejected])
-    gauge.reset();
+  resetOutboxGauges();
   const now = ctx.now();
   for (const row of rows) {
     const kind = { kind: row.kind };
@@ -211,8 +215,26 @@ async function readState(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promis
   }
 }
 
-/** The exposition text of every metric, with the state of this app read now. */
-export async function scrape(ctx: Pick<AppContext, 'db' | 'now' | 'limits'>): Promise<string> {
-  await readState(ctx);
+function resetOutboxGauges(): void {
+  for (const gauge of [outboxPending, outboxRetrying, outboxOldest, outboxFailed, outboxRejected])
+    gauge.reset();
+}
+
+/**
+ * The exposition text of every metric, with the state of this app read now. A database that does not
+ * answer is reported, not raised: the scrape is what an operator watches while it is down.
+ */
+export async function scrape(ctx: ScrapeContext): Promise<string> {
+  const { active, waiting } = ctx.limits.hashing.depth;
+  hashRunning.set(active);
+  hashWaiting.set(waiting);
+  try {
+    await readOutbox(ctx);
+    databaseUp.set(1);
+  } catch (err) {
+    ctx.logger.warn({ err }, 'metrics: the database did not answer');
+    resetOutboxGauges();
+    databaseUp.set(0);
+  }
   return registry.metrics();
 }
