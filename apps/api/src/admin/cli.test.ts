@@ -760,6 +760,22 @@ describe('admin CLI as a child process', () => {
     );
   }, 30_000);
 
+  it('says when DATA_DIR held no database and it made an empty one (a mistyped DATA_DIR), and only then', async () => {
+    const elsewhere = path.join(dataDir, 'mistyped');
+    const inElsewhere = (...args: string[]) =>
+      exec(process.execPath, [cli, ...args], { env: { ...env, DATA_DIR: elsewhere } });
+    const first = await inElsewhere('sp', 'list');
+    expect(first.stderr.trimEnd().split('\n')).toEqual([
+      `notice: DATA_DIR ${elsewhere} held no database, so this command made a new, empty one: if the server uses another, set DATA_DIR or DATABASE_URL to the server's and run the command again`,
+    ]);
+    expect((await inElsewhere('sp', 'list')).stderr).toBe('');
+    const json = await exec(process.execPath, [cli, '--json', 'sp', 'list'], {
+      env: { ...env, DATA_DIR: path.join(dataDir, 'mistyped-too') },
+    });
+    expect(JSON.parse(json.stderr)).toEqual({ notice: expect.stringMatching(/held no database/) });
+    expect(JSON.parse(json.stdout)).toEqual(expect.anything());
+  }, 30_000);
+
   it('reads --set-password from stdin, never from the command line', async () => {
     const created = exec(
       process.execPath,

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '../config.ts';
-import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+import { createDb, isNewDatabase, migrateToLatest, type Db } from '../db/index.ts';
 import { readEnvFile } from '../env-file.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
 import { createOutbox } from '../services/outbox.ts';
-import { startupFailure } from '../startup-failure.ts';
+import { databaseLocation, startupFailure } from '../startup-failure.ts';
 import { HELP, UsageError, formatResult, helpFor, parseAdminArgs, runAdminCommand } from './commands.ts';
 import { readPassword } from './read-password.ts';
 
@@ -29,6 +29,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const fail = (message: string) =>
     console.error(values.json ? JSON.stringify({ error: message }) : `error: ${message}`);
+  const notice = (message: string) =>
+    console.error(values.json ? JSON.stringify({ notice: message }) : `notice: ${message}`);
   let config: AppConfig | undefined;
   let db: Db | undefined;
   try {
@@ -36,6 +38,9 @@ async function main(argv: string[]): Promise<number> {
     readEnvFile();
     config = loadConfig(process.env);
     db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    // a DATA_DIR mistyped, or relative to another directory, gives an empty database, which would
+    // take the command as if it were the server's: say so before doing it
+    if (await isNewDatabase(db)) notice(newDatabaseNotice(config));
     await migrateToLatest(db, { secret: config.secret });
   } catch (err) {
     // the server's sentence for a setting it cannot start with, not a stack trace
@@ -69,6 +74,13 @@ async function main(argv: string[]): Promise<number> {
     await mailer.close();
     await db.destroy();
   }
+}
+
+function newDatabaseNotice(config: AppConfig): string {
+  const where = config.databaseUrl
+    ? `PostgreSQL at ${databaseLocation(config.databaseUrl)} (DATABASE_URL)`
+    : `DATA_DIR ${config.dataDir}`;
+  return `${where} held no database, so this command made a new, empty one: if the server uses another, set DATA_DIR or DATABASE_URL to the server's and run the command again`;
 }
 
 process.exitCode = await main(process.argv.slice(2));
