@@ -5,6 +5,7 @@ import { SERVER_PAGE_MESSAGE_CODES } from '@frontdoor/contract';
 import type * as Resources from '../src/lib/i18n/resources.ts';
 
 const PREFIX = 'virtual:fd-catalogs/';
+const LATER_PREFIX = 'virtual:fd-later-catalogs/';
 const RESOURCES = path.resolve(import.meta.dirname, '../src/lib/i18n/resources.ts');
 
 type ResourcesModule = typeof Resources;
@@ -34,7 +35,9 @@ const sent = (namespace: string, catalog: unknown): unknown =>
  * the ones listed above imported.
  */
 export function catalogModule(language: string, catalogs: Record<string, unknown>): string {
-  const imported = IMPORTED[language] ?? {};
+  const imported = Object.fromEntries(
+    Object.entries(IMPORTED[language] ?? {}).filter(([namespace]) => namespace in catalogs),
+  );
   const written = Object.fromEntries(
     Object.entries(catalogs)
       .filter(([namespace]) => !(namespace in imported))
@@ -49,7 +52,8 @@ export function catalogModule(language: string, catalogs: Record<string, unknown
 
 /**
  * `virtual:fd-catalogs/<language>`: one module per bundled language with its catalogs of every
- * namespace, so a page downloads only its own language's strings. The catalogs stay written one file
+ * namespace but the later ones, so a page downloads only its own language's strings;
+ * `virtual:fd-later-catalogs/<language>` has the later ones (resources.ts `LATER_NAMESPACES`). The catalogs stay written one file
  * per namespace with every language in it (src/lib/i18n/resources.ts gathers them); this plugin runs
  * that registry at build time and cuts it by language.
  */
@@ -63,16 +67,23 @@ export function languageCatalogs(): Plugin {
     watchChange() {
       registry = null;
     },
-    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    resolveId: (id) => (id.startsWith(PREFIX) || id.startsWith(LATER_PREFIX) ? `\0${id}` : undefined),
     async load(id) {
-      if (!id.startsWith(`\0${PREFIX}`)) return;
-      const language = id.slice(PREFIX.length + 1);
+      const later = id.startsWith(`\0${LATER_PREFIX}`);
+      if (!later && !id.startsWith(`\0${PREFIX}`)) return;
+      const language = id.slice((later ? LATER_PREFIX : PREFIX).length + 1);
       registry ??= runnerImport<ResourcesModule>(RESOURCES, { configFile: false, logLevel: 'error' });
       const { module, dependencies } = await registry;
       for (const file of dependencies) this.addWatchFile(file);
       const catalogs = (module.buildResources() as Record<string, unknown>)[language];
       if (!catalogs) this.error(`no catalogs for the language "${language}"`);
-      return catalogModule(language, catalogs as Record<string, unknown>);
+      const laterNamespaces = new Set<string>(module.LATER_NAMESPACES);
+      const part = Object.fromEntries(
+        Object.entries(catalogs as Record<string, unknown>).filter(
+          ([namespace]) => laterNamespaces.has(namespace) === later,
+        ),
+      );
+      return catalogModule(language, part);
     },
   };
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type Rolldown } from 'vite';
 import { RULE_TEXTS, messages } from '@frontdoor/contract';
+import { LATER_NAMESPACES, buildResources } from '../src/lib/i18n/resources.ts';
 
 const WEB_ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -29,5 +30,38 @@ describe('the first script (issue 10)', () => {
     expect(texts.filter((text) => !english?.code.includes(text))).toEqual([]);
     // the contract's one side effect survives its `sideEffects` declaration: zod never probes eval
     expect(entry?.code).toContain('jitless');
+  }, 60_000);
+
+  it("carries no later page's texts in any language: each language's later catalogs are a chunk the first script never asks for", async () => {
+    const chunks = await builtChunks();
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    const later = new Set<string>(LATER_NAMESPACES);
+    for (const [language, catalogs] of Object.entries(buildResources())) {
+      const first = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`virtual:fd-catalogs/${language}`));
+      const rest = chunks.find((chunk) =>
+        chunk.facadeModuleId?.endsWith(`virtual:fd-later-catalogs/${language}`),
+      );
+      const textsOf = (laterOnes: boolean) =>
+        Object.entries(catalogs)
+          .filter(([namespace]) => later.has(namespace) === laterOnes)
+          .flatMap(([, texts]) => Object.values(texts));
+      const firstTexts = new Set(textsOf(false));
+      // the texts a first page has too ("Password") may stay where that page needs them
+      const laterOnly = textsOf(true).filter((text) => !firstTexts.has(text));
+      expect(laterOnly.length, language).toBeGreaterThan(20);
+      // a text as the minifier writes it: a whole string literal, not a part of another ("No", "Not found")
+      const holds = (code = '', text: string) =>
+        [`\`${text}\``, JSON.stringify(text), `'${text}'`].some((literal) => code.includes(literal));
+      expect(
+        laterOnly.filter((text) => holds(first?.code, text)),
+        language,
+      ).toEqual([]);
+      expect(
+        laterOnly.filter((text) => !holds(rest?.code, text)),
+        language,
+      ).toEqual([]);
+      expect(entry?.imports, language).not.toContain(rest?.fileName);
+      expect(entry?.dynamicImports, language).not.toContain(rest?.fileName);
+    }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
@@ -21,7 +21,7 @@ const CODE_FIELD_ID = 'reset-code';
 
 /** /forgot-password?email=: the provider mailed a reset code; enter it, then choose the new password. */
 export default function ForgotPasswordPage() {
-  const { t } = useTranslation('passwordReset');
+  const { t } = useLaterTranslation('passwordReset');
   const cfg = useConfig();
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();

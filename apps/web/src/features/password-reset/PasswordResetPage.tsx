@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import * as z from 'zod/mini';
 import { containsPersonalWord, errorCode, passwordSchema } from '@frontdoor/contract';
@@ -49,7 +49,7 @@ const codeOf = (state: unknown): string | null =>
  * also come in the navigation's state (from /forgot-password).
  */
 export default function PasswordResetPage() {
-  const { t } = useTranslation('passwordReset');
+  const { t } = useLaterTranslation('passwordReset');
   const cfg = useConfig();
   const { failure: callFailure, messageText } = useCallError();
   const signIn = useProviderSignIn();
@@ -142,7 +142,7 @@ export default function PasswordResetPage() {
       >
         {/* lets the password manager file the new password under this account */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <NewPasswordFields ids={FIELD_IDS} namespace="passwordReset" fields={summaryForm} />
+        <NewPasswordFields ids={FIELD_IDS} t={t} fields={summaryForm} />
         <Button type="submit" loading={pending} fullWidth>
           {t('submit')}
         </Button>

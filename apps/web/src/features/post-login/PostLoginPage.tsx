@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
@@ -30,7 +30,7 @@ const STUDENT_QUESTION_ID = 'student-question';
  * then the email preferences; every path ends at the return url (§4).
  */
 export default function PostLoginPage() {
-  const { t } = useTranslation('postLogin');
+  const { t } = useLaterTranslation('postLogin');
   const cfg = useConfig();
   const { failure, messageText } = useCallError();
   const { loading, loginParams, error } = useLoginParams();

@@ -3,6 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as z from 'zod/mini';
 import { useForm } from '../../lib/form.ts';
+import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { renderWithProviders } from '../../test/render.tsx';
 import { NewPasswordFields } from './form.tsx';
 
@@ -10,10 +11,11 @@ const newPassword = z.object({ pw: z.string(), confirmPw: z.string() });
 
 function Fields() {
   const form = useForm({ schema: newPassword, defaultValues: { pw: '', confirmPw: '' } });
+  const { t } = useTranslation('signup');
   return (
     <NewPasswordFields
       ids={{ pw: 'pw', confirmPw: 'confirm-pw' }}
-      namespace="signup"
+      t={t}
       fields={{ form, fieldError: () => undefined }}
     />
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import type { TFunction } from '../../lib/i18n/translator.ts';
 import type { FieldBinding, FieldErrors, FieldValues } from '../../lib/form.ts';
 import { MIN_PASSWORD_LENGTH, PASSWORD_FLAGS, passwordFlags } from '@frontdoor/contract';
 import type { SummaryError } from '../../ui/FormErrorSummary.tsx';
@@ -43,15 +44,16 @@ type NewPasswordField = 'pw' | 'confirmPw';
 /**
  * A new password (sign-up, reset): the password with its live checklist, then its confirmation,
  * bound to the `pw` and `confirmPw` fields of the page's useSummaryForm. Both are 'new-password' so
- * password managers offer to generate and save it. Labels come from the page's namespace.
+ * password managers offer to generate and save it.
  */
 export function NewPasswordFields({
   ids,
-  namespace,
+  t,
   fields: { form, fieldError },
 }: {
   ids: Record<NewPasswordField, string>;
-  namespace: 'signup' | 'passwordReset';
+  /** The page's own: its namespace has the labels (signup, passwordReset). */
+  t: TFunction;
   fields: {
     form: {
       register: (name: NewPasswordField) => FieldBinding;
@@ -60,7 +62,6 @@ export function NewPasswordFields({
     fieldError: (name: NewPasswordField) => string | undefined;
   };
 }) {
-  const { t } = useTranslation(namespace);
   const rulesId = `${ids.pw}-rules`;
   return (
     <>

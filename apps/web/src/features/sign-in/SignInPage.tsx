@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { useParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { buildForgotPasswordUrl, cognitoLoginBody, lazySchema } from '@frontdoor/contract';
@@ -30,7 +30,7 @@ const CALL_ERROR_ID = 'sign-in-call-error';
  * interaction; POST cognito/login completes it and the browser follows payload.redirect.
  */
 export default function SignInPage() {
-  const { t } = useTranslation('signIn');
+  const { t } = useLaterTranslation('signIn');
   const cfg = useConfig();
   const { uid = '' } = useParams();
   const { failure, messageText } = useCallError();

@@ -150,7 +150,7 @@ export default function CreateAccountPage() {
           error={fieldError('email')}
           {...form.register('email')}
         />
-        <NewPasswordFields ids={FIELD_IDS} namespace="signup" fields={summaryForm} />
+        <NewPasswordFields ids={FIELD_IDS} t={t} fields={summaryForm} />
         <RadioGroup
           id={FIELD_IDS.description}
           legend={t('description_label')}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { useSearchParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { emailCodeSchema, emailSchema } from '@frontdoor/contract';
@@ -15,7 +15,7 @@ import { handOverLoginData } from '../../lib/login-handover.ts';
 
 /** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
 export default function ValidatePage() {
-  const { t } = useTranslation('validate');
+  const { t } = useLaterTranslation('validate');
   const cfg = useConfig();
   const { message, messageText, onFatal } = useCallError();
   const [params] = useSearchParams();

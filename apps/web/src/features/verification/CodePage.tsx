@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { Navigate, useLocation } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
@@ -25,7 +25,7 @@ const CALL_ERROR_ID = 'verification-call-error';
 
 /** /code: 'Verify your email'. Confirm success goes to the identity-provider sign-in (§4). */
 export default function CodePage() {
-  const { t } = useTranslation('verification');
+  const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
   const location = useLocation();
   const { failure, messageText } = useCallError();

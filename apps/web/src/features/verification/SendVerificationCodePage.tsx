@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
-import { useTranslation } from '../../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { Navigate, useNavigate } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { useConfig } from '../../lib/config.tsx';
@@ -17,7 +17,7 @@ import { codeSentState } from './code-sent.ts';
 
 /** /send-verification-code: the email must be verified; the server says which code it sent (§4). */
 export default function SendVerificationCodePage() {
-  const { t } = useTranslation('verification');
+  const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();

@@ -20,9 +20,17 @@ const catalogChunks: Record<BundledLanguage, () => Promise<{ default: LanguageCa
 export const isBundled = (code: string | null | undefined): code is BundledLanguage =>
   BUNDLED_LANGUAGES.some((bundled) => bundled === code);
 
+/**
+ * What else a language brings once a page has asked for it (use-later-translation.ts adds the later
+ * pages' catalogs): a language chosen on such a page shows with all its texts at once.
+ */
+export const alsoLoad: ((i18n: Translator, code: BundledLanguage) => Promise<void>)[] = [];
+
 /** Gives the translator the catalogs of a bundled language, downloading them unless it has them already. */
 export async function loadLanguage(i18n: Translator, code: BundledLanguage): Promise<void> {
-  if (i18n.hasLanguage(code)) return;
-  const { default: catalogs } = await catalogChunks[code]();
-  i18n.addLanguage(code, catalogs);
+  await Promise.all([
+    !i18n.hasLanguage(code) &&
+      catalogChunks[code]().then(({ default: catalogs }) => i18n.addLanguage(code, catalogs)),
+    ...alsoLoad.map((load) => load(i18n, code)),
+  ]);
 }

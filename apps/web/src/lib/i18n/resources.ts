@@ -18,6 +18,15 @@ export const namespaces: Record<string, NamespaceCatalogs> = {
   ...(featureCatalogs as Record<string, NamespaceCatalogs>),
 };
 
+/**
+ * The namespaces only the pages after the first ones use (each loaded with its page, lazily): their
+ * texts come in a chunk of their own per language (`virtual:fd-later-catalogs/<language>`), asked by
+ * `useLaterTranslation` when such a page first shows, so the first load carries only the texts of
+ * the four pages a sign-in starts on, the shell and the errors.
+ */
+export const LATER_NAMESPACES = ['passwordReset', 'postLogin', 'signIn', 'validate', 'verification'] as const;
+export type LaterNamespace = (typeof LATER_NAMESPACES)[number];
+
 /** One language's catalogs: namespace → key → text. */
 export type LanguageCatalogs = Record<string, Record<string, string>>;
 export type Resources = Record<BundledLanguage, LanguageCatalogs>;

@@ -48,6 +48,10 @@ export class Translator {
     return this.#catalogs.has(code);
   }
 
+  holds(code: string, namespace: string): boolean {
+    return !!this.#catalogs.get(code)?.[namespace];
+  }
+
   /** Adds a language's catalogs (namespace → key → text) to those it holds. */
   addLanguage(code: string, catalogs: LanguageCatalogs): void {
     const held = this.#catalogs.get(code) ?? {};

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { LaterNamespace } from './resources.ts';
 import type { TFunction, Translator } from './translator.ts';
 
 const TranslatorContext = createContext<Translator | null>(null);
@@ -8,7 +9,10 @@ export const TranslatorProvider = TranslatorContext.Provider;
  * `t` for a namespace ('errors:code' reaches another), and the translator; the component renders
  * again in the new language after each change.
  */
-export function useTranslation(namespace = 'common'): { t: TFunction; i18n: Translator } {
+export function useTranslation<Namespace extends string = 'common'>(
+  // a later page's namespace is loaded with its page: useLaterTranslation
+  namespace: Namespace extends LaterNamespace ? never : Namespace = 'common' as never,
+): { t: TFunction; i18n: Translator } {
   const i18n = useContext(TranslatorContext);
   if (!i18n) throw new Error('useTranslation() used outside <TranslatorProvider>');
   const language = useSyncExternalStore(

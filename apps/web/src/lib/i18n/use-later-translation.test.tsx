@@ -1,0 +1,48 @@
+import { Suspense } from 'react';
+import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { TranslatorProvider } from './use-translation.tsx';
+import { createI18n, loadLanguage } from './index.ts';
+import { useLaterTranslation } from './use-later-translation.ts';
+import { de, fr } from '../../features/sign-in/locales.ts';
+
+function LaterTitle() {
+  const { t } = useLaterTranslation('signIn');
+  return <h1>{t('title')}</h1>;
+}
+
+describe('useLaterTranslation', () => {
+  it("loads a later page's catalogs when the page first shows (the first load has none), then with each language chosen before it shows", async () => {
+    const i18n = createI18n('de', {});
+    await loadLanguage(i18n, 'de');
+    // what the first load brings: the first pages' namespaces, not the later ones
+    expect(i18n.holds('de', 'login')).toBe(true);
+    expect(i18n.holds('de', 'signIn')).toBe(false);
+    // act as React wants a render that suspends awaited in a test; the browser needs nothing of it
+    await act(async () => {
+      render(
+        <TranslatorProvider value={i18n}>
+          <Suspense fallback={<p>loading</p>}>
+            <LaterTitle />
+          </Suspense>
+        </TranslatorProvider>,
+      );
+    });
+    expect(await screen.findByRole('heading', { name: de.title })).toBeInTheDocument();
+    expect(i18n.holds('de', 'signIn')).toBe(true);
+    // the language menu loads a language before it switches: the later catalogs come with it, so the
+    // page shows in French at once, never its fallback
+    await loadLanguage(i18n, 'fr');
+    expect(i18n.holds('fr', 'signIn')).toBe(true);
+    act(() => i18n.changeLanguage('fr'));
+    expect(screen.getByRole('heading', { name: fr.title })).toBeInTheDocument();
+    expect(screen.queryByText('loading')).not.toBeInTheDocument();
+  });
+
+  it('a translator that never showed a later page loads only the first catalogs of a language', async () => {
+    const i18n = createI18n('en', {});
+    await loadLanguage(i18n, 'es');
+    expect(i18n.holds('es', 'login')).toBe(true);
+    expect(i18n.holds('es', 'signIn')).toBe(false);
+  });
+});
