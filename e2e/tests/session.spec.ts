@@ -1,4 +1,6 @@
-import { apiPaths } from '@frontdoor/contract';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { apiPaths, messages } from '@frontdoor/contract';
 import {
   expectBackOnProduct,
   expectSignedInAs,
@@ -17,7 +19,7 @@ import {
 } from '../fixtures/flows.ts';
 import { admin, createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { PORTAL_URL } from '../fixtures/env.ts';
+import { PORTAL_URL, dataDir } from '../fixtures/env.ts';
 import { en, providerButton } from '../fixtures/text.ts';
 
 test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cognito/logout)', () => {
@@ -121,5 +123,35 @@ test.describe('the session behind auth/sig (§3 session, §6 masquerade, §7 cog
     await expect(next).not.toHaveURL(returnUrl);
     await expect.poll(() => new URL(next.url()).pathname).not.toMatch(/^\/(post-login|log-in)/);
     expect((await savedLoginData(next)).csrf).toBeNull();
+  });
+
+  test('a password step left open past its hour (its interaction gone) says so and starts again from the same tab, which then signs in', async ({
+    page,
+  }) => {
+    const student = uniqueEmail('step-past-its-hour');
+    await createUser({ email: student, password: STRONG_PASSWORD });
+    await page.goto('/log-in');
+    await page.getByRole('link', { name: en.login.continue_with_email }).click();
+    await continueWithEmail(page, student);
+    await expect(page).toHaveURL(/\/sign-in\/[^/?#]+$/);
+    const firstStep = page.url();
+    // the hour passes: the authorization server's interaction expires, as its row does
+    const db = new DatabaseSync(path.join(dataDir(), 'frontdoor.sqlite'));
+    try {
+      const uid = new URL(firstStep).pathname.split('/').pop() ?? '';
+      const { changes } = db
+        .prepare(`delete from oidc_payloads where type = 'Interaction' and id = ?`)
+        .run(uid);
+      expect(changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    await page.getByLabel(en.signIn.password_label, { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: en.signIn.submit, exact: true }).click();
+    await expect(page.getByText(messages.stateInvalid)).toBeVisible();
+    await page.getByRole('button', { name: en.signIn.start_again }).click();
+    await expect(page).not.toHaveURL(firstStep);
+    await signInWithPassword(page, student, STRONG_PASSWORD);
+    await expect(page).toHaveURL(/\/post-login$/);
   });
 });

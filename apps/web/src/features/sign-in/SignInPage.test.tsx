@@ -129,6 +129,35 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
   });
 
+  it('a step past its hour (stateInvalid) offers to start again: a new password sign-in for the same email', async () => {
+    let asked: URLSearchParams | undefined;
+    server.use(
+      http.post(api(apiPaths.cognitoLogin), () => fail(400, 'stateInvalid')),
+      http.get(api(apiPaths.getCsrf), ({ request }) => {
+        asked = new URL(request.url).searchParams;
+        return ok({ csrf: 'state-2', code_challenge: 'pkce-2' });
+      }),
+    );
+    const user = userEvent.setup();
+    await signIn();
+    expect(await screen.findByText(messages.stateInvalid)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Start again' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    expect(asked?.get('p')).toBe('COGNITO');
+    const url = new URL(String(vi.mocked(goToUrl).mock.calls[0]?.[0]));
+    expect(url.pathname).toBe('/oidc/oauth2/authorize');
+    expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
+    expect(url.searchParams.get('state')).toBe('state-2');
+    expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+  });
+
+  it('no other refusal offers to start again', async () => {
+    server.use(http.post(api(apiPaths.cognitoLogin), () => fail(401, 'incorrectCredentials')));
+    await signIn();
+    await screen.findByText(messages.incorrectCredentials);
+    expect(screen.queryByRole('button', { name: 'Start again' })).not.toBeInTheDocument();
+  });
+
   it('an empty password is refused before any call', async () => {
     const user = userEvent.setup();
     renderSignIn();

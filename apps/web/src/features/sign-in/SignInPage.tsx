@@ -20,6 +20,7 @@ import { ApiError } from '../../lib/http.ts';
 import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 
 const signInForm = lazySchema(() => z.omit(cognitoLoginBody, { uid: true }));
 const FIELD_IDS = { email: 'sign-in-email', password: 'sign-in-password' } as const;
@@ -53,6 +54,8 @@ export default function SignInPage() {
       setCallError(message);
     },
   });
+  // a step past its hour (or used in another tab) is gone: a new one starts from this tab's sign-in
+  const restart = useProviderSignIn();
   const email = form.watch<string>('email');
   const pending = login.isPending || login.isSuccess;
   // 'Incorrect username or password.' refuses what was typed: both fields point to it (aria-invalid)
@@ -66,6 +69,14 @@ export default function SignInPage() {
           <p>{messageText(callError)}</p>
           {'code' in callError && callError.code === 'userNotConfirmed' && (
             <Link to="/send-verification-code">{t('verify_link')}</Link>
+          )}
+          {'code' in callError && callError.code === 'stateInvalid' && (
+            <Button
+              loading={restart.isPending || restart.isSuccess}
+              onClick={() => restart.mutate({ provider: 'COGNITO', loginHint: email.trim() || undefined })}
+            >
+              {t('start_again')}
+            </Button>
           )}
         </Alert>
       )}

@@ -7,6 +7,7 @@ export const en = {
   submit: 'Sign in',
   verify_link: 'Verify your email',
   other_methods: 'Use another way to sign in',
+  start_again: 'Start again',
 };
 
 export type SignInCatalog = Record<keyof typeof en, string>;
@@ -19,6 +20,7 @@ export const es: SignInCatalog = {
   submit: 'Iniciar sesión',
   verify_link: 'Verifica tu correo electrónico',
   other_methods: 'Usar otra forma de iniciar sesión',
+  start_again: 'Volver a empezar',
 };
 
 export const fr: SignInCatalog = {
@@ -29,6 +31,7 @@ export const fr: SignInCatalog = {
   submit: 'Se connecter',
   verify_link: 'Vérifiez votre adresse e-mail',
   other_methods: 'Utiliser un autre moyen de connexion',
+  start_again: 'Recommencer',
 };
 
 export const pt: SignInCatalog = {
@@ -39,6 +42,7 @@ export const pt: SignInCatalog = {
   submit: 'Entrar',
   verify_link: 'Verifique seu e-mail',
   other_methods: 'Usar outra forma de entrar',
+  start_again: 'Começar novamente',
 };
 
 export const zh: SignInCatalog = {
@@ -49,6 +53,7 @@ export const zh: SignInCatalog = {
   submit: '登录',
   verify_link: '验证您的电子邮箱',
   other_methods: '使用其他方式登录',
+  start_again: '重新开始',
 };
 
 export const ar: SignInCatalog = {
@@ -59,6 +64,7 @@ export const ar: SignInCatalog = {
   submit: 'تسجيل الدخول',
   verify_link: 'تحقق من بريدك الإلكتروني',
   other_methods: 'استخدام طريقة أخرى لتسجيل الدخول',
+  start_again: 'البدء من جديد',
 };
 
 export const de: SignInCatalog = {
@@ -69,4 +75,5 @@ export const de: SignInCatalog = {
   submit: 'Anmelden',
   verify_link: 'Bestätigen Sie Ihre E-Mail-Adresse',
   other_methods: 'Andere Anmeldemöglichkeit verwenden',
+  start_again: 'Von vorn beginnen',
 };
