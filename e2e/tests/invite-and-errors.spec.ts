@@ -169,7 +169,7 @@ test.describe('calls a page cannot do without (issue 2 HTTP client)', () => {
     await page.route('**/*', () => {
       // left unanswered on purpose
     });
-    await page.getByLabel(en.accessCode.code_label, { exact: true }).fill('ABCDEF');
+    await page.getByLabel(en.accessCode.code_label, { exact: true }).fill('318264');
     await submit.click();
     await expect(page).toHaveURL(new RegExp(`/error-timeout/${csrf}$`));
     await expect(page.getByRole('heading', { name: en.errorPages.timeout_title })).toBeVisible();

@@ -6,12 +6,11 @@ import styles from './Field.module.css';
 
 /**
  * What a code field keeps of typed, pasted or autofilled text: digits of any script as ASCII (a phone
- * set to Arabic or Persian types ١٢٣), no spaces/dashes; digits only unless alphanumeric.
+ * set to Arabic or Persian types ١٢٣), nothing else: every code the portal issues is digits (mailed
+ * codes, access codes), so a letter typed is a slip, never a guess counted against a provider.
  */
-export function sanitizeCode(raw: string, length: number, alphanumeric: boolean): string {
-  const ascii = normalizeDigits(raw);
-  const kept = alphanumeric ? ascii.replace(/[^0-9a-z]/gi, '') : ascii.replace(/\D/g, '');
-  return kept.slice(0, length);
+export function sanitizeCode(raw: string, length: number): string {
+  return normalizeDigits(raw).replace(/\D/g, '').slice(0, length);
 }
 
 export interface CodeInputProps {
@@ -20,8 +19,6 @@ export interface CodeInputProps {
   onChange: (value: string) => void;
   /** Characters of the code (emailed codes and access codes: 6). */
   length?: number;
-  /** Access codes may hold letters; emailed codes are digits only (numeric keyboard on phones). */
-  alphanumeric?: boolean;
   hint?: ReactNode;
   error?: ReactNode;
   /** Id of the server's refusal of the code shown elsewhere (a wrong code): FieldMessages.refusalId. */
@@ -45,7 +42,6 @@ export function CodeInput({
   value,
   onChange,
   length = EMAIL_CODE_LENGTH,
-  alphanumeric = false,
   hint,
   error,
   refusalId,
@@ -62,7 +58,7 @@ export function CodeInput({
   // React keeps it while hydrating, but the first render after would set the empty value again.
   useLayoutEffect(() => {
     const typed = input.current?.value ?? '';
-    if (typed && typed !== value) onChange(sanitizeCode(typed, length, alphanumeric));
+    if (typed && typed !== value) onChange(sanitizeCode(typed, length));
     // once, as the field appears: later the value comes only through onChange
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -74,7 +70,7 @@ export function CodeInput({
 
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     event.preventDefault();
-    onChange(sanitizeCode(event.clipboardData.getData('text'), length, alphanumeric));
+    onChange(sanitizeCode(event.clipboardData.getData('text'), length));
   };
 
   return (
@@ -91,15 +87,15 @@ export function CodeInput({
           dir="ltr"
           value={value}
           autoComplete="one-time-code"
-          inputMode={alphanumeric ? 'text' : 'numeric'}
-          autoCapitalize={alphanumeric ? 'characters' : 'off'}
+          inputMode="numeric"
+          autoCapitalize="off"
           spellCheck={false}
-          pattern={alphanumeric ? undefined : '[0-9]*'}
+          pattern="[0-9]*"
           maxLength={length}
           autoFocus={autoFocus}
           onBlur={onBlur}
           onPaste={onPaste}
-          onChange={(event) => onChange(sanitizeCode(event.target.value, length, alphanumeric))}
+          onChange={(event) => onChange(sanitizeCode(event.target.value, length))}
         />
       </div>
       {resend}

@@ -25,7 +25,7 @@ async function enter(code: string, language: 'en' | 'fr' = 'en') {
 
 describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it("shows 'Access Code must be exactly 6 digits!' when fewer than 6 characters", async () => {
-    await enter('AB12');
+    await enter('1234');
     expect((await screen.findAllByText(messages.accessCodeLength)).length).toBeGreaterThan(0);
     expect(screen.getByRole('alert')).toHaveFocus();
   });
@@ -34,19 +34,34 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     const user = userEvent.setup();
     renderRoute('/access-code', { shell: false });
     const input = await screen.findByLabelText('Access code');
-    await user.type(input, 'ab12cd99');
-    expect(input).toHaveValue('ab12cd');
+    await user.type(input, '12345678');
+    expect(input).toHaveValue('123456');
     expect(input).toHaveAttribute('maxLength', '6');
     expect(input).toHaveAttribute('autocomplete', 'one-time-code');
   });
 
+  it('a six-digit code: a phone shows its number pad, and a letter typed by mistake (O for 0) is never sent as a guess', async () => {
+    let asked = 0;
+    server.use(
+      http.get(api(apiPaths.accessCodeLogin(':code', ':sp_id')), () => {
+        asked++;
+        return fail(404, 'accessCodeNotFound');
+      }),
+    );
+    const input = await enter('12345O');
+    expect(input).toHaveAttribute('inputmode', 'numeric');
+    expect(input).toHaveValue('12345');
+    expect((await screen.findAllByText(messages.accessCodeLength)).length).toBeGreaterThan(0);
+    expect(asked).toBe(0);
+  });
+
   it('GET accessCodes/login/{code}/{sp_id} with the sp_id of the login params; success clears the saved login data and goes to auth/cookie with hash, return_url and token', async () => {
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
         ok({ cookie_hash: 'hash-1', sp_id: 'sp-7' }),
       ),
     );
-    await enter('K7Q2ZX');
+    await enter('472913');
     await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
     const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
     expect(url.origin + url.pathname).toBe('http://localhost/api/auth/cookie');
@@ -60,18 +75,18 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it("a server message beginning 'The code you entered is not for' is shown as is", async () => {
     const msg = 'The code you entered is not for Reading Lab';
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
         fail(400, 'accessCodeWrongProviderPrefix', msg, 'Reading Lab'),
       ),
     );
-    await enter('K7Q2ZX');
+    await enter('472913');
     expect(await screen.findByText(msg)).toBeInTheDocument();
     expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-7');
   });
 
   it('in another language the refusal naming the provider is in that language, the name as the server wrote it', async () => {
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
         fail(
           400,
           'accessCodeWrongProviderPrefix',
@@ -80,17 +95,17 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
         ),
       ),
     );
-    await enter('K7Q2ZX', 'fr');
+    await enter('472913', 'fr');
     expect(await screen.findByText('Le code saisi n’est pas destiné à Reading Lab')).toBeInTheDocument();
   });
 
   it("other failure shows 'The code you entered did not work. Try again or contact your teacher.'", async () => {
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
         fail(404, 'accessCodeNotFound', 'nope'),
       ),
     );
-    const input = await enter('K7Q2ZX');
+    const input = await enter('472913');
     expect(await screen.findByText(messages.accessCodeFailed)).toBeInTheDocument();
     // the refusal is tied to the field (issue 12)
     expect(input).toHaveAttribute('aria-invalid', 'true');
@@ -105,8 +120,8 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   ] as const)(
     'a %i %s refusal shows its own message, not the wrong-code one; the code stays valid and can be sent again',
     async (status, code) => {
-      server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(status, code)));
-      const input = await enter('K7Q2ZX');
+      server.use(http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () => fail(status, code)));
+      const input = await enter('472913');
       expect(await screen.findByText(messages[code])).toBeInTheDocument();
       expect(screen.queryByText(messages.accessCodeFailed)).toBeNull();
       expect(input).not.toHaveAttribute('aria-invalid');
@@ -115,17 +130,17 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   );
 
   it('no answer at all (the Wi-Fi dropped a moment) says so on the page, the code kept and not called wrong', async () => {
-    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => HttpResponse.error()));
-    const input = await enter('K7Q2ZX');
+    server.use(http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () => HttpResponse.error()));
+    const input = await enter('472913');
     expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/access-code$/);
-    expect(input).toHaveValue('K7Q2ZX');
+    expect(input).toHaveValue('472913');
     expect(input).not.toHaveAttribute('aria-invalid');
   });
 
   it('a 5xx goes to /error-generic, as on every page', async () => {
-    server.use(http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () => fail(500, 'internalError')));
-    await enter('K7Q2ZX');
+    server.use(http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () => fail(500, 'internalError')));
+    await enter('472913');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic\/lc-7$/));
   });
 
@@ -138,11 +153,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it('without the sign-in request token it stays and says the link has expired (auth/cookie needs it)', async () => {
     sessionStorage.removeItem(STORAGE_KEYS.loginCsrf);
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
         ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
       ),
     );
-    const input = await enter('K7Q2ZX');
+    const input = await enter('472913');
     expect(await screen.findByText(messages.loginRequestNotFound)).toBeInTheDocument();
     expect(goToUrl).not.toHaveBeenCalled();
     // the code was accepted: the lost sign-in request is not the field's fault
@@ -153,14 +168,14 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     localStorage.clear();
     server.use(
       http.get(api(apiPaths.getCsrfLogin('new-1')), () => ok(loginParams)),
-      http.get(api(apiPaths.accessCodeLogin('ABCDEF', 'sp-7')), () =>
+      http.get(api(apiPaths.accessCodeLogin('318264', 'sp-7')), () =>
         ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
       ),
     );
     const user = userEvent.setup();
     renderRoute('/access-code/new-1', { shell: false });
     await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('new-1'));
-    await user.type(screen.getByLabelText('Access code'), 'ABCDEF');
+    await user.type(screen.getByLabelText('Access code'), '318264');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('token')).toBe('new-1');
@@ -168,7 +183,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
 
   it('without login params it asks for the teacher link and sends nothing', async () => {
     sessionStorage.clear();
-    await enter('ABCDEF');
+    await enter('318264');
     const instruction = screen.getByText(
       'Open the sign-in link your teacher gave you, then enter the code here.',
     );

@@ -80,7 +80,6 @@ export default function AccessCodePage() {
           id={CODE_FIELD_ID}
           label={t('code_label')}
           length={ACCESS_CODE_LENGTH}
-          alphanumeric
           refusalId={callError?.codeRefused ? CALL_ERROR_ID : undefined}
         />
         <Button type="submit" loading={pending || loading} fullWidth>

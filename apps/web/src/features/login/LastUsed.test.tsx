@@ -185,13 +185,13 @@ describe("what 'Last used' remembers: the method of a sign-in that succeeded, ne
     );
     sessionStorage.setItem(STORAGE_KEYS.pendingSignInMethod, 'Google');
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('K7Q2ZX', 'sp-1')), () =>
+      http.get(api(apiPaths.accessCodeLogin('472913', 'sp-1')), () =>
         ok({ cookie_hash: 'h', sp_id: 'sp-1' }),
       ),
     );
     const user = userEvent.setup();
     renderRoute('/access-code', { shell: false });
-    await user.type(await screen.findByLabelText('Access code'), 'K7Q2ZX');
+    await user.type(await screen.findByLabelText('Access code'), '472913');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(lastUsed()).toBe('classCode');

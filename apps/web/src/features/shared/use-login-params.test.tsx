@@ -140,14 +140,14 @@ describe('a person faster than the login params (issue: the product lost on a sl
     sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify({ ...params, sp_id: 'sp-old' }));
     const slow = slowParams();
     server.use(
-      http.get(api(apiPaths.accessCodeLogin('ABCDEF', 'sp-1')), () =>
+      http.get(api(apiPaths.accessCodeLogin('318264', 'sp-1')), () =>
         ok({ cookie_hash: 'h', sp_id: 'sp-1' }),
       ),
     );
     const user = userEvent.setup();
     renderRoute('/log-in/lc-1', { shell: false });
     await user.click(await screen.findByRole('link', { name: 'Sign in with a class code' }));
-    await user.type(await screen.findByLabelText('Access code'), 'ABCDEF');
+    await user.type(await screen.findByLabelText('Access code'), '318264');
     expect(busy('Continue')).toBe(true);
     slow.answer(ok({ ...params, sp_id: 'sp-1' }));
     await waitFor(() => expect(busy('Continue')).toBe(false));
