@@ -303,6 +303,33 @@ describe('resilient counters', () => {
     await counters.clear('k');
     expect((await counters.peek('k', SHARED_RETRY_AFTER_MS + 2)).count).toBe(0);
   });
+  it("a success's undo during a stall reaches the shared store too: a hit that timed out but landed there later is taken back", async () => {
+    const redis = memoryCounters();
+    let stalled = true;
+    const late: (() => Promise<unknown>)[] = [];
+    const shared: CounterStore = {
+      ...redis,
+      shared: () => true,
+      // a stalled Redis: the command is written, times out here, and runs when Redis answers again
+      hit: async (...args) => {
+        if (!stalled) return redis.hit(...args);
+        late.push(() => redis.hit(...args));
+        throw new Error('Command timed out');
+      },
+      undo: async (...args) => {
+        if (!stalled) return redis.undo(...args);
+        late.push(() => redis.undo(...args));
+        throw new Error('Command timed out');
+      },
+    };
+    const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    // a pupil's right password during the stall: the guess is reserved, then released
+    await counters.hit('address-failures:school', 0, 60_000);
+    await counters.undo('address-failures:school', 1, 1);
+    stalled = false;
+    for (const run of late) await run();
+    expect((await redis.peek('address-failures:school', 2)).count).toBe(0);
+  });
 });
 
 describe('where the counts are kept, as the start line says', () => {

@@ -182,7 +182,18 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
     shared: () => !degraded && shared.shared(),
     hit: (key, now, ttlMs, slide) => attempt(now, (s) => s.hit(key, now, ttlMs, slide)),
     peek: (key, now) => attempt(now, (s) => s.peek(key, now)),
-    undo: (key, now, by) => attempt(now, (s) => s.undo(key, now, by)),
+    // while degraded an undo goes on to the shared store too, without waiting for it: a hit that timed
+    // out was written to Redis all the same and lands when it answers again, and this undo, sent after
+    // it on the same connection, lands after it. Without it each sign-in of a school in flight at a
+    // stall left a failure on the school's address that nothing took back (at worst it forgives one
+    // more failure that the shared store counted, never one an attacker's failure keeps).
+    undo: async (key, now, by) => {
+      if (degraded && now < retryAt) {
+        void shared.undo(key, now, by).catch(() => undefined);
+        return local.undo(key, now, by);
+      }
+      return attempt(now, (s) => s.undo(key, now, by));
+    },
     // a clear must reach both, or a success would leave the other's count standing; while degraded
     // the shared one is sent on without waiting for it (a Redis that hangs would hold the success)
     clear: async (key) => {
