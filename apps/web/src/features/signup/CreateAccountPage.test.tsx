@@ -242,6 +242,23 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(screen.queryByText('You have been invited. Fill in the form to create your account.')).toBeNull();
   });
 
+  it('invite: with a link not valid the form makes a plain sign-up (no code sent), never the same refusal twice', async () => {
+    let body: Record<string, unknown> = {};
+    server.use(
+      http.get(api(apiPaths.inviteEmail('gone')), () => fail(404, 'inviteNotFound')),
+      http.post(api(apiPaths.signup), async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return ok({ email: 'ana@school.org' });
+      }),
+    );
+    const user = await open('/invite/gone');
+    await screen.findByText(messages.inviteNotFound);
+    await fill(user);
+    await submit(user);
+    await waitFor(() => expect(body.email).toBe('ana@school.org'));
+    expect(body).not.toHaveProperty('code');
+  });
+
   it('create-account/{csrf} saves the login params of the csrf', async () => {
     const params = { url: 'https://app.example/', isTeacher: true, sp_id: 'sp' };
     server.use(http.get(api(apiPaths.getCsrfLogin('lc-5')), () => ok(params)));

@@ -74,7 +74,8 @@ export default function CreateAccountPage() {
         email: values.email,
         pw: values.pw,
         description: values.description,
-        ...(inviteCode ? { code: inviteCode } : {}),
+        // a link not valid (shown above the form) makes this a plain sign-up, not a refusal repeated
+        ...(inviteCode && !invite.error ? { code: inviteCode } : {}),
       }),
     onSuccess: (_answer, values) => {
       rememberEmail(values.email);
