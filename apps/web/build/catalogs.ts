@@ -32,9 +32,10 @@ const sent = (namespace: string, catalog: unknown): unknown =>
 
 /**
  * The module of one language's catalogs: its own texts written out (less the server's page words),
- * the ones listed above imported.
+ * the ones listed above imported; the first part's module also exports `later`, the loader of the
+ * later part (`laterId`).
  */
-export function catalogModule(language: string, catalogs: Record<string, unknown>): string {
+export function catalogModule(language: string, catalogs: Record<string, unknown>, laterId?: string): string {
   const imported = Object.fromEntries(
     Object.entries(IMPORTED[language] ?? {}).filter(([namespace]) => namespace in catalogs),
   );
@@ -47,7 +48,9 @@ export function catalogModule(language: string, catalogs: Record<string, unknown
   const entries = Object.entries(imported).map(
     ([namespace, { name }]) => `, ${JSON.stringify(namespace)}: ${name}`,
   );
-  return `${imports.join('')}export default { ...${JSON.stringify(written)}${entries.join('')} };`;
+  // the first part names its later part: the first script can start it with a later page's chunk
+  const later = laterId ? `export const later = () => import('${laterId}');\n` : '';
+  return `${imports.join('')}${later}export default { ...${JSON.stringify(written)}${entries.join('')} };`;
 }
 
 /**
@@ -83,7 +86,7 @@ export function languageCatalogs(): Plugin {
           ([namespace]) => laterNamespaces.has(namespace) === later,
         ),
       );
-      return catalogModule(language, part);
+      return catalogModule(language, part, later ? undefined : `${LATER_PREFIX}${language}`);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { pagePaths } from '@frontdoor/contract';
 import LoginPage from './login/LoginPage.tsx';
@@ -6,6 +6,7 @@ import EmailPage from './email/EmailPage.tsx';
 import CreateAccountPage from './signup/CreateAccountPage.tsx';
 import AccessCodePage from './access-code/AccessCodePage.tsx';
 import ErrorPage from './errors/ErrorPage.tsx';
+import { isBundled, loadLaterCatalogs } from '../lib/i18n/load.ts';
 
 /**
  * Every page of spec §2 (the contract's pagePaths), each {csrf} page with and without the segment. The four pages a sign-in
@@ -15,13 +16,20 @@ import ErrorPage from './errors/ErrorPage.tsx';
  * and a chunk asked of that same server might never come. The shell (src/shell) renders these
  * inside its layout; an unknown path shows the login page.
  */
-const SendVerificationCodePage = lazy(() => import('./verification/SendVerificationCodePage.tsx'));
-const CodePage = lazy(() => import('./verification/CodePage.tsx'));
-const PostLoginPage = lazy(() => import('./post-login/PostLoginPage.tsx'));
-const PasswordResetPage = lazy(() => import('./password-reset/PasswordResetPage.tsx'));
-const ForgotPasswordPage = lazy(() => import('./password-reset/ForgotPasswordPage.tsx'));
-const ValidatePage = lazy(() => import('./validate/ValidatePage.tsx'));
-const SignInPage = lazy(() => import('./sign-in/SignInPage.tsx'));
+const laterPage = (load: () => Promise<{ default: ComponentType }>) =>
+  lazy(() => {
+    // its texts (useLaterTranslation) download beside its chunk, not one round trip after it
+    const { lang } = document.documentElement;
+    if (isBundled(lang)) loadLaterCatalogs(lang).catch(() => undefined);
+    return load();
+  });
+const SendVerificationCodePage = laterPage(() => import('./verification/SendVerificationCodePage.tsx'));
+const CodePage = laterPage(() => import('./verification/CodePage.tsx'));
+const PostLoginPage = laterPage(() => import('./post-login/PostLoginPage.tsx'));
+const PasswordResetPage = laterPage(() => import('./password-reset/PasswordResetPage.tsx'));
+const ForgotPasswordPage = laterPage(() => import('./password-reset/ForgotPasswordPage.tsx'));
+const ValidatePage = laterPage(() => import('./validate/ValidatePage.tsx'));
+const SignInPage = laterPage(() => import('./sign-in/SignInPage.tsx'));
 
 export const featureRoutes: RouteObject[] = [
   { path: pagePaths.logIn, element: <LoginPage /> },

@@ -4,10 +4,13 @@ import type { BundledLanguage } from './languages.ts';
 import type { LanguageCatalogs } from './resources.ts';
 
 /**
- * One chunk per language with its catalogs of every namespace (build/catalogs.ts makes them from
- * resources.ts), so a page downloads only the strings of its own language.
+ * One chunk per language with its catalogs of every namespace but the later pages' (build/catalogs.ts
+ * makes them from resources.ts), so a page downloads only the strings of its own language.
  */
-const catalogChunks: Record<BundledLanguage, () => Promise<{ default: LanguageCatalogs }>> = {
+const catalogChunks: Record<
+  BundledLanguage,
+  () => Promise<{ default: LanguageCatalogs; later: () => Promise<{ default: LanguageCatalogs }> }>
+> = {
   en: () => import('virtual:fd-catalogs/en'),
   es: () => import('virtual:fd-catalogs/es'),
   fr: () => import('virtual:fd-catalogs/fr'),
@@ -19,6 +22,13 @@ const catalogChunks: Record<BundledLanguage, () => Promise<{ default: LanguageCa
 
 export const isBundled = (code: string | null | undefined): code is BundledLanguage =>
   BUNDLED_LANGUAGES.some((bundled) => bundled === code);
+
+/**
+ * A language's later pages' catalogs (use-later-translation.ts), asked through its first chunk, which
+ * names them (loaded already: the browser answers it from its module map).
+ */
+export const loadLaterCatalogs = (code: BundledLanguage): Promise<{ default: LanguageCatalogs }> =>
+  catalogChunks[code]().then(({ later }) => later());
 
 /**
  * What else a language brings once a page has asked for it (use-later-translation.ts adds the later

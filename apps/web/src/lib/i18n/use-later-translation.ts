@@ -1,23 +1,9 @@
 import { use } from 'react';
 import type { BundledLanguage } from './languages.ts';
-import { alsoLoad, isBundled } from './load.ts';
+import { alsoLoad, isBundled, loadLaterCatalogs } from './load.ts';
 import type { LaterNamespace } from './resources.ts';
 import type { Translator } from './translator.ts';
 import { useTranslation } from './use-translation.tsx';
-
-/** The later pages' catalogs, one chunk per language (build/catalogs.ts). */
-const laterChunks: Record<
-  BundledLanguage,
-  () => Promise<{ default: Record<string, Record<string, string>> }>
-> = {
-  en: () => import('virtual:fd-later-catalogs/en'),
-  es: () => import('virtual:fd-later-catalogs/es'),
-  fr: () => import('virtual:fd-later-catalogs/fr'),
-  pt: () => import('virtual:fd-later-catalogs/pt'),
-  zh: () => import('virtual:fd-later-catalogs/zh'),
-  ar: () => import('virtual:fd-later-catalogs/ar'),
-  de: () => import('virtual:fd-later-catalogs/de'),
-};
 
 type Load = Promise<void>;
 /** Catalogs the translator was given whole (prerendering, tests): nothing to wait for. */
@@ -29,7 +15,7 @@ function loadLater(i18n: Translator, code: BundledLanguage): Load {
   loads.set(i18n, held);
   let load = held.get(code);
   if (!load) {
-    const started: Load = laterChunks[code]().then(
+    const started: Load = loadLaterCatalogs(code).then(
       ({ default: catalogs }) => {
         i18n.addLanguage(code, catalogs);
         // marked as React marks a promise it has seen settle: `use` then reads it without suspending
