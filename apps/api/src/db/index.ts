@@ -212,12 +212,12 @@ export class NewerDatabaseError extends Error {
   }
 }
 
-/** The names of the migrations a database ran: none on a new one, which has no table of them yet. */
 /** Whether no migration has run on this database yet: a file or database nothing has used. */
 export async function isNewDatabase(db: Db): Promise<boolean> {
   return (await executedMigrations(db)).length === 0;
 }
 
+/** The names of the migrations a database ran: none on a new one, which has no table of them yet. */
 async function executedMigrations(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];

@@ -151,6 +151,18 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
   });
 
+  it('a start again that fails says why on the page (it did nothing visible)', async () => {
+    server.use(
+      http.post(api(apiPaths.cognitoLogin), () => fail(400, 'stateInvalid')),
+      http.get(api(apiPaths.getCsrf), () => fail(429, 'tooManyRequests')),
+    );
+    const user = userEvent.setup();
+    await signIn();
+    await user.click(await screen.findByRole('button', { name: 'Start again' }));
+    expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+    expect(goToUrl).not.toHaveBeenCalled();
+  });
+
   it('no other refusal offers to start again', async () => {
     server.use(http.post(api(apiPaths.cognitoLogin), () => fail(401, 'incorrectCredentials')));
     await signIn();

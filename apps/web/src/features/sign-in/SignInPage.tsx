@@ -73,7 +73,12 @@ export default function SignInPage() {
           {'code' in callError && callError.code === 'stateInvalid' && (
             <Button
               loading={restart.isPending || restart.isSuccess}
-              onClick={() => restart.mutate({ provider: 'COGNITO', loginHint: email.trim() || undefined })}
+              onClick={() =>
+                restart.mutate(
+                  { provider: 'COGNITO', loginHint: email.trim() || undefined },
+                  { onError: (error) => setCallError(failure(error)) },
+                )
+              }
             >
               {t('start_again')}
             </Button>

@@ -1,10 +1,21 @@
 import { Suspense } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { TranslatorProvider } from './use-translation.tsx';
 import { createI18n, loadLanguage } from './index.ts';
 import { useLaterTranslation } from './use-later-translation.ts';
 import { de, fr } from '../../features/sign-in/locales.ts';
+import type * as Load from './load.ts';
+
+// Spanish's later catalogs cannot be downloaded (a school's network dropped it)
+vi.mock('./load.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof Load>();
+  return {
+    ...actual,
+    loadLaterCatalogs: (code: Parameters<typeof actual.loadLaterCatalogs>[0]) =>
+      code === 'es' ? Promise.reject(new Error('Failed to fetch')) : actual.loadLaterCatalogs(code),
+  };
+});
 
 function LaterTitle() {
   const { t } = useLaterTranslation('signIn');
@@ -41,6 +52,24 @@ describe('useLaterTranslation', () => {
 
   it('a translator that never showed a later page loads only the first catalogs of a language', async () => {
     const i18n = createI18n('en', {});
+    await loadLanguage(i18n, 'es');
+    expect(i18n.holds('es', 'login')).toBe(true);
+    expect(i18n.holds('es', 'signIn')).toBe(false);
+  });
+
+  it("a language whose later catalogs fail to download is still switched to (the first pages' texts are in)", async () => {
+    const i18n = createI18n('de', {});
+    await loadLanguage(i18n, 'de');
+    await act(async () => {
+      render(
+        <TranslatorProvider value={i18n}>
+          <Suspense fallback={<p>loading</p>}>
+            <LaterTitle />
+          </Suspense>
+        </TranslatorProvider>,
+      );
+    });
+    await screen.findByRole('heading', { name: de.title });
     await loadLanguage(i18n, 'es');
     expect(i18n.holds('es', 'login')).toBe(true);
     expect(i18n.holds('es', 'signIn')).toBe(false);

@@ -22,7 +22,8 @@ function loadLater(i18n: Translator, code: BundledLanguage): Load {
         Object.assign(started, { status: 'fulfilled', value: undefined });
       },
       (error: unknown) => {
-        // a failed download (a school's network) is asked again by the next render, not kept
+        // a failed download (a school's network) is not kept: the page shows its error, and the next
+        // page that needs these texts asks again
         held.delete(code);
         throw error;
       },
@@ -34,8 +35,10 @@ function loadLater(i18n: Translator, code: BundledLanguage): Load {
 }
 
 // a language chosen once a later page has shown comes with its later catalogs, before it is shown
+// (best effort: a failed download leaves the switch to the first catalogs, and the page's own use()
+// asks again)
 alsoLoad.push(async (i18n, code) => {
-  if (loads.has(i18n)) await loadLater(i18n, code);
+  if (loads.has(i18n)) await loadLater(i18n, code).catch(() => undefined);
 });
 
 /**
