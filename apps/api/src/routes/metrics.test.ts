@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, messages } from '@frontdoor/contract';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createAccessCode } from '../services/access-codes.ts';
-import { observeRequest, registry } from '../services/metrics.ts';
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Driver } from 'kysely';
+import { SCRAPE_DATABASE_TIMEOUT_MS, observeRequest, registry, scrape } from '../services/metrics.ts';
+import { createLogger } from '../services/logger.ts';
+import type { Database } from '../db/types.ts';
 import {
   DIALECTS,
   TEST_PASSWORD,
@@ -287,5 +290,48 @@ describe.each(DIALECTS)('GET /metrics on $dialect', ({ dialect, skip }) => {
         before + refused,
       );
     });
+  });
+});
+
+describe('a scrape while the database does not answer (packets dropped: a partition, a host switched off)', () => {
+  it('says frontdoor_database_up 0 after SCRAPE_DATABASE_TIMEOUT_MS, well inside a scrape timeout, not after the pool gives up', async () => {
+    // every connection is asked for and never given, as a pool waits on a server that drops packets
+    const driver: Driver = {
+      init: async () => undefined,
+      acquireConnection: () => new Promise(() => undefined),
+      beginTransaction: async () => undefined,
+      commitTransaction: async () => undefined,
+      rollbackTransaction: async () => undefined,
+      releaseConnection: async () => undefined,
+      destroy: async () => undefined,
+    };
+    const db = new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => driver,
+        createIntrospector: (k) => new PostgresIntrospector(k),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    vi.useFakeTimers();
+    try {
+      const scraped = scrape({
+        db,
+        now: () => 0,
+        logger: createLogger({ level: 'silent' }),
+        limits: { hashing: { depth: { active: 0, waiting: 0 } } } as unknown as Parameters<
+          typeof scrape
+        >[0]['limits'],
+      });
+      let done = false;
+      void scraped.then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(SCRAPE_DATABASE_TIMEOUT_MS - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sample(await scraped, 'frontdoor_database_up')).toBe(0);
+      expect(SCRAPE_DATABASE_TIMEOUT_MS).toBeLessThanOrEqual(2000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

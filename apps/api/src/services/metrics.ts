@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { sql } from 'kysely';
+import { assertWritable, databaseFileProblem } from '../db/index.ts';
 import type { AppContext } from '../context.ts';
 import type { AuditEvent } from './audit.ts';
 
@@ -79,9 +80,16 @@ const outboxRejected = new Gauge({
 
 const databaseUp = new Gauge({
   name: 'frontdoor_database_up',
-  help: 'Whether the last scrape could read the database (1) or not (0: the outbox gauges are then absent)',
+  help: 'Whether the last scrape found the database taking writes and read the outbox within 2 s (1) or not (0: the outbox gauges are then absent)',
   registers: [registry],
 });
+
+/**
+ * How long a scrape waits for the database: a database that drops packets would otherwise hold it
+ * for the pool's 10 s, as long as Prometheus's default scrape timeout, and the scrape saying the
+ * database is down would never arrive.
+ */
+export const SCRAPE_DATABASE_TIMEOUT_MS = 2000;
 
 let processMetrics = false;
 /** Node's own metrics (memory, event-loop delay, GC): started once, by the first app that serves /metrics. */
@@ -215,6 +223,19 @@ async function readOutbox(ctx: ScrapeContext): Promise<void> {
   }
 }
 
+/** `work`'s result, or a refusal once `ms` have passed without one (the work itself goes on). */
+async function withinTime(ms: number, work: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([work(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function resetOutboxGauges(): void {
   for (const gauge of [outboxPending, outboxRetrying, outboxOldest, outboxFailed, outboxRejected])
     gauge.reset();
@@ -229,7 +250,13 @@ export async function scrape(ctx: ScrapeContext): Promise<string> {
   hashRunning.set(active);
   hashWaiting.set(waiting);
   try {
-    await readOutbox(ctx);
+    await withinTime(SCRAPE_DATABASE_TIMEOUT_MS, async () => {
+      // what /readyz asks (app.ts): a read-only replica or a replaced file fails every sign-in too
+      await assertWritable(ctx.db);
+      if (databaseFileProblem(ctx.db))
+        throw new Error('the database file is not the one the server writes to');
+      await readOutbox(ctx);
+    });
     databaseUp.set(1);
   } catch (err) {
     ctx.logger.warn({ err }, 'metrics: the database did not answer');
