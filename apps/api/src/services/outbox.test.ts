@@ -157,6 +157,35 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    "names on each delivery line the account whose request queued the mail, as the request's own line does",
+    async () => {
+      const { lines, logger } = capturedLog();
+      let down = true;
+      const flaky: Mailer = {
+        send: async () => {
+          if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+        },
+        close: async () => {},
+      };
+      const app = (t = await createTestApp(dialect, { mailer: flaky, logger }));
+      const user = await seedUser(app, { email: 'traced@school.test' });
+      expect(
+        (await app.client().post('/api/cognito/sendreset', { un: 'traced@school.test' })).statusCode,
+      ).toBe(200);
+      const { id } = await onlyRow(app);
+      expect(await app.ctx.outbox.drain()).toBe(0);
+      down = false;
+      app.clock.advance(retryDelayMs(1));
+      expect(await app.ctx.outbox.drain()).toBe(1);
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const deliveries = entries.filter((e) => e.outboxId === id);
+      expect(deliveries.map((e) => e.userId)).toEqual([user.id, user.id]);
+      expect(entries.some((e) => e.userId === user.id && e.outboxId === undefined)).toBe(true);
+      expect(lines.join('')).not.toContain('traced@school.test');
+    },
+  );
+
   it.skipIf(skip)('takes back the row of a worker that died holding it once its lease is over', async () => {
     const app = (t = await createTestApp(dialect));
     await createInvite(app.ctx, 'orphan@school.test');

@@ -52,6 +52,8 @@ interface OutboxRow {
   attempts: number;
   /** The mailed code the row carries: it goes only while the code is live. */
   code_id: number | null;
+  /** The account it is about, when one: its id on every delivery line (the request's line has it too). */
+  user_id: string | null;
 }
 
 /** Sends one row; throws when it was not accepted, so the row is retried. */
@@ -185,13 +187,19 @@ export function createOutbox(
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', '=', due)
-      .returning(['id', 'kind', 'payload', 'attempts', 'code_id'])
+      .returning(['id', 'kind', 'payload', 'attempts', 'code_id', 'user_id'])
       .executeTakeFirst();
     return row && { ...row, kind: row.kind as OutboxKind, payload: row.payload ?? '' };
   }
 
   /** Sends a claimed row and records the outcome; only the holder of the claim records it. */
   async function attempt(row: OutboxRow): Promise<boolean> {
+    // what every line of this row says: which row, and the account whose request queued it
+    const about = {
+      outboxId: row.id,
+      kind: row.kind,
+      ...(row.user_id === null ? {} : { userId: row.user_id }),
+    };
     const finish = (values: Updateable<OutboxTable>) =>
       db
         .updateTable('outbox')
@@ -202,10 +210,7 @@ export function createOutbox(
     // a code replaced while SMTP was down would land after, and on top of, the one that works
     if (row.code_id !== null && !(await isLiveCode(db, row.code_id, ctx.now()))) {
       await finish({ next_attempt_at: null, cancelled_at: ctx.now(), payload: null });
-      logger.info(
-        { outboxId: row.id, kind: row.kind },
-        'outbox: not sent, its code was replaced, used or expired',
-      );
+      logger.info(about, 'outbox: not sent, its code was replaced, used or expired');
       return false;
     }
     try {
@@ -219,7 +224,7 @@ export function createOutbox(
         // a mistyped address: the answer will not change, and it is no operator's alert
         await finish({ last_error: error, next_attempt_at: null, rejected_at: now, payload: null });
         logger.warn(
-          { outboxId: row.id, kind: row.kind, attempts: row.attempts, error },
+          { ...about, attempts: row.attempts, error },
           'outbox: the mail server refused the mail for good',
         );
         return false;
@@ -231,7 +236,7 @@ export function createOutbox(
           : { last_error: error, next_attempt_at: now + retryDelayMs(row.attempts) },
       );
       // the row's id and kind, never its address (and the logger masks any address in the error)
-      const fields = { outboxId: row.id, kind: row.kind, attempts: row.attempts, error };
+      const fields = { ...about, attempts: row.attempts, error };
       if (final) logger.error(fields, 'outbox: delivery failed for good after the attempt limit');
       else
         logger.warn(
@@ -244,10 +249,7 @@ export function createOutbox(
     await finish({ last_error: null, next_attempt_at: null, delivered_at: ctx.now(), payload: null });
     // the end of the warnings an operator read: the mail server answers again
     if (row.attempts > 1)
-      logger.info(
-        { outboxId: row.id, kind: row.kind, attempts: row.attempts },
-        'outbox: delivered after retrying',
-      );
+      logger.info({ ...about, attempts: row.attempts }, 'outbox: delivered after retrying');
     return true;
   }
 
