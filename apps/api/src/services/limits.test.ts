@@ -11,6 +11,9 @@ import {
   seedUser,
   type TestApp,
 } from '../../test/harness.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import {
@@ -27,6 +30,7 @@ import { MAIL_LANGUAGES } from '../mail/render.ts';
 import {
   accessCodeBudget,
   accountDelayMs,
+  checkGuess,
   countedAddress,
   DAY_MS,
   HOUR_MS,
@@ -1051,5 +1055,77 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       for (const a of busy)
         expect(a).toMatchObject({ retryAfter: '2', body: { code: 'serverBusy', msg: messages.serverBusy } });
     });
+  });
+});
+
+describe('two instances on one database (a district running two behind a load balancer)', () => {
+  it('a burst at an account once it is delayed gets one guess checked in all, not one per instance: the others find its failure and its delay', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-two-instances-'));
+    const a = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    const b = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    try {
+      const email = 'two-instances@school.test';
+      await seedUser(a, { email });
+      // four failures: the next one starts the delay
+      for (let i = 0; i < 4; i++)
+        expect((await login(a, `198.51.100.${200 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          login(i % 2 ? b : a, `198.51.100.${210 + i}`, email, `Burst-${i}-Passw0rd!`),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 401)).toHaveLength(1);
+      expect(answers.filter((answer) => answer.body.code === 'tooManyFailures')).toHaveLength(9);
+      expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(5);
+      // once the delay has passed, the right password signs in and resets the account
+      a.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
+      b.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
+      expect((await login(b, '198.51.100.230', email)).status).toBe(200);
+      expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a guess counted first and then not evaluated (the hashing queue full), or with nothing to check, takes its failure back', async () => {
+    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    try {
+      const email = 'not-evaluated@school.test';
+      await seedUser(t, { email });
+      for (let i = 0; i < 4; i++)
+        expect((await login(t, `198.51.100.${240 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+      const before = await findUserByEmail(t.db, email);
+      if (!before) throw new Error('seeded');
+      const busy = checkGuess(
+        t.ctx,
+        '198.51.100.250',
+        before,
+        'password',
+        async () => {
+          // the row holds the failure while the guess is under way
+          expect((await findUserByEmail(t.db, email))?.failed_attempts).toBe(5);
+          throw new Error('the hashing queue is full');
+        },
+        () => 'wrong',
+      );
+      await expect(busy).rejects.toThrow('the hashing queue is full');
+      expect(await findUserByEmail(t.db, email)).toMatchObject({
+        failed_attempts: 4,
+        last_failed_at: before.last_failed_at,
+      });
+      await checkGuess(
+        t.ctx,
+        '198.51.100.251',
+        before,
+        'reset',
+        async () => null,
+        () => 'unchecked',
+      );
+      expect((await findUserByEmail(t.db, email))?.failed_attempts).toBe(4);
+    } finally {
+      await t.close();
+    }
   });
 });

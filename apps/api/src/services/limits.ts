@@ -187,7 +187,7 @@ export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
  * Refuses (429, Retry-After) while the account is locked or waiting out its delay, or while this
  * address is blocked for this account. Nothing is checked, so nothing is counted.
  */
-async function assertAccountMayGuess(ctx: AppContext, address: string, user: User): Promise<void> {
+async function assertAccountMayGuess(ctx: AppContext, address: string, user: User): Promise<User> {
   const now = ctx.now();
   if (user.locked_at !== null) {
     const until = user.locked_at + ABUSE_LIMITS.accountLockMs;
@@ -200,12 +200,13 @@ async function assertAccountMayGuess(ctx: AppContext, address: string, user: Use
       .where('locked_at', '=', user.locked_at)
       .execute();
     await audit(ctx, { event: 'account.unlocked', userId: user.id, detail: { by: 'expiry' } });
-    return;
+    return { ...user, locked_at: null, failed_attempts: 0, last_failed_at: null };
   }
   const delayedUntil = (user.last_failed_at ?? 0) + accountDelayMs(user.failed_attempts);
   if (now < delayedUntil) throw refuse('tooManyFailures', delayedUntil, now);
   const pair = await ctx.limits.counters.peek(pairKey(address, user.id), now);
   if (pair.count >= ABUSE_LIMITS.pairBlockAfterFailures) throw refuse('tooManyFailures', pair.expiresAt, now);
+  return user;
 }
 
 /** What a failed guess was: a password, or a mailed code of that purpose. */
@@ -231,23 +232,71 @@ export async function checkGuess<T>(
 ): Promise<T> {
   return ctx.limits.guesses.run(user.id, async () => {
     // read in its turn: the failures of the guesses before this one are in the row
-    const current = (await findUserById(ctx.db, user.id)) ?? user;
+    let current = (await findUserById(ctx.db, user.id)) ?? user;
     const reserved = await reserveAddressGuess(ctx, address);
     let result: T;
+    let counted: CountedFailure | undefined;
     try {
-      await assertAccountMayGuess(ctx, address, current);
+      // as the check left it: a lock that had run its 24 h is gone with its failures
+      current = await assertAccountMayGuess(ctx, address, current);
+      counted = await countFailureFirst(ctx, current);
       result = await check();
     } catch (error) {
       // refused, or not evaluated (the hashing queue was full): no failure
+      if (counted) await takeBackFailure(ctx, current, counted);
       await releaseAddressGuess(ctx, reserved);
       throw error;
     }
     const outcome = outcomeOf(result);
-    if (outcome === 'wrong') await recordFailure(ctx, reserved, current, guess);
+    if (outcome === 'wrong') await recordFailure(ctx, reserved, current, guess, counted);
     else if (outcome === 'right') await recordSuccess(ctx, reserved, current);
-    else await releaseAddressGuess(ctx, reserved);
+    else {
+      if (counted) await takeBackFailure(ctx, current, counted);
+      await releaseAddressGuess(ctx, reserved);
+    }
     return result;
   });
+}
+
+/** A failure written before its guess was checked: the account's row as that write left it. */
+interface CountedFailure {
+  failed_attempts: number;
+  last_failed_at: number;
+}
+
+/**
+ * Once a failure would delay the account (ABUSE_LIMITS.accountDelayAfterFailures), counts the guess
+ * as a failure before it is checked, by a write that holds only while the row is as this guess read
+ * it. OneAtATime orders one instance's guesses; this orders every instance's: of guesses sent to
+ * several instances at once, one is written and checked, and the others find its failure and its
+ * delay (429 tooManyFailures), as they would one by one. A right guess then resets the account, as
+ * always; a guess not evaluated takes its failure back.
+ */
+async function countFailureFirst(ctx: AppContext, user: User): Promise<CountedFailure | undefined> {
+  if (accountDelayMs(user.failed_attempts + 1) === 0) return undefined;
+  const now = ctx.now();
+  const written = await ctx.db
+    .updateTable('users')
+    .set({ failed_attempts: user.failed_attempts + 1, last_failed_at: now })
+    .where('id', '=', user.id)
+    .where('failed_attempts', '=', user.failed_attempts)
+    .where('last_failed_at', user.last_failed_at === null ? 'is' : '=', user.last_failed_at)
+    .executeTakeFirst();
+  if (Number(written.numUpdatedRows) === 1)
+    return { failed_attempts: user.failed_attempts + 1, last_failed_at: now };
+  // another instance's guess of this account was counted since this one read the row
+  throw refuse('tooManyFailures', now + accountDelayMs(user.failed_attempts + 1), now);
+}
+
+/** Takes back a failure counted first (the guess was not evaluated), unless the row moved on since. */
+async function takeBackFailure(ctx: AppContext, user: User, counted: CountedFailure): Promise<void> {
+  await ctx.db
+    .updateTable('users')
+    .set({ failed_attempts: user.failed_attempts, last_failed_at: user.last_failed_at })
+    .where('id', '=', user.id)
+    .where('failed_attempts', '=', counted.failed_attempts)
+    .where('last_failed_at', '=', counted.last_failed_at)
+    .execute();
 }
 
 /** Writes a failed guess to the audit log: a failed sign-in, or a wrong mailed code. */
@@ -270,6 +319,7 @@ async function recordFailure(
   reserved: AddressGuess,
   user: User,
   guess: Guess,
+  counted?: CountedFailure,
 ): Promise<void> {
   const { address } = reserved;
   addressGuessFailed(ctx, reserved);
@@ -283,12 +333,14 @@ async function recordFailure(
       key: { key: 'pair', address, userId: user.id },
       retryAfterMs: pair.expiresAt - now,
     });
-  const row = await ctx.db
-    .updateTable('users')
-    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), last_failed_at: now }))
-    .where('id', '=', user.id)
-    .returning(['failed_attempts', 'locked_at'])
-    .executeTakeFirst();
+  const row = counted
+    ? { failed_attempts: counted.failed_attempts, locked_at: null }
+    : await ctx.db
+        .updateTable('users')
+        .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), last_failed_at: now }))
+        .where('id', '=', user.id)
+        .returning(['failed_attempts', 'locked_at'])
+        .executeTakeFirst();
   if (!row || row.failed_attempts < ABUSE_LIMITS.accountLockAfterFailures || row.locked_at !== null) return;
   // of concurrent failures (several instances), only the one that set the lock tells the owner
   const locked = await ctx.db.transaction().execute(async (trx) => {
