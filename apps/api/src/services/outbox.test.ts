@@ -36,6 +36,22 @@ function capturedLog() {
   return { lines, logger };
 }
 
+/** A mail server refusing connections until `up()` is called. */
+function mailServerDown(): { flaky: Mailer; up: () => void } {
+  let down = true;
+  return {
+    flaky: {
+      send: async () => {
+        if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+      },
+      close: async () => {},
+    },
+    up: () => {
+      down = false;
+    },
+  };
+}
+
 describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   let t: TestApp | undefined;
   afterEach(async () => {
@@ -132,18 +148,12 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     'says when a mail goes out after failed attempts: the end of the warnings an operator read',
     async () => {
       const { lines, logger } = capturedLog();
-      let down = true;
-      const flaky: Mailer = {
-        send: async () => {
-          if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
-        },
-        close: async () => {},
-      };
+      const { flaky, up } = mailServerDown();
       const app = (t = await createTestApp(dialect, { mailer: flaky, logger }));
       await createInvite(app.ctx, 'later@school.test');
       const { id } = await onlyRow(app);
       expect(await app.ctx.outbox.drain()).toBe(0);
-      down = false;
+      up();
       app.clock.advance(retryDelayMs(1));
       expect(await app.ctx.outbox.drain()).toBe(1);
       const said = lines
@@ -161,13 +171,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     "names on each delivery line the account whose request queued the mail, as the request's own line does",
     async () => {
       const { lines, logger } = capturedLog();
-      let down = true;
-      const flaky: Mailer = {
-        send: async () => {
-          if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
-        },
-        close: async () => {},
-      };
+      const { flaky, up } = mailServerDown();
       const app = (t = await createTestApp(dialect, { mailer: flaky, logger }));
       const user = await seedUser(app, { email: 'traced@school.test' });
       expect(
@@ -175,7 +179,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
       ).toBe(200);
       const { id } = await onlyRow(app);
       expect(await app.ctx.outbox.drain()).toBe(0);
-      down = false;
+      up();
       app.clock.advance(retryDelayMs(1));
       expect(await app.ctx.outbox.drain()).toBe(1);
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -6,6 +6,7 @@ import { createI18n, loadLanguage } from './index.ts';
 import { useLaterTranslation } from './use-later-translation.ts';
 import { de, fr } from '../../features/sign-in/locales.ts';
 import type * as Load from './load.ts';
+import type { Translator } from './translator.ts';
 
 // Spanish's later catalogs cannot be downloaded (a school's network dropped it)
 vi.mock('./load.ts', async (importOriginal) => {
@@ -22,6 +23,20 @@ function LaterTitle() {
   return <h1>{t('title')}</h1>;
 }
 
+/** A later page's title in a Suspense boundary, rendered as React wants a suspending render in a test. */
+async function renderLaterTitle(i18n: Translator) {
+  // act awaited: the browser needs nothing of it
+  await act(async () => {
+    render(
+      <TranslatorProvider value={i18n}>
+        <Suspense fallback={<p>loading</p>}>
+          <LaterTitle />
+        </Suspense>
+      </TranslatorProvider>,
+    );
+  });
+}
+
 describe('useLaterTranslation', () => {
   it("loads a later page's catalogs when the page first shows (the first load has none), then with each language chosen before it shows", async () => {
     const i18n = createI18n('de', {});
@@ -29,16 +44,7 @@ describe('useLaterTranslation', () => {
     // what the first load brings: the first pages' namespaces, not the later ones
     expect(i18n.holds('de', 'login')).toBe(true);
     expect(i18n.holds('de', 'signIn')).toBe(false);
-    // act as React wants a render that suspends awaited in a test; the browser needs nothing of it
-    await act(async () => {
-      render(
-        <TranslatorProvider value={i18n}>
-          <Suspense fallback={<p>loading</p>}>
-            <LaterTitle />
-          </Suspense>
-        </TranslatorProvider>,
-      );
-    });
+    await renderLaterTitle(i18n);
     expect(await screen.findByRole('heading', { name: de.title })).toBeInTheDocument();
     expect(i18n.holds('de', 'signIn')).toBe(true);
     // the language menu loads a language before it switches: the later catalogs come with it, so the
@@ -60,15 +66,7 @@ describe('useLaterTranslation', () => {
   it("a language whose later catalogs fail to download is still switched to (the first pages' texts are in)", async () => {
     const i18n = createI18n('de', {});
     await loadLanguage(i18n, 'de');
-    await act(async () => {
-      render(
-        <TranslatorProvider value={i18n}>
-          <Suspense fallback={<p>loading</p>}>
-            <LaterTitle />
-          </Suspense>
-        </TranslatorProvider>,
-      );
-    });
+    await renderLaterTitle(i18n);
     await screen.findByRole('heading', { name: de.title });
     await loadLanguage(i18n, 'es');
     expect(i18n.holds('es', 'login')).toBe(true);
