@@ -29,6 +29,7 @@ import * as m013 from './migrations/013_outbox_outcomes.ts';
 import * as m014 from './migrations/014_access_code_places.ts';
 import * as m015 from './migrations/015_crm_contact.ts';
 import * as m016 from './migrations/016_foreign_key_indexes.ts';
+import * as m017 from './migrations/017_outbox_request.ts';
 
 export type Db = Kysely<Database>;
 
@@ -199,6 +200,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '014_access_code_places': m014,
   '015_crm_contact': m015,
   '016_foreign_key_indexes': m016,
+  '017_outbox_request': m017,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -224,6 +224,8 @@ export interface OutboxTable {
   /** Not sent: the code it carries (code_id) was no longer live (migration 013). */
   cancelled_at: number | null;
   code_id: number | null;
+  /** The reqId of the request that queued it, null from the admin CLI (migration 017). */
+  request_id: string | null;
 }
 
 export interface Database {

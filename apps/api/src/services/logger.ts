@@ -103,11 +103,14 @@ const oidcRefusals = new WeakMap<IncomingMessage, { error: string; description: 
 /** The account each request signed in, failed to sign in or otherwise acted on, by its raw request. */
 const accounts = new WeakMap<IncomingMessage, string>();
 
-const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; raw: IncomingMessage }>();
+const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; raw: IncomingMessage; reqId: string }>();
 
 /** Runs the rest of a request (`next`: its hooks, its handler) with the request's logger at hand. */
-export const withRequestLog = (request: Pick<FastifyRequest, 'log' | 'raw'>, next: () => void): void =>
-  requestLogs.run({ log: request.log, raw: request.raw }, next);
+export const withRequestLog = (request: Pick<FastifyRequest, 'log' | 'raw' | 'id'>, next: () => void): void =>
+  requestLogs.run({ log: request.log, raw: request.raw, reqId: request.id }, next);
+
+/** The reqId of the request being answered, if any: what a row it queues keeps for its later lines. */
+export const currentRequestId = (): string | undefined => requestLogs.getStore()?.reqId;
 
 /**
  * The logger of the request being answered, whose lines carry its reqId, else `logger`: a service

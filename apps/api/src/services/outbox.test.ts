@@ -168,7 +168,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    "names on each delivery line the account whose request queued the mail, as the request's own line does",
+    "names on each delivery line the account whose request queued the mail, as the request's own line does, and that request's reqId",
     async () => {
       const { lines, logger } = capturedLog();
       const { flaky, up } = mailServerDown();
@@ -185,7 +185,9 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const deliveries = entries.filter((e) => e.outboxId === id);
       expect(deliveries.map((e) => e.userId)).toEqual([user.id, user.id]);
-      expect(entries.some((e) => e.userId === user.id && e.outboxId === undefined)).toBe(true);
+      const requestLine = entries.find((e) => e.userId === user.id && e.outboxId === undefined);
+      expect(requestLine?.reqId).toEqual(expect.any(String));
+      expect(deliveries.map((e) => e.queuedByReqId)).toEqual([requestLine?.reqId, requestLine?.reqId]);
       expect(lines.join('')).not.toContain('traced@school.test');
     },
   );

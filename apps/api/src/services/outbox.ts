@@ -7,6 +7,7 @@ import type { OutboxTable } from '../db/types.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { MailRejectedError, type Mailer } from '../mail/mailer.ts';
 import { isLiveCode } from './codes.ts';
+import { currentRequestId } from './logger.ts';
 
 /**
  * Everything sent off the machine goes through table `outbox`: a row written in the transaction of
@@ -54,12 +55,18 @@ interface OutboxRow {
   code_id: number | null;
   /** The account it is about, when one: its id on every delivery line (the request's line has it too). */
   user_id: string | null;
+  /** The reqId of the request that queued it (none from the admin CLI): on every delivery line. */
+  request_id: string | null;
 }
 
 /** Sends one row; throws when it was not accepted, so the row is retried. */
 type Deliver = (row: OutboxRow) => Promise<void>;
 
-/** Writes a row; pass the transaction of what it carries, and notify() the outbox once that commits. */
+/**
+ * Writes a row; pass the transaction of what it carries, and notify() the outbox once that commits.
+ * The row keeps the reqId of the request being answered, so its delivery, maybe by another instance
+ * hours later, is found from that request.
+ */
 export async function enqueue(
   db: Db,
   row: { kind: OutboxKind; payload: string; userId: string | null; codeId?: number | null; now: number },
@@ -69,6 +76,7 @@ export async function enqueue(
     .values({
       kind: row.kind,
       user_id: row.userId,
+      request_id: currentRequestId() ?? null,
       code_id: row.codeId ?? null,
       payload: row.payload,
       attempts: 0,
@@ -187,18 +195,19 @@ export function createOutbox(
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', '=', due)
-      .returning(['id', 'kind', 'payload', 'attempts', 'code_id', 'user_id'])
+      .returning(['id', 'kind', 'payload', 'attempts', 'code_id', 'user_id', 'request_id'])
       .executeTakeFirst();
     return row && { ...row, kind: row.kind as OutboxKind, payload: row.payload ?? '' };
   }
 
   /** Sends a claimed row and records the outcome; only the holder of the claim records it. */
   async function attempt(row: OutboxRow): Promise<boolean> {
-    // what every line of this row says: which row, and the account whose request queued it
+    // what every line of this row says: which row, the account it is about and the request that queued it
     const about = {
       outboxId: row.id,
       kind: row.kind,
       ...(row.user_id === null ? {} : { userId: row.user_id }),
+      ...(row.request_id === null ? {} : { queuedByReqId: row.request_id }),
     };
     const finish = (values: Updateable<OutboxTable>) =>
       db
