@@ -142,7 +142,7 @@ test.describe('verify your email (§2 code: a link resends the code)', () => {
     await expect(page.getByRole('heading', { name: en.verification.code_title })).toBeVisible();
     expect(await listMail(email)).toEqual([]);
     await page.getByRole('button', { name: shellText.resend_code }).click();
-    await expect(page.getByText(en.verification.resend_sent)).toBeVisible();
+    await expect(page.getByRole('main').getByText(en.verification.resend_sent)).toBeVisible();
     // the countdown before another code may be asked for
     const wait = shellText.resend_wait
       .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -114,7 +114,9 @@ test.describe("the family's language (issue 12, finding 7)", () => {
     const phone = await browserIn(browser, 'en-US');
     await open(phone, link.toString());
     await expect(phone.getByRole('heading', { level: 1, name: catalogs.validate.es.title })).toBeVisible();
-    await expect(phone.getByText(esErrors.verifyPageSuccess, { exact: true })).toBeVisible();
+    await expect(
+      phone.getByRole('main').getByText(esErrors.verifyPageSuccess, { exact: true }),
+    ).toBeVisible();
     await expectLanguage(phone, 'es');
     await open(phone, '/log-in');
     await expect(phone.getByRole('heading', { level: 1, name: catalogs.login.es.heading })).toBeVisible();

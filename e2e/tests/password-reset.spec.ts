@@ -72,7 +72,9 @@ test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
       .getByRole('link', { name: messages.requestNewVerificationCode })
       .or(page.getByRole('button', { name: messages.requestNewVerificationCode }))
       .click();
-    await expect(page.getByText(messages.resetResendSuccess, { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('main').getByText(messages.resetResendSuccess, { exact: true }),
+    ).toBeVisible();
 
     // within the server's resend cooldown no second mail is sent; the newest mailed code must still work
     const newest = await waitForMail(email, { subject: MAIL_SUBJECTS.reset });

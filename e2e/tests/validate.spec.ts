@@ -36,7 +36,7 @@ test.describe('validate page (§2 validate, §5 verify page, §8 verify failures
     expect(link.searchParams.get('vc')).toBe(codeOf(mail));
     await page.goto(link.toString());
     await expect(page.getByRole('heading', { name: en.validate.title })).toBeVisible();
-    await expect(page.getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
     expect(await emailStatus(email)).toBe('login');
   });
 
@@ -56,7 +56,9 @@ test.describe('validate page (§2 validate, §5 verify page, §8 verify failures
     try {
       const child = await childDevice.newPage();
       await child.goto(link.toString());
-      await expect(child.getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
+      await expect(
+        child.getByRole('main').getByText(messages.verifyPageSuccess, { exact: true }),
+      ).toBeVisible();
       // the address is proven, the stranger's password is not: it must be replaced before any sign-in
       expect(await emailStatus(email)).toBe('reset-password');
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { CONFIG_ELEMENT_ID, CONFIG_PATH, SESSION_CACHE_MS, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
@@ -136,11 +136,15 @@ describe('boot (issue 2 §2, §8)', () => {
     window.history.replaceState(null, '', '/validate?em=a%40b.org&vc=123456');
     try {
       await act(() => started(boot(mount())));
-      expect(await screen.findByText('Your account has been verified, thank you!')).toBeInTheDocument();
+      expect(
+        await within(screen.getByRole('main')).findByText('Your account has been verified, thank you!'),
+      ).toBeInTheDocument();
       act(() => void window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
       await act(() => new Promise((r) => setTimeout(r, 50)));
       expect(confirms).toBe(1);
-      expect(screen.getByText('Your account has been verified, thank you!')).toBeInTheDocument();
+      expect(
+        within(screen.getByRole('main')).getByText('Your account has been verified, thank you!'),
+      ).toBeInTheDocument();
     } finally {
       window.history.replaceState(null, '', '/');
     }

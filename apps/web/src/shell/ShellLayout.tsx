@@ -7,6 +7,7 @@ import { useFatalError } from '../lib/use-fatal-error.ts';
 import { Outlet } from 'react-router';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { PressHeldAgain } from '../lib/held-presses.ts';
+import { AnnounceContext } from '../ui/announce.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { Footer } from './Footer.tsx';
 import { TopBar } from './TopBar.tsx';
@@ -64,7 +65,7 @@ export function ShellLayout() {
   useReloadPageData(pageKey);
   useNavigationScroll();
   const mainRef = useRef<HTMLElement>(null);
-  const { announcement, arriveAtStep } = usePageArrival(pageKey, mainRef);
+  const { announcements, arriveAtStep, say } = usePageArrival(pageKey, mainRef);
   useLocaleParam();
   const production = isProduction(useConfig());
   return (
@@ -80,14 +81,16 @@ export function ShellLayout() {
             spinner instead */}
         <Suspense key={pageKey} fallback={<PageLoading />}>
           <StepArrivalProvider value={arriveAtStep}>
-            <Outlet />
+            <AnnounceContext value={say}>
+              <Outlet />
+            </AnnounceContext>
           </StepArrivalProvider>
           {/* inside the page's boundary: React hydrates a boundary on its own, and an element of it
               has its props before the boundary commits; this effect runs once it has */}
           <PressHeldAgain />
         </Suspense>
       </main>
-      <PageAnnouncer announcement={announcement} />
+      <PageAnnouncer announcements={announcements} />
       <Footer />
       {!production && <EnvStampAfterHydration />}
     </div>

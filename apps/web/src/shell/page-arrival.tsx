@@ -21,15 +21,18 @@ function focusHeading(heading: HTMLElement): void {
 /**
  * WCAG 2.4.3 and 4.1.3: after every navigation inside the app (not the first load, which the browser
  * announces itself) the focus moves to the new page's h1 and the live region of the shell reads the
- * document title. A page that has put the focus on one of its controls by itself (the password of a
+ * document title; `say` reads a page's notice there (AnnounceContext). A page that has put the focus on one of its controls by itself (the password of a
  * known email) keeps it. Pages load lazily, so the heading is waited for.
  */
 export function usePageArrival(pageKey: string, mainRef: RefObject<HTMLElement | null>) {
-  const [announcement, setAnnouncement] = useState({ text: '', count: 0 });
-  const announce = useCallback(
-    () => setAnnouncement(({ count }) => ({ text: document.title, count: count + 1 })),
+  const [announcements, setAnnouncements] = useState<Announcement[]>([]);
+  // the one before stays: a notice shown as a page arrives does not cut its title short
+  const say = useCallback(
+    (text: string) =>
+      setAnnouncements((said) => [...said.slice(-1), { text, id: (said.at(-1)?.id ?? 0) + 1 }]),
     [],
   );
+  const announce = useCallback(() => say(document.title), [say]);
   const shownKey = useRef(pageKey);
   useEffect(() => {
     const main = mainRef.current;
@@ -58,7 +61,7 @@ export function usePageArrival(pageKey: string, mainRef: RefObject<HTMLElement |
     announce();
   }, [mainRef, announce]);
 
-  return { announcement, arriveAtStep };
+  return { announcements, arriveAtStep, say };
 }
 
 /** Gives the routed pages the shell's step arrival. */
@@ -66,14 +69,21 @@ export function StepArrivalProvider({ value, children }: { value: ArriveAtStep; 
   return <StepArrivalContext.Provider value={value}>{children}</StepArrivalContext.Provider>;
 }
 
+interface Announcement {
+  text: string;
+  id: number;
+}
+
 /**
  * The shell's polite live region: a new node per announcement, so the same title (a navigation to
- * the page you are on) is read again.
+ * the page you are on) or notice is read again.
  */
-export function PageAnnouncer({ announcement }: { announcement: { text: string; count: number } }) {
+export function PageAnnouncer({ announcements }: { announcements: Announcement[] }) {
   return (
     <div role="status" aria-live="polite" className="visually-hidden">
-      {announcement.text && <span key={announcement.count}>{announcement.text}</span>}
+      {announcements.map(({ text, id }) => (
+        <span key={id}>{text}</span>
+      ))}
     </div>
   );
 }

@@ -18,6 +18,7 @@ import { nextTopBarHidden } from './top-bar-visibility.ts';
 import { nextPageKey } from './page-key.ts';
 import { useStepArrival } from './page-arrival.tsx';
 import { PageCard } from '../ui/PageCard.tsx';
+import { Alert } from '../ui/Alert.tsx';
 
 let mounts = 0;
 let dataLoads = 0;
@@ -267,6 +268,15 @@ function StepsPage() {
     </PageCard>
   );
 }
+function NoticePage() {
+  const [sent, setSent] = useState(false);
+  return (
+    <PageCard title="Notice page">
+      {sent && <Alert tone="success">A new code has been sent.</Alert>}
+      <button onClick={() => setSent(true)}>Send a new code</button>
+    </PageCard>
+  );
+}
 const arrivalRoutes: RouteObject[] = [
   {
     element: <ShellLayout />,
@@ -283,11 +293,16 @@ const arrivalRoutes: RouteObject[] = [
         ),
       },
       { path: 'steps', element: <StepsPage /> },
+      { path: 'notice', element: <NoticePage /> },
     ],
   },
 ];
-/** What the live regions of the page say (the shell's and the snack bar's). */
-const announced = () => screen.getAllByRole('status').map((region) => region.textContent);
+/** What the live regions of the page say (the shell's, one node per announcement, and the snack bar's). */
+const announced = () =>
+  screen
+    .getAllByRole('status')
+    .flatMap((region) => (region.children.length ? [...region.children] : [region]))
+    .map((node) => node.textContent);
 
 describe('arriving on a page (WCAG 2.4.3, 4.1.3)', () => {
   it('a navigation focuses the new h1 and announces the title; the first load does neither', async () => {
@@ -323,6 +338,19 @@ describe('arriving on a page (WCAG 2.4.3, 4.1.3)', () => {
     await user.click(await screen.findByRole('button', { name: 'Next step' }));
     expect(screen.getByRole('heading', { name: 'Step 2', level: 1 })).toHaveFocus();
     expect(announced()).toContain('Step 2 · Frontdoor');
+  });
+
+  it("a notice that appears after a click is read by the shell's region, there from the first paint (not a new region), after the title", async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoutes(arrivalRoutes, { path: '/first' });
+    await screen.findByRole('heading', { name: 'First page', level: 1 });
+    const regions = screen.getAllByRole('status');
+    await act(() => router.navigate('/notice'));
+    await waitFor(() => expect(announced()).toContain('Notice page · Frontdoor'));
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    await waitFor(() => expect(announced()).toContain('A new code has been sent.'));
+    expect(announced()).toContain('Notice page · Frontdoor');
+    expect(screen.getAllByRole('status')).toEqual(regions);
   });
 });
 

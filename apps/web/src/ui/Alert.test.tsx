@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { renderWithProviders } from '../test/render.tsx';
 import { Alert } from './Alert.tsx';
+import { AnnounceContext } from './announce.ts';
 
 describe('Alert roles follow the tone (issue 12: alert only for errors)', () => {
   it('an error interrupts (role=alert)', () => {
@@ -66,5 +68,41 @@ describe("Alert focusKey (a form's refusal from the server)", () => {
       </Alert>,
     );
     expect(alert).toHaveFocus();
+  });
+});
+
+describe("Alert inside the shell (its live region, there from the page's first paint)", () => {
+  function Page({ announce }: { announce: (text: string) => void }) {
+    const [text, setText] = useState('A new code has been sent.');
+    const [, setRenders] = useState(0);
+    return (
+      <AnnounceContext value={announce}>
+        <Alert tone="success">{text}</Alert>
+        <button onClick={() => setRenders((n) => n + 1)}>Render again</button>
+        <button onClick={() => setText('Check your spam folder.')}>Change</button>
+      </AnnounceContext>
+    );
+  }
+
+  it("a polite notice that appears is read by the shell's region, once per text, and is no region of its own", () => {
+    const announce = vi.fn();
+    renderWithProviders(<Page announce={announce} />);
+    expect(announce.mock.calls).toEqual([['A new code has been sent.']]);
+    expect(screen.getByText('A new code has been sent.').closest('[role]')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Render again' }));
+    expect(announce).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Change' }));
+    expect(announce.mock.calls).toEqual([['A new code has been sent.'], ['Check your spam folder.']]);
+  });
+
+  it('an error keeps interrupting by itself (role=alert), and is not read twice', () => {
+    const announce = vi.fn();
+    renderWithProviders(
+      <AnnounceContext value={announce}>
+        <Alert tone="error">Invalid code.</Alert>
+      </AnnounceContext>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid code.');
+    expect(announce).not.toHaveBeenCalled();
   });
 });

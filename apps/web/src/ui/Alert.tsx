@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { useAnnounce } from './announce.ts';
 import { CloseIcon } from './icons.tsx';
 import styles from './Feedback.module.css';
 import { useTakeFocus } from './take-focus.ts';
@@ -36,8 +37,8 @@ const ROLES: Record<AlertTone, 'alert' | 'status' | undefined> = {
 };
 
 /**
- * An inline message (announced as its tone says: ROLES), optionally self-closing after durationMs,
- * optionally taking the focus (focusKey).
+ * An inline message (announced as its tone says: ROLES, a polite one through the shell's region when
+ * there is one), optionally self-closing after durationMs, optionally taking the focus (focusKey).
  */
 export function Alert({
   tone = 'error',
@@ -51,6 +52,15 @@ export function Alert({
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(true);
   const ref = useTakeFocus<HTMLDivElement>(focusKey);
+  const announce = useAnnounce();
+  // a polite notice is read by the shell's region (AnnounceContext), once per text it shows
+  const relayed = ROLES[tone] === 'status' && announce !== null;
+  const spoken = useRef('');
+  useEffect(() => {
+    const text = (relayed && open && ref.current?.textContent) || '';
+    if (text && text !== spoken.current) announce?.(text);
+    spoken.current = text;
+  });
   // the latest onClose, so a parent re-render does not restart the timer
   const onCloseRef = useRef(onClose);
   useEffect(() => {
@@ -69,7 +79,7 @@ export function Alert({
     <div
       ref={ref}
       id={id}
-      role={ROLES[tone]}
+      role={relayed ? undefined : ROLES[tone]}
       tabIndex={focusKey === undefined ? undefined : -1}
       className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}
     >
