@@ -12,7 +12,7 @@ const pageAnnouncer = (page: Page, title: string): Locator =>
   page.getByRole('status').filter({ hasText: title });
 
 test.describe('focus management (issue 12: WCAG 2.4.3, 2.4.7, 2.4.11, 3.2.2, 4.1.3)', () => {
-  test('/access-code: errors coming back while typing leave the focus and the digits in the field', async ({
+  test('/access-code: an error coming back while typing leaves the focus and the digits in the field, and the summary away until the next submit', async ({
     page,
   }) => {
     await page.goto('/access-code');
@@ -27,7 +27,8 @@ test.describe('focus management (issue 12: WCAG 2.4.3, 2.4.7, 2.4.11, 3.2.2, 4.1
     await page.keyboard.type('3456');
     await expect(summary).toBeHidden();
     await page.keyboard.press('Backspace');
-    await expect(summary).toBeVisible();
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(summary).toBeHidden();
     await page.keyboard.type('9');
     await expect(field).toBeFocused();
     await expect(field).toHaveValue('123459');

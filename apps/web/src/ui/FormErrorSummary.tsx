@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import styles from './Feedback.module.css';
 import { useTakeFocus } from './take-focus.ts';
@@ -22,13 +22,38 @@ export interface FormErrorSummaryProps {
 }
 
 /**
+ * The form's errors less those of fields fixed since the last failed submit (a new `focusKey`): a
+ * field that turns invalid again while the person types shows its error inline only, until the next
+ * submit, since an alert is read out again, assertively, at each addition.
+ */
+function useListedSinceSubmit(errors: readonly SummaryError[], focusKey: number): readonly SummaryError[] {
+  const [since, setSince] = useState({ focusKey, listed: new Set<string>(), fixed: new Set<string>() });
+  const sameSubmit = since.focusKey === focusKey;
+  const fixed = sameSubmit ? since.fixed : new Set<string>();
+  const refused = new Set(errors.map((e) => e.fieldId));
+  const fixedNow = sameSubmit ? [...since.listed].filter((id) => !refused.has(id)) : [];
+  const listed = errors.filter((e) => !fixed.has(e.fieldId) && !fixedNow.includes(e.fieldId));
+  const listedIds = new Set(listed.map((e) => e.fieldId));
+  // kept while rendering, as React allows for a component's own state; set only when it changes
+  if (
+    !sameSubmit ||
+    fixedNow.length > 0 ||
+    listedIds.size !== since.listed.size ||
+    listed.some((e) => !since.listed.has(e.fieldId))
+  )
+    setSince({ focusKey, listed: listedIds, fixed: new Set([...fixed, ...fixedNow]) });
+  return listed;
+}
+
+/**
  * The list of a form's errors, shown after a failed submit. It takes focus so keyboard and
  * screen-reader users land on it; each entry links to (and focuses) its field.
  */
 export function FormErrorSummary({ errors, message, title, focusKey }: FormErrorSummaryProps) {
   const { t } = useTranslation('common');
+  const listed = useListedSinceSubmit(errors, focusKey);
   // only after a failed submit: errors of fields being typed into speak for themselves inline
-  const visible = errors.length > 0 && focusKey > 0;
+  const visible = listed.length > 0 && focusKey > 0;
   // once per failed submit: errors that come back while the person types show the summary again
   // but must not pull the focus out of the field
   const ref = useTakeFocus<HTMLDivElement>(visible ? focusKey : undefined);
@@ -53,7 +78,7 @@ export function FormErrorSummary({ errors, message, title, focusKey }: FormError
       </h2>
       {message && <p>{message}</p>}
       <ul className={styles.summaryList}>
-        {errors.map((e) => (
+        {listed.map((e) => (
           <li key={e.fieldId}>
             <a href={`#${e.fieldId}`} onClick={(event) => goTo(event, e.fieldId)}>
               {e.message}
