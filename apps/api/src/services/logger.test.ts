@@ -38,6 +38,20 @@ const leaked = (lines: string[], secrets: string[]) => {
 };
 
 describe('createLogger', () => {
+  it("logs an error without the connection it carries (pg-pool's client: its parameters and cancel key)", () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', destination: out });
+    const err = Object.assign(new Error('Connection terminated unexpectedly'), {
+      code: 'ECONNRESET',
+      client: { processID: 4242, secretKey: 987654321, connectionParameters: { user: 'frontdoor' } },
+    });
+    logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another');
+    const entry = JSON.parse(out.lines[0] ?? '') as { err: Record<string, unknown> };
+    expect(entry.err).toMatchObject({ message: 'Connection terminated unexpectedly', code: 'ECONNRESET' });
+    expect(entry.err.stack).toEqual(expect.any(String));
+    expect(out.lines.join('')).not.toMatch(/secretKey|987654321|connectionParameters/);
+  });
+
   it('redacts secret fields and headers, and masks addresses in any text', () => {
     const out = capture();
     const logger = createLogger({ level: 'info', destination: out });

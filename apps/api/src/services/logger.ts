@@ -83,6 +83,19 @@ function requestSerializer(req: LoggedRequest) {
 }
 
 /**
+ * What an error may carry that is a connection, not a fact about the failure: pg-pool's `client`
+ * (its connection parameters and the key that cancels its queries), a socket. Never logged.
+ */
+const CONNECTION_FIELDS = ['client', 'connection', 'socket'];
+
+/** pino's error serializer (type, message, stack, code, cause…) without CONNECTION_FIELDS. */
+function errorSerializer(err: Error): Record<string, unknown> {
+  const serialized: Record<string, unknown> = { ...pino.stdSerializers.err(err) };
+  for (const field of CONNECTION_FIELDS) delete serialized[field];
+  return serialized;
+}
+
+/**
  * The one way the server, the admin CLI and the tests make a logger: no request URL, header or field
  * above carries a secret into a line, and an address in any text (an SMTP or database error) is masked.
  */
@@ -90,7 +103,7 @@ export function createLogger(options: { level: string; destination?: Destination
   return pino(
     {
       level: options.level,
-      serializers: { req: requestSerializer },
+      serializers: { req: requestSerializer, err: errorSerializer },
       hooks: { streamWrite: (line) => maskEmailsInJson(redactLine(line)) },
     },
     options.destination,
