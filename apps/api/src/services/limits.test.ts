@@ -34,6 +34,7 @@ import {
   countedAddress,
   DAY_MS,
   HOUR_MS,
+  reserveAddressGuess,
   unlockAccount,
 } from './limits.ts';
 import { createLogger } from './logger.ts';
@@ -904,6 +905,24 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(failures).toHaveLength(5);
       expect(log.reached()[0]?.reqId).toBe(failures.at(-1)?.reqId);
       expect(log.raw.filter((line) => emails.some((email) => line.includes(email)))).toEqual([]);
+    });
+
+    it('the address failure ceiling filled by guesses still being checked (a success among them, or another instance): the first refusal writes the line, once', async () => {
+      const log = await logged({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '5' });
+      for (let i = 0; i < 5; i++) await reserveAddressGuess(log.t.ctx, SCHOOL);
+      const statuses: number[] = [];
+      for (const i of [1, 2, 3])
+        statuses.push((await login(log.t, SCHOOL, `held${i}@school.test`, 'Wrong-Passw0rd!')).status);
+      expect(statuses).toEqual([429, 429, 429]);
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'address failures',
+          code: 'addressFailureLimit',
+          address: SCHOOL,
+        }),
+      ]);
+      expect(log.reached()[0]?.reqId).toBe(log.refusals('addressFailureLimit')[0]?.reqId);
     });
 
     it("the pair block and each failure's line name the address and the account by id, never its email", async () => {

@@ -26,6 +26,8 @@ export interface LimitState {
   guesses: OneAtATime;
   /** A network on LIMIT_ALLOWLIST: exempt from the per-address limits (never from per-account ones). */
   allowlisted: (address: string) => boolean;
+  /** The end of the hour of each address whose failure ceiling this instance has written its line for. */
+  addressLinesWritten: Map<string, number>;
 }
 
 export const MINUTE_MS = 60 * 1000;
@@ -43,6 +45,7 @@ export async function createLimitState(
     hashing: new HashQueue(config.limits.passwordHashConcurrency, config.limits.passwordHashQueue),
     guesses: new OneAtATime(config.limits.passwordHashQueue),
     allowlisted: (address) => allowlist.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'),
+    addressLinesWritten: new Map(),
   };
 }
 
@@ -157,9 +160,28 @@ export async function reserveAddressGuess(ctx: AppContext, address: string): Pro
   const counted = await ctx.limits.counters.hit(key, now, HOUR_MS);
   if (counted.count > ctx.config.limits.addressFailuresPerHour) {
     await ctx.limits.counters.undo(key, now, 1);
+    // the guess that filled the hour may have been a success (its place reserved while it was checked)
+    // or another instance's: this instance's first refusal says so, if no failure here did
+    addressLimitReached(ctx, address, counted.expiresAt);
     throw refuse('addressFailureLimit', counted.expiresAt, now);
   }
   return { address, counted };
+}
+
+/** The address's "abuse limit reached" line, once per hour it refuses in (on this instance). */
+function addressLimitReached(ctx: AppContext, address: string, expiresAt: number): void {
+  const written = ctx.limits.addressLinesWritten;
+  const key = countedAddress(address);
+  if (written.get(key) === expiresAt) return;
+  const now = ctx.now();
+  for (const [other, end] of written) if (end <= now) written.delete(other);
+  written.set(key, expiresAt);
+  logLimitReached(ctx.logger, {
+    limit: 'address failures',
+    code: 'addressFailureLimit',
+    key: { key: 'address', address },
+    retryAfterMs: expiresAt - now,
+  });
 }
 
 /**
@@ -175,12 +197,7 @@ export async function releaseAddressGuess(ctx: AppContext, guess: AddressGuess, 
 /** A reserved guess of the address failed: it stays counted; the one that spends the hour says so. */
 export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
   if (guess.counted?.count !== ctx.config.limits.addressFailuresPerHour) return;
-  logLimitReached(ctx.logger, {
-    limit: 'address failures',
-    code: 'addressFailureLimit',
-    key: { key: 'address', address: guess.address },
-    retryAfterMs: guess.counted.expiresAt - ctx.now(),
-  });
+  addressLimitReached(ctx, guess.address, guess.counted.expiresAt);
 }
 
 /**
