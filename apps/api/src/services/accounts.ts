@@ -35,6 +35,7 @@ import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
 import { audit } from './audit.ts';
+import { noteAccount } from './logger.ts';
 import { enqueue } from './outbox.ts';
 import {
   assertMaySendCode,
@@ -70,6 +71,8 @@ export async function queueAccountMail(
   codeId: number | null = null,
 ): Promise<void> {
   const now = ctx.now();
+  // the request's line names the account its mail is about (a sign-up, a resend), as a delivery's does
+  if (user.id) noteAccount(user.id);
   const message: MailMessage = {
     ...renderMail({ to: user.email, first: greetingName(user), language: user.language }, mail, ctx.config),
     // named now, so a retry is the same message and a receiver can drop a second copy

@@ -9,7 +9,7 @@ import { HashQueue, OneAtATime } from './hash-queue.ts';
 import { findUserById } from './users.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
-import { requestLogOr } from './logger.ts';
+import { noteAccount, requestLogOr } from './logger.ts';
 import { queueAccountMail } from './accounts.ts';
 import type { CodePurpose } from './codes.ts';
 
@@ -247,6 +247,8 @@ export async function checkGuess<T>(
   check: () => Promise<T>,
   outcomeOf: (result: T) => GuessOutcome,
 ): Promise<T> {
+  // the request's line names the account guessed at, refused or not: why a pupil cannot sign in
+  noteAccount(user.id);
   return ctx.limits.guesses.run(user.id, async () => {
     // read in its turn: the failures of the guesses before this one are in the row
     let current = (await findUserById(ctx.db, user.id)) ?? user;

@@ -5,6 +5,7 @@ import { createDb } from '../db/index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import {
   DIALECTS,
+  TEST_PASSWORD,
   createTestApp,
   createTestDb,
   lastMail,
@@ -141,6 +142,38 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
         }),
       ]);
       expect(lines.join('')).not.toContain('nobody@school.test');
+    },
+  );
+
+  it.skipIf(skip)(
+    "says when a mail goes out at the first attempt, naming the account and the sign-up's request, whose own line names the account too",
+    async () => {
+      const { lines, logger } = capturedLog();
+      const app = (t = await createTestApp(dialect, { logger }));
+      const res = await app.client().post('/api/cognito/signup', {
+        first: 'Ada',
+        last: 'Lovelace',
+        email: 'first-try@school.test',
+        pw: TEST_PASSWORD,
+        description: 'teacher',
+      });
+      expect(res.statusCode).toBe(200);
+      const { id, user_id: userId } = await onlyRow(app);
+      expect(await app.ctx.outbox.drain()).toBe(1);
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const signup = entries.find(
+        (e) => e.msg === 'request completed' && (e.req as { url: string }).url === '/api/cognito/signup',
+      );
+      expect(signup).toMatchObject({ userId, reqId: expect.any(String) });
+      expect(entries.filter((e) => e.outboxId === id)).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'outbox: delivered',
+          attempts: 1,
+          userId,
+          queuedByReqId: signup?.reqId,
+        }),
+      ]);
     },
   );
 

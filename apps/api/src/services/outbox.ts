@@ -256,9 +256,12 @@ export function createOutbox(
     }
     // the payload (a mailed code, an address) does not outlive its delivery
     await finish({ last_error: null, next_attempt_at: null, delivered_at: ctx.now(), payload: null });
-    // the end of the warnings an operator read: the mail server answers again
-    if (row.attempts > 1)
-      logger.info({ ...about, attempts: row.attempts }, 'outbox: delivered after retrying');
+    // whether a mail went out, and when, is a helpdesk's first question; after retries, the line also
+    // ends the warnings an operator read: the mail server answers again
+    logger.info(
+      { ...about, attempts: row.attempts },
+      row.attempts > 1 ? 'outbox: delivered after retrying' : 'outbox: delivered',
+    );
     return true;
   }
 
