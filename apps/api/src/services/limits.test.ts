@@ -34,6 +34,8 @@ import {
   countedAddress,
   DAY_MS,
   HOUR_MS,
+  addressGuessFailed,
+  releaseAddressGuess,
   reserveAddressGuess,
   unlockAccount,
 } from './limits.ts';
@@ -354,6 +356,35 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       for (let i = 0; i < 5; i++)
         expect((await login(t, address, `guessed${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(401);
       expect((await login(t, address, 'typo0@school.test')).body.code).toBe('addressFailureLimit');
+    });
+
+    it("a class's right passwords sent in the same seconds as its typos all sign in: their places, held while they are checked, are no failures", async () => {
+      const address = '198.51.100.44';
+      const pupils = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => seedUser(t, { email: `in-flight${i}@school.test` })),
+      );
+      // 4 typos: the ceiling (5) is full once the four right passwords hold their places
+      for (const pupil of pupils)
+        expect((await login(t, address, pupil.email, 'Summer-2026-Passw0rd')).status).toBe(401);
+      const answers = await Promise.all(pupils.map((pupil) => login(t, address, pupil.email)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    });
+
+    it('a guess at the ceiling waits for the guesses still being checked: admitted when one gives its place back, refused when they fail', async () => {
+      const address = '198.51.100.45';
+      const waitingHere = () =>
+        [...t.ctx.limits.addressChecks.values()].some((checks) => checks.waiting.size > 0);
+      const held = await Promise.all(Array.from({ length: 5 }, () => reserveAddressGuess(t.ctx, address)));
+      const admitted = login(t, address, 'known@school.test');
+      await expect.poll(waitingHere).toBe(true);
+      await releaseAddressGuess(t.ctx, held[0]!);
+      expect((await admitted).status).toBe(200);
+
+      held[0] = await reserveAddressGuess(t.ctx, address);
+      const refused = login(t, address, 'known@school.test');
+      await expect.poll(waitingHere).toBe(true);
+      for (const guess of held) addressGuessFailed(t.ctx, guess);
+      expect((await refused).body.code).toBe('addressFailureLimit');
     });
 
     it("counts an IPv6 network's /64 as one address: rotating through its addresses buys no more guesses", async () => {

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
 import { ABUSE_LIMITS, type MessageCode } from '@frontdoor/contract';
@@ -28,7 +29,21 @@ export interface LimitState {
   allowlisted: (address: string) => boolean;
   /** The end of the hour of each address whose failure ceiling this instance has written its line for. */
   addressLinesWritten: Map<string, number>;
+  /** This instance's guesses of each address still being checked (reserveAddressGuess). */
+  addressChecks: Map<string, AddressChecks>;
 }
+
+/** An address's guesses being checked on this instance, and the refused guesses waiting for one to end. */
+interface AddressChecks {
+  running: number;
+  waiting: Set<() => void>;
+}
+
+/**
+ * How long a guess refused at its address's ceiling waits for the guesses still being checked there
+ * (whose places a right password gives back) before its refusal stands.
+ */
+export const ADDRESS_CHECKS_WAIT_MS = 5_000;
 
 export const MINUTE_MS = 60 * 1000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -46,6 +61,7 @@ export async function createLimitState(
     guesses: new OneAtATime(config.limits.passwordHashQueue),
     allowlisted: (address) => allowlist.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'),
     addressLinesWritten: new Map(),
+    addressChecks: new Map(),
   };
 }
 
@@ -147,6 +163,8 @@ export interface AddressGuess {
   address: string;
   /** The address's failures this hour with this guess, and when the hour ends; none when allowlisted. */
   counted?: { count: number; expiresAt: number };
+  /** Says the guess has been checked (once; idempotent): the refused guesses waiting for it ask again. */
+  checked?: () => void;
 }
 
 /**
@@ -155,17 +173,58 @@ export interface AddressGuess {
  */
 export async function reserveAddressGuess(ctx: AppContext, address: string): Promise<AddressGuess> {
   if (ctx.limits.allowlisted(address)) return { address };
-  const now = ctx.now();
   const key = addressKey(address);
-  const counted = await ctx.limits.counters.hit(key, now, HOUR_MS);
-  if (counted.count > ctx.config.limits.addressFailuresPerHour) {
+  let gaveUp: Promise<boolean> | undefined;
+  for (;;) {
+    const now = ctx.now();
+    const counted = await ctx.limits.counters.hit(key, now, HOUR_MS);
+    if (counted.count <= ctx.config.limits.addressFailuresPerHour)
+      return { address, counted, checked: startCheck(ctx.limits.addressChecks, key) };
     await ctx.limits.counters.undo(key, now, 1);
-    // the guess that filled the hour may have been a success (its place reserved while it was checked)
-    // or another instance's: this instance's first refusal says so, if no failure here did
+    // places held by guesses still being checked here are no failures yet: a class's right passwords,
+    // sent in the same seconds as its typos, give theirs back. A refusal waits for them; failures
+    // alone (or other instances' guesses, which are not seen here) refuse at once
+    gaveUp ??= setTimeout(ADDRESS_CHECKS_WAIT_MS, false, { ref: false });
+    if (await aCheckEnds(ctx.limits.addressChecks, key, gaveUp)) continue;
+    // the guess that filled the hour may have been a success or another instance's: this
+    // instance's first refusal says so, if no failure here did
     addressLimitReached(ctx, address, counted.expiresAt);
     throw refuse('addressFailureLimit', counted.expiresAt, now);
   }
-  return { address, counted };
+}
+
+/** Counts a guess of the address as being checked; the function returned says it has been (once). */
+function startCheck(checks: Map<string, AddressChecks>, key: string): () => void {
+  const entry = checks.get(key) ?? { running: 0, waiting: new Set() };
+  checks.set(key, entry);
+  entry.running += 1;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    entry.running -= 1;
+    if (entry.running === 0 && entry.waiting.size === 0) checks.delete(key);
+    for (const wake of entry.waiting) wake();
+  };
+}
+
+/** Waits until a guess of the address being checked here ends (true), or none is, or `gaveUp` (false). */
+async function aCheckEnds(
+  checks: Map<string, AddressChecks>,
+  key: string,
+  gaveUp: Promise<boolean>,
+): Promise<boolean> {
+  const entry = checks.get(key);
+  if (!entry?.running) return false;
+  let wake = () => {};
+  const ended = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
+  entry.waiting.add(wake);
+  try {
+    return await Promise.race([ended, gaveUp]);
+  } finally {
+    entry.waiting.delete(wake);
+    if (entry.running === 0 && entry.waiting.size === 0) checks.delete(key);
+  }
 }
 
 /** The address's "abuse limit reached" line, once per hour it refuses in (on this instance). */
@@ -191,11 +250,16 @@ function addressLimitReached(ctx: AppContext, address: string, expiresAt: number
 export async function releaseAddressGuess(ctx: AppContext, guess: AddressGuess, forgiven = 0): Promise<void> {
   if (!guess.counted) return;
   const by = 1 + Math.min(forgiven, ABUSE_LIMITS.typosForgivenPerSuccess);
-  await ctx.limits.counters.undo(addressKey(guess.address), ctx.now(), by);
+  try {
+    await ctx.limits.counters.undo(addressKey(guess.address), ctx.now(), by);
+  } finally {
+    guess.checked?.();
+  }
 }
 
 /** A reserved guess of the address failed: it stays counted; the one that spends the hour says so. */
 export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
+  guess.checked?.();
   if (guess.counted?.count !== ctx.config.limits.addressFailuresPerHour) return;
   addressLimitReached(ctx, guess.address, guess.counted.expiresAt);
 }
