@@ -86,7 +86,7 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     await expect(page.getByText(messages.accessCodeFailed)).toHaveCount(0);
   });
 
-  test("the input holds at most 6 characters; fewer → 'Access Code must be exactly 6 digits!'", async ({
+  test("the input holds at most 6 digits, also from text inserted with spaces; fewer → 'Access Code must be exactly 6 digits!'", async ({
     page,
     loginRequest,
   }) => {
@@ -95,6 +95,10 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     const input = page.getByLabel(en.accessCode.code_label);
     await input.pressSequentially('12345678');
     await expect(input).toHaveValue('123456');
+    // inserted at once (dictation, a keyboard's clipboard suggestion, a drop), as the mail spaces it
+    await input.clear();
+    await page.keyboard.insertText('922 120');
+    await expect(input).toHaveValue('922120');
     await input.fill('123');
     await page.getByRole('button', { name: en.accessCode.submit }).click();
     await expect(page.getByText(messages.accessCodeLength, { exact: true }).first()).toBeVisible();

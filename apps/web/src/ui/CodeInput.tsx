@@ -91,7 +91,8 @@ export function CodeInput({
           autoCapitalize="off"
           spellCheck={false}
           pattern="[0-9]*"
-          maxLength={length}
+          // no maxLength: it would cut "922 120", inserted at once, to "922 12" before sanitizeCode
+          // drops the space (dictation, a keyboard's clipboard suggestion, a drop); sanitizeCode cuts
           autoFocus={autoFocus}
           onBlur={onBlur}
           onPaste={onPaste}

@@ -36,7 +36,6 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     const input = await screen.findByLabelText('Access code');
     await user.type(input, '12345678');
     expect(input).toHaveValue('123456');
-    expect(input).toHaveAttribute('maxLength', '6');
     expect(input).toHaveAttribute('autocomplete', 'one-time-code');
   });
 
