@@ -180,6 +180,35 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('token')).toBe('new-1');
   });
 
+  it('a code sent while the {csrf} sign-in request is still on its way is sent once it is in, not dropped (a slow Chromebook)', async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    let answerParams = () => {};
+    const paramsIn = new Promise<void>((resolve) => (answerParams = resolve));
+    let guesses = 0;
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('slow-1')), async () => {
+        await paramsIn;
+        return ok(loginParams);
+      }),
+      http.get(api(apiPaths.accessCodeLogin('318264', 'sp-7')), () => {
+        guesses += 1;
+        return ok({ cookie_hash: 'h', sp_id: 'sp-7' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute('/access-code/slow-1', { shell: false });
+    await user.type(await screen.findByLabelText('Access code'), '318264');
+    await user.keyboard('{Enter}');
+    const button = screen.getByRole('button', { name: 'Continue' });
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    await user.keyboard('{Enter}');
+    expect(guesses).toBe(0);
+    answerParams();
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    expect(guesses).toBe(1);
+  });
+
   it('without login params it asks for the teacher link and sends nothing', async () => {
     sessionStorage.clear();
     await enter('318264');

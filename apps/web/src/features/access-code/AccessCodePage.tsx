@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
@@ -55,7 +55,17 @@ export default function AccessCodePage() {
     },
   });
 
-  const pending = login.isPending || login.isSuccess;
+  // a code sent while the sign-in request is still on its way (a slow Chromebook's first seconds, a
+  // press made before the page hydrated): sent once it is in, not dropped
+  const [held, setHeld] = useState<string | null>(null);
+  const send = login.mutate;
+  useEffect(() => {
+    if (held === null || loading) return;
+    setHeld(null);
+    if (loginParams) send({ code: held, spId: loginParams.sp_id, returnUrl: loginParams.url });
+  }, [held, loading, loginParams, send]);
+
+  const pending = login.isPending || login.isSuccess || held !== null;
   return (
     <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('other_options')}</LoginLink>}>
       {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
@@ -71,8 +81,9 @@ export default function AccessCodePage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) => {
-          if (pending || !loginParams) return;
-          login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
+          if (pending) return;
+          if (loginParams) login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
+          else if (loading) setHeld(code);
         })}
       >
         <CodeField
@@ -82,7 +93,7 @@ export default function AccessCodePage() {
           length={ACCESS_CODE_LENGTH}
           refusalId={callError?.codeRefused ? CALL_ERROR_ID : undefined}
         />
-        <Button type="submit" loading={pending || loading} fullWidth>
+        <Button type="submit" loading={pending} fullWidth>
           {t('submit')}
         </Button>
       </form>
