@@ -976,8 +976,11 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
           retryAfter: ABUSE_LIMITS.pairBlockMs / 1000,
         }),
       ]);
-      // a refused pupil's lines are found by the id `user show` gives, as their failures are
-      expect(log.refusals('tooManyFailures').map((line) => line.userId)).toEqual(Array(3).fill(user.id));
+      // a refused pupil's lines are found by the id `user show` gives, as their failures are, and
+      // say which limit refused them: this pair's block, not the account's delay (the same code)
+      expect(log.refusals('tooManyFailures').map((line) => [line.userId, line.limit])).toEqual(
+        Array(3).fill([user.id, 'address and account failures']),
+      );
       // each failure's request line names the account by id too, as its audit row does
       const failures = log
         .lines()
@@ -986,6 +989,17 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         Array(ABUSE_LIMITS.pairBlockAfterFailures).fill(user.id),
       );
       expect(log.raw.filter((line) => line.includes(email))).toEqual([]);
+    });
+
+    it("a refusal by the account's delay says so on its line: the same code as the pair block, another limit", async () => {
+      const log = await logged({});
+      const user = await seedUser(log.t, { email: 'delay-logged@school.test' });
+      for (let i = 0; i < ABUSE_LIMITS.accountDelayAfterFailures; i++)
+        await login(log.t, SCHOOL, user.email, 'Wrong-Passw0rd!');
+      expect((await login(log.t, SCHOOL, user.email)).status).toBe(429);
+      expect(log.refusals('tooManyFailures')).toEqual([
+        expect.objectContaining({ userId: user.id, limit: 'account delay' }),
+      ]);
     });
 
     it('the account lock and the mail sends of an address: one warn line each', async () => {

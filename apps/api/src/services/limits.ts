@@ -10,7 +10,7 @@ import { HashQueue, OneAtATime } from './hash-queue.ts';
 import { findUserById } from './users.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
-import { noteAccount, requestLogOr } from './logger.ts';
+import { noteAccount, noteRefusingLimit, requestLogOr } from './logger.ts';
 import { queueAccountMail } from './accounts.ts';
 import type { CodePurpose } from './codes.ts';
 
@@ -116,11 +116,19 @@ export function logLimitReached(
   );
 }
 
-const refuse = (
+/**
+ * The refusal of a guess by `limit` (its name in the log: docs/DEPLOYMENT.md), which the request's line
+ * names beside the code, since one code (tooManyFailures) answers both the account's delay and the pair block.
+ */
+function refuse(
   code: 'tooManyFailures' | 'accountLocked' | 'addressFailureLimit',
+  limit: 'account delay' | 'address and account failures' | 'account lock' | 'address failures',
   untilMs: number,
   now: number,
-) => new ApiError(429, code, undefined, Math.max(1000, untilMs - now));
+): ApiError {
+  noteRefusingLimit(limit);
+  return new ApiError(429, code, undefined, Math.max(1000, untilMs - now));
+}
 
 /**
  * What a limit counts as one address: an IPv4 address whole; an IPv6 one by its /64, the block one
@@ -189,7 +197,7 @@ export async function reserveAddressGuess(ctx: AppContext, address: string): Pro
     // the guess that filled the hour may have been a success or another instance's: this
     // instance's first refusal says so, if no failure here did
     addressLimitReached(ctx, address, counted.expiresAt);
-    throw refuse('addressFailureLimit', counted.expiresAt, now);
+    throw refuse('addressFailureLimit', 'address failures', counted.expiresAt, now);
   }
 }
 
@@ -272,7 +280,7 @@ async function assertAccountMayGuess(ctx: AppContext, address: string, user: Use
   const now = ctx.now();
   if (user.locked_at !== null) {
     const until = user.locked_at + ABUSE_LIMITS.accountLockMs;
-    if (now < until) throw refuse('accountLocked', until, now);
+    if (now < until) throw refuse('accountLocked', 'account lock', until, now);
     // the lock has run its 24 h: the account starts again from no failures
     await ctx.db
       .updateTable('users')
@@ -284,9 +292,10 @@ async function assertAccountMayGuess(ctx: AppContext, address: string, user: Use
     return { ...user, locked_at: null, failed_attempts: 0, last_failed_at: null };
   }
   const delayedUntil = (user.last_failed_at ?? 0) + accountDelayMs(user.failed_attempts);
-  if (now < delayedUntil) throw refuse('tooManyFailures', delayedUntil, now);
+  if (now < delayedUntil) throw refuse('tooManyFailures', 'account delay', delayedUntil, now);
   const pair = await ctx.limits.counters.peek(pairKey(address, user.id), now);
-  if (pair.count >= ABUSE_LIMITS.pairBlockAfterFailures) throw refuse('tooManyFailures', pair.expiresAt, now);
+  if (pair.count >= ABUSE_LIMITS.pairBlockAfterFailures)
+    throw refuse('tooManyFailures', 'address and account failures', pair.expiresAt, now);
   return user;
 }
 
@@ -368,7 +377,7 @@ async function countFailureFirst(ctx: AppContext, user: User): Promise<CountedFa
   if (Number(written.numUpdatedRows) === 1)
     return { failed_attempts: user.failed_attempts + 1, last_failed_at: now };
   // another instance's guess of this account was counted since this one read the row
-  throw refuse('tooManyFailures', now + accountDelayMs(user.failed_attempts + 1), now);
+  throw refuse('tooManyFailures', 'account delay', now + accountDelayMs(user.failed_attempts + 1), now);
 }
 
 /** Takes back a failure counted first (the guess was not evaluated), unless the row moved on since. */

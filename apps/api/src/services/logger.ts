@@ -116,6 +116,9 @@ const oidcRefusals = new WeakMap<IncomingMessage, { error: string; description: 
 /** The account each request signed in, failed to sign in or otherwise acted on, by its raw request. */
 const accounts = new WeakMap<IncomingMessage, string>();
 
+/** The abuse limit that refused each refused request, by its raw request. */
+const refusingLimits = new WeakMap<IncomingMessage, string>();
+
 const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; raw: IncomingMessage; reqId: string }>();
 
 /** Runs the rest of a request (`next`: its hooks, its handler) with the request's logger at hand. */
@@ -139,6 +142,12 @@ export const requestLogOr = (logger: FastifyBaseLogger): FastifyBaseLogger =>
 export function noteAccount(userId: string): void {
   const store = requestLogs.getStore();
   if (store) accounts.set(store.raw, userId);
+}
+
+/** Notes the abuse limit refusing the request being answered, for its line (beside the answer's code). */
+export function noteRefusingLimit(limit: string): void {
+  const store = requestLogs.getStore();
+  if (store) refusingLimits.set(store.raw, limit);
 }
 
 /**
@@ -179,12 +188,14 @@ export class RequestLog extends LogController {
     const code = answeredCode(reply);
     const oidc = oidcRefusals.get(request.raw);
     const userId = accounts.get(request.raw);
+    const limit = refusingLimits.get(request.raw);
     const line = {
       req: request,
       res: reply,
       responseTime: reply.elapsedTime,
       ...(code && { code }),
       ...(userId && { userId }),
+      ...(limit && { limit }),
       ...(oidc && { oidcError: oidc.error, oidcErrorDescription: oidc.description }),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
