@@ -319,9 +319,10 @@ describe('a scrape while the database does not answer (packets dropped: a partit
         db,
         now: () => 0,
         logger: createLogger({ level: 'silent' }),
-        limits: { hashing: { depth: { active: 0, waiting: 0 } } } as unknown as Parameters<
-          typeof scrape
-        >[0]['limits'],
+        limits: {
+          hashing: { depth: { active: 0, waiting: 0 } },
+          counters: { shared: () => false },
+        } as unknown as Parameters<typeof scrape>[0]['limits'],
       });
       let done = false;
       void scraped.then(() => (done = true));

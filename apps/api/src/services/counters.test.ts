@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { createLogger } from './logger.ts';
+import { scrape } from './metrics.ts';
 import {
   REDIS_COMMAND_TIMEOUT_MS,
   SHARED_RETRY_AFTER_MS,
@@ -188,15 +189,20 @@ describe('limits shared by several instances', () => {
     return { a, b };
   };
 
-  it('without REDIS_URL each instance counts its own failures', async () => {
+  /** What /metrics says of where the limits are counted: 1 in Redis, 0 in this instance's memory. */
+  const sharedGauge = async (t: TestApp) =>
+    /^frontdoor_limit_counters_shared (\d)$/m.exec(await scrape(t.ctx))?.[1];
+
+  it('without REDIS_URL each instance counts its own failures, as /metrics says', async () => {
     const { a, b } = await pair({});
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push(await failFrom(i % 2 ? b : a, '10.1.0.1'));
     expect(statuses).toEqual(Array(6).fill(401));
+    expect(await sharedGauge(a)).toBe('0');
   });
 
   it.skipIf(problem !== null)(
-    'with REDIS_URL they share one count; when Redis goes away each falls back to its own memory, never to no limit',
+    'with REDIS_URL they share one count; when Redis goes away each falls back to its own memory, never to no limit, and /metrics says so',
     async () => {
       const relay = await redisRelay();
       opened.push({ close: () => relay.cut() });
@@ -204,6 +210,7 @@ describe('limits shared by several instances', () => {
       const shared: number[] = [];
       for (let i = 0; i < 5; i++) shared.push(await failFrom(i % 2 ? b : a, '10.1.0.2'));
       expect(shared).toEqual([401, 401, 401, 401, 429]);
+      expect(await sharedGauge(a)).toBe('1');
 
       await relay.cut();
       const degraded: number[] = [];
@@ -211,6 +218,7 @@ describe('limits shared by several instances', () => {
       expect(degraded).toEqual([401, 401, 401, 401, 429]);
       // b never saw these failures: per instance while degraded
       expect(await failFrom(b, '10.1.0.3')).toBe(401);
+      expect(await sharedGauge(a)).toBe('0');
     },
   );
 });

@@ -84,6 +84,12 @@ const databaseUp = new Gauge({
   registers: [registry],
 });
 
+const limitCountersShared = new Gauge({
+  name: 'frontdoor_limit_counters_shared',
+  help: "Whether the abuse limits are counted in Redis, shared by every instance (1), or in this instance's memory (0: no REDIS_URL, or Redis unreachable)",
+  registers: [registry],
+});
+
 /**
  * How long a scrape waits for the database: a database that drops packets would otherwise hold it
  * for the pool's 10 s, as long as Prometheus's default scrape timeout, and the scrape saying the
@@ -249,6 +255,7 @@ export async function scrape(ctx: ScrapeContext): Promise<string> {
   const { active, waiting } = ctx.limits.hashing.depth;
   hashRunning.set(active);
   hashWaiting.set(waiting);
+  limitCountersShared.set(ctx.limits.counters.shared() ? 1 : 0);
   try {
     await withinTime(SCRAPE_DATABASE_TIMEOUT_MS, async () => {
       // what /readyz asks (app.ts): a read-only replica or a replaced file fails every sign-in too
