@@ -1,15 +1,27 @@
+import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { reloadPage } from '../lib/reload.ts';
 import { PageCard } from '../ui/PageCard.tsx';
 import { Button, buttonClassName } from '../ui/Button.tsx';
 import styles from '../ui/Page.module.css';
 
-/** The friendly page shown when rendering failed (shell/ErrorBoundary.tsx, below the shell and around it). */
-export function ErrorScreen() {
+/**
+ * The friendly page shown when rendering failed (shell/ErrorBoundary.tsx, below the shell and around it).
+ * A page that failed to download (`download`) says the connection is the trouble, and loads again by
+ * itself once the browser is back online.
+ */
+export function ErrorScreen({ download = false }: { download?: boolean }) {
   const { t } = useTranslation('common');
+  const { t: errorText } = useTranslation('errors');
+  useEffect(() => {
+    if (!download) return;
+    window.addEventListener('online', reloadPage);
+    return () => window.removeEventListener('online', reloadPage);
+  }, [download]);
   return (
     <PageCard
       title={t('app_error_title')}
-      lead={t('app_error_body')}
+      lead={download ? errorText('networkError') : t('app_error_body')}
       footer={
         <a href="/log-in" className={buttonClassName('link')}>
           {t('app_error_home')}
@@ -17,7 +29,7 @@ export function ErrorScreen() {
       }
     >
       <div className={styles.actions}>
-        <Button onClick={() => window.location.reload()}>{t('app_error_reload')}</Button>
+        <Button onClick={reloadPage}>{t('app_error_reload')}</Button>
       </div>
     </PageCard>
   );
