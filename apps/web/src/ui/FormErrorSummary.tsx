@@ -22,27 +22,22 @@ export interface FormErrorSummaryProps {
 }
 
 /**
- * The form's errors less those of fields fixed since the last failed submit (a new `focusKey`): a
- * field that turns invalid again while the person types shows its error inline only, until the next
- * submit, since an alert is read out again, assertively, at each addition.
+ * The errors of the fields refused at the last failed submit (a new `focusKey`: taken once its errors
+ * are in), less those fixed since. Between submits the list only shrinks: an alert is read out again,
+ * assertively, at each addition, so a field that turns invalid while the person types shows its error
+ * inline only, until the next submit.
  */
 function useListedSinceSubmit(errors: readonly SummaryError[], focusKey: number): readonly SummaryError[] {
-  const [since, setSince] = useState({ focusKey, listed: new Set<string>(), fixed: new Set<string>() });
-  const sameSubmit = since.focusKey === focusKey;
-  const fixed = sameSubmit ? since.fixed : new Set<string>();
-  const refused = new Set(errors.map((e) => e.fieldId));
-  const fixedNow = sameSubmit ? [...since.listed].filter((id) => !refused.has(id)) : [];
-  const listed = errors.filter((e) => !fixed.has(e.fieldId) && !fixedNow.includes(e.fieldId));
-  const listedIds = new Set(listed.map((e) => e.fieldId));
+  const [since, setSince] = useState<{ focusKey: number; fields: string[] | null }>({
+    focusKey,
+    fields: null,
+  });
+  const refused = errors.map((e) => e.fieldId);
+  const taken = since.focusKey === focusKey ? since.fields : null;
+  const fields = taken ? taken.filter((id) => refused.includes(id)) : refused.length ? refused : null;
   // kept while rendering, as React allows for a component's own state; set only when it changes
-  if (
-    !sameSubmit ||
-    fixedNow.length > 0 ||
-    listedIds.size !== since.listed.size ||
-    listed.some((e) => !since.listed.has(e.fieldId))
-  )
-    setSince({ focusKey, listed: listedIds, fixed: new Set([...fixed, ...fixedNow]) });
-  return listed;
+  if (since.focusKey !== focusKey || fields?.length !== taken?.length) setSince({ focusKey, fields });
+  return fields ? errors.filter((e) => fields.includes(e.fieldId)) : [];
 }
 
 /**
