@@ -11,7 +11,7 @@ import { MAIL_SUBJECTS, confirmWithMailedCode, fillSignupForm } from '../fixture
 import { createInvite } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
 import { linkTo, waitForMail } from '../fixtures/mailbox.ts';
-import { en, fill } from '../fixtures/text.ts';
+import { en, fill, shellText } from '../fixtures/text.ts';
 import { PORTAL_URL } from '../fixtures/env.ts';
 import { withPageConfig } from '../fixtures/page-config.ts';
 
@@ -211,5 +211,25 @@ test.describe('calls a page cannot do without (issue 2 HTTP client)', () => {
     await page.route('**/api/gateway/getCsrfLogin/**', (route) => route.abort('connectionrefused'));
     await page.goto('/log-in/offline-request');
     await expect(page).toHaveURL(/\/error-generic(\/|$)/);
+  });
+
+  test('the next page not downloaded (the Wi-Fi dropped during the page change) says so, and loads by itself once back online', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/create-account');
+    await fillSignupForm(
+      page,
+      { first: 'Ada', last: 'Lovelace', email: uniqueEmail('chunk-offline') },
+      STRONG_PASSWORD,
+    );
+    await page.route(/\/static\/CodePage-[^/]*\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await expect(page.getByRole('heading', { name: shellText.app_error_title })).toBeVisible();
+    await expect(page.getByText(messages.networkError)).toBeVisible();
+    await page.unrouteAll();
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await expect(page.getByRole('heading', { name: en.verification.code_title })).toBeVisible();
   });
 });
