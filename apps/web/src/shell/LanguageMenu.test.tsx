@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { renderRoutes } from '../test/render.tsx';
@@ -45,6 +45,16 @@ describe('language menu (issue 12)', () => {
       for (const flag of choice.querySelectorAll('img')) expect(flag).toHaveAttribute('alt', '');
     }
     expect(screen.getByRole('menuitemradio', { name: 'Français' })).toBeInTheDocument();
+  });
+
+  it('opened by a key before it was downloaded, the menu focuses the chosen language, as a key opening it does later', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { path: '/one', language: 'fr' });
+    const trigger = await screen.findByRole('button', { name: 'Langue : Français' });
+    trigger.focus();
+    await user.keyboard('{Enter}');
+    const chosen = await screen.findByRole('menuitemradio', { name: 'Français' });
+    await waitFor(() => expect(chosen).toHaveFocus());
   });
 
   it('the open menu stays inside the top bar’s navigation landmark (no portal to <body>)', async () => {

@@ -52,6 +52,8 @@ export function LanguageMenu() {
   const hydrated = useHydrated();
   // 'open' from the click that asked for the menus until they have opened, then 'loaded'
   const [menus, setMenus] = useState<'none' | 'open' | 'loaded'>('none');
+  // asked for by a key (a click with no pointer): the menu, arriving after it, focuses the chosen language
+  const [byKey, setByKey] = useState(false);
   const options = service.languages();
   const selected = options.find((o) => o.param === current) ?? options[0];
   const trigger = (mobile: boolean, className = '') => (
@@ -64,7 +66,10 @@ export function LanguageMenu() {
       aria-expanded={menus === 'open'}
       onPointerEnter={() => void loadPopup()}
       onFocus={() => void loadPopup()}
-      onClick={() => setMenus('open')}
+      onClick={(event) => {
+        setMenus('open');
+        setByKey(event.detail === 0);
+      }}
     >
       {mobile ? <GlobeIcon /> : <DesktopTriggerContent selected={selected} />}
     </button>
@@ -78,6 +83,7 @@ export function LanguageMenu() {
         key={isMobile ? 'mobile' : 'desktop'}
         mobile={isMobile}
         defaultOpen={menus === 'open'}
+        focusChosen={menus === 'open' && byKey}
         onOpened={() => setMenus('loaded')}
         options={options}
         current={current}

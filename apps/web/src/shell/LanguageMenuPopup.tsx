@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
@@ -23,11 +23,17 @@ export default function LanguageMenuPopup({
   return mobile ? <MobileLanguageMenu {...props} /> : <DesktopLanguageMenu {...props} />;
 }
 
-type MenuProps = LanguageMenuProps & { defaultOpen: boolean };
+type MenuProps = LanguageMenuProps & { defaultOpen: boolean; focusChosen?: boolean };
 
-function DesktopLanguageMenu({ options, current, onChoose, defaultOpen }: MenuProps) {
+function DesktopLanguageMenu({ options, current, onChoose, defaultOpen, focusChosen }: MenuProps) {
   const { t } = useTranslation('common');
   const selected = options.find((o) => o.param === current) ?? options[0];
+  const content = useRef<HTMLDivElement>(null);
+  // opened by a key before the menu was downloaded: the menu mounts open and focuses itself, not an
+  // item as a key's opening does once it is here; the chosen language takes the focus instead
+  useEffect(() => {
+    if (focusChosen) content.current?.querySelector<HTMLElement>('[aria-checked="true"]')?.focus();
+  }, [focusChosen]);
   return (
     <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
       <DropdownMenu.Trigger className={styles.menuTrigger} aria-label={desktopTriggerLabel(t, selected)}>
@@ -36,6 +42,7 @@ function DesktopLanguageMenu({ options, current, onChoose, defaultOpen }: MenuPr
       {/* no portal: the menu stays inside the top bar's navigation landmark, where a screen reader's
           landmark list finds it, and its focus keeps the top bar shown (TopBar's focus-within) */}
       <DropdownMenu.Content
+        ref={content}
         className={styles.menuContent}
         align="end"
         sideOffset={8}
