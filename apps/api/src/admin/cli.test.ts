@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ABUSE_LIMITS,
   MASQUERADE_TTL_MS,
   PRODUCT_JWKS_PATH,
   SUBSCRIPTION_IDS,
@@ -524,6 +525,42 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       (entries as { event: string; detail: { command?: string } }[]).map((e) => e.detail.command ?? e.event),
     ).toEqual(['user delete', 'account.deleted', 'user show', 'access-code create', 'user create']);
   });
+
+  it.skipIf(skip)(
+    "user show answers a helpdesk: whether the account's mails went out and when, and until when its delay holds",
+    async () => {
+      const user = await seedUser(t, { email: 'helpdesk@cli.test' });
+      expect((await t.client().post('/api/cognito/sendreset', { un: user.email })).statusCode).toBe(200);
+      const queued = await run('user', 'show', '--email', user.email);
+      expect(queued.mails).toEqual([
+        expect.objectContaining({
+          state: 'pending',
+          attempts: 0,
+          deliveredAt: null,
+          queuedByReqId: expect.any(String),
+        }),
+      ]);
+      await t.ctx.outbox.drain();
+      const now = t.clock.now();
+      await t.db
+        .updateTable('users')
+        .set({ failed_attempts: ABUSE_LIMITS.accountDelayAfterFailures, last_failed_at: now })
+        .where('id', '=', user.id)
+        .execute();
+      const shown = await run('user', 'show', '--email', user.email);
+      expect(shown.mails).toEqual([
+        expect.objectContaining({
+          state: 'delivered',
+          attempts: 1,
+          deliveredAt: new Date(now).toISOString(),
+        }),
+      ]);
+      expect(shown.delayedUntil).toBe(new Date(now + ABUSE_LIMITS.accountDelayStartMs).toISOString());
+      t.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
+      expect((await run('user', 'show', '--email', user.email)).delayedUntil).toBeNull();
+      expect(JSON.stringify(shown)).not.toContain((await lastMail(t, user.email)).code);
+    },
+  );
 
   it.skipIf(skip)(
     'finds, shows and deletes an account whose address an older release took and the forms now refuse',

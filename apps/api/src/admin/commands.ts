@@ -92,7 +92,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, identities, liveSessions, description, subscriptions, accessCodes, createdAt, updatedAt} (never the password hash, never a code).',
+      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities, liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt} (never the password hash, never a code).',
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
 import { queueCrmErasure } from './crm.ts';
+import { accountDelayMs } from './limits.ts';
 import { liveSession } from './sessions.ts';
 import { rolesOf } from './users.ts';
 
@@ -99,6 +100,25 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     .where('user_id', '=', user.id)
     .orderBy('subscription_id')
     .execute();
+  const mails = await ctx.db
+    .selectFrom('outbox')
+    .select([
+      'id',
+      'created_at',
+      'attempts',
+      'delivered_at',
+      'failed_at',
+      'rejected_at',
+      'cancelled_at',
+      'last_error',
+      'request_id',
+    ])
+    .where('user_id', '=', user.id)
+    .where('kind', '=', 'mail')
+    .orderBy('id', 'desc')
+    .limit(SHOWN_MAILS)
+    .execute();
+  const delayedUntil = (user.last_failed_at ?? 0) + accountDelayMs(user.failed_attempts);
   const accessCodes = await ctx.db
     .selectFrom('access_codes')
     .select(['id', 'sp_id', 'expires_at'])
@@ -120,6 +140,8 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     hasPassword: user.password_hash !== null,
     failedAttempts: user.failed_attempts,
     lockedAt: isLocked(user, now) ? iso(user.locked_at) : null,
+    // the account's growing delay from its 5th failure: no password or code is checked before then
+    delayedUntil: delayedUntil > now ? iso(delayedUntil) : null,
     identities: identities.map((i) => ({
       provider: i.provider,
       subject: i.subject,
@@ -142,9 +164,37 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
       spId: code.sp_id,
       expiresAt: iso(code.expires_at),
     })),
+    // "did my mail go out?": its latest mails (a delivered one's row is kept 7 days), never their text
+    mails: mails.map((mail) => ({
+      id: mail.id,
+      queuedAt: iso(mail.created_at),
+      state: mailState(mail),
+      attempts: mail.attempts,
+      deliveredAt: mail.delivered_at === null ? null : iso(mail.delivered_at),
+      lastError: mail.last_error,
+      queuedByReqId: mail.request_id,
+    })),
     createdAt: iso(user.created_at),
     updatedAt: iso(user.updated_at),
   };
+}
+
+/** How many of an account's latest mails `user show` lists. */
+const SHOWN_MAILS = 10;
+
+/** Where an outbox row stands, in the words of its metrics (frontdoor_outbox_*). */
+function mailState(row: {
+  attempts: number;
+  delivered_at: number | null;
+  failed_at: number | null;
+  rejected_at: number | null;
+  cancelled_at: number | null;
+}): 'delivered' | 'failed' | 'rejected' | 'cancelled' | 'retrying' | 'pending' {
+  if (row.delivered_at !== null) return 'delivered';
+  if (row.failed_at !== null) return 'failed';
+  if (row.rejected_at !== null) return 'rejected';
+  if (row.cancelled_at !== null) return 'cancelled';
+  return row.attempts > 0 ? 'retrying' : 'pending';
 }
 
 /**
