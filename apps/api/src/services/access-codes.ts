@@ -12,6 +12,7 @@ import {
   HOUR_MS,
   accessCodeBudget,
   addressGuessFailed,
+  type AddressGuess,
   countedAddress,
   logLimitReached,
   releaseAddressGuess,
@@ -326,18 +327,26 @@ export async function accessCodeLogin(
     await noticeBudgetSpent(ctx, input.spId, spent);
     throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - ctx.now());
   }
-  const place = await holdBudgetPlace(ctx, input.spId, spent);
-  let settled = false;
-  // once: by the lookup's outcome, else (a refusal, an error) as no failure
-  const settle = async (failed: boolean) => {
-    if (settled) return;
-    settled = true;
-    await settleBudgetPlace(ctx, place, failed);
-  };
+  // counted against the address before a place in the budget is taken: a guess waiting for the
+  // address's places (reserveAddressGuess) holds none of the provider's, which other schools need
+  const guess = await reserveAddressGuess(ctx, input.address);
   try {
-    return await lookUpGuess(ctx, input, settle);
+    const place = await holdBudgetPlace(ctx, input.spId, spent);
+    let settled = false;
+    // once: by the lookup's outcome, else (a refusal, an error) as no failure
+    const settle = async (failed: boolean) => {
+      if (settled) return;
+      settled = true;
+      await settleBudgetPlace(ctx, place, failed);
+    };
+    try {
+      return await lookUpGuess(ctx, input, guess, settle);
+    } finally {
+      await settle(false);
+    }
   } finally {
-    await settle(false);
+    // not kept as a failure nor taken back with its typos (an error on the way): no failure
+    await releaseAddressGuess(ctx, guess);
   }
 }
 
@@ -348,71 +357,66 @@ export async function accessCodeLogin(
 async function lookUpGuess(
   ctx: AppContext,
   input: { code: string; spId: string; address: string; browser: string },
+  guess: AddressGuess,
   settle: (failed: boolean) => Promise<void>,
 ): Promise<{ cookieHash: string; spId: string }> {
   const now = ctx.now();
-  const guess = await reserveAddressGuess(ctx, input.address);
-  try {
-    const typos = typosKey(input.address, input.browser);
-    const codeHash = accessCodeDigest(ctx.config.secret, input.code);
-    const row = await liveCodes(ctx.db, now)
-      .select(['user_id', 'sp_id'])
-      .where('code_hash', '=', codeHash)
-      .where('sp_id', '=', input.spId)
-      .executeTakeFirst();
-    // a code made before its account became an administrator's opens nothing
-    const student = row && (await findUserById(ctx.db, row.user_id));
-    if (row && student && !isAdministrator(student)) {
-      await settle(false);
-      // only a code that has typos to forgive spends its hour's forgiveness (and writes a counter)
-      const { count: typed } = await ctx.limits.counters.peek(typos, now);
-      const forgives =
-        typed > 0 && (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
-      await releaseAddressGuess(ctx, guess, forgives ? typed : 0);
-      await ctx.limits.counters.clear(typos);
-      await audit(ctx, {
-        event: 'sign-in',
-        userId: row.user_id,
-        spId: row.sp_id,
-        address: input.address,
-        detail: { method: 'access-code' },
-      });
-      return {
-        cookieHash: await createCookieHash(
-          ctx.db,
-          { userId: row.user_id, spId: row.sp_id, browser: input.browser },
-          now,
-        ),
-        spId: row.sp_id,
-      };
-    }
-
-    await settle(true);
-    addressGuessFailed(ctx, guess);
-    await ctx.limits.counters.hit(typos, now, HOUR_MS);
+  const typos = typosKey(input.address, input.browser);
+  const codeHash = accessCodeDigest(ctx.config.secret, input.code);
+  const row = await liveCodes(ctx.db, now)
+    .select(['user_id', 'sp_id'])
+    .where('code_hash', '=', codeHash)
+    .where('sp_id', '=', input.spId)
+    .executeTakeFirst();
+  // a code made before its account became an administrator's opens nothing
+  const student = row && (await findUserById(ctx.db, row.user_id));
+  if (row && student && !isAdministrator(student)) {
+    await settle(false);
+    // only a code that has typos to forgive spends its hour's forgiveness (and writes a counter)
+    const { count: typed } = await ctx.limits.counters.peek(typos, now);
+    const forgives =
+      typed > 0 && (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
+    await releaseAddressGuess(ctx, guess, forgives ? typed : 0);
+    await ctx.limits.counters.clear(typos);
     await audit(ctx, {
-      event: 'sign-in.failed',
-      spId: input.spId,
+      event: 'sign-in',
+      userId: row.user_id,
+      spId: row.sp_id,
       address: input.address,
       detail: { method: 'access-code' },
     });
-    await noticeIfSpent(ctx, input.spId);
-    if (!(await mayNameOtherProvider(ctx))) throw new ApiError(404, 'accessCodeNotFound');
-    const other = await liveCodes(ctx.db, now)
-      .select('sp_id')
-      .where('code_hash', '=', codeHash)
-      .where('sp_id', '!=', input.spId)
-      .executeTakeFirst();
-    if (!other) throw new ApiError(404, 'accessCodeNotFound');
-    await countProviderFailure(ctx, other.sp_id);
-    await noticeIfSpent(ctx, other.sp_id);
-    const owner = await findServiceProvider(ctx.db, other.sp_id);
-    const name = owner?.name ?? other.sp_id;
-    const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
-    refusal.spName = name;
-    throw refusal;
-  } finally {
-    // however it ended (an error on the way included), it is no guess being checked any more
-    guess.checked?.();
+    return {
+      cookieHash: await createCookieHash(
+        ctx.db,
+        { userId: row.user_id, spId: row.sp_id, browser: input.browser },
+        now,
+      ),
+      spId: row.sp_id,
+    };
   }
+
+  await settle(true);
+  addressGuessFailed(ctx, guess);
+  await ctx.limits.counters.hit(typos, now, HOUR_MS);
+  await audit(ctx, {
+    event: 'sign-in.failed',
+    spId: input.spId,
+    address: input.address,
+    detail: { method: 'access-code' },
+  });
+  await noticeIfSpent(ctx, input.spId);
+  if (!(await mayNameOtherProvider(ctx))) throw new ApiError(404, 'accessCodeNotFound');
+  const other = await liveCodes(ctx.db, now)
+    .select('sp_id')
+    .where('code_hash', '=', codeHash)
+    .where('sp_id', '!=', input.spId)
+    .executeTakeFirst();
+  if (!other) throw new ApiError(404, 'accessCodeNotFound');
+  await countProviderFailure(ctx, other.sp_id);
+  await noticeIfSpent(ctx, other.sp_id);
+  const owner = await findServiceProvider(ctx.db, other.sp_id);
+  const name = owner?.name ?? other.sp_id;
+  const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
+  refusal.spName = name;
+  throw refusal;
 }

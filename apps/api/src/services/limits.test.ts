@@ -387,6 +387,63 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await refused).body.code).toBe('addressFailureLimit');
     });
 
+    it("guesses waiting for an address's places hold up no other guess of their account: its owner, elsewhere, signs in at once", async () => {
+      const address = '198.51.100.46';
+      const owner = await seedUser(t, { email: 'waited-on@school.test' });
+      const held = await Promise.all(Array.from({ length: 5 }, () => reserveAddressGuess(t.ctx, address)));
+      let answered = 0;
+      const waiting = Array.from({ length: 3 }, () =>
+        login(t, address, owner.email, 'Summer-2026-Passw0rd').then((answer) => {
+          answered += 1;
+          return answer;
+        }),
+      );
+      await expect
+        .poll(() => [...t.ctx.limits.addressChecks.values()].reduce((n, c) => n + c.waiting.size, 0))
+        .toBe(3);
+      expect((await login(t, '198.51.100.47', owner.email)).status).toBe(200);
+      expect(answered).toBe(0);
+      for (const guess of held) addressGuessFailed(t.ctx, guess);
+      expect((await Promise.all(waiting)).map((a) => a.body.code)).toEqual(
+        Array(3).fill('addressFailureLimit'),
+      );
+    });
+
+    it("a check that ends between a refused guess's count and its wait still lets it ask again: the place it gave back is taken", async () => {
+      const address = '198.51.100.48';
+      const held = await Promise.all(Array.from({ length: 5 }, () => reserveAddressGuess(t.ctx, address)));
+      const counters = t.ctx.limits.counters;
+      const undo = counters.undo.bind(counters);
+      // every guess in flight ends while the refused one takes its count back, before it would wait
+      counters.undo = async (key, now, by) => {
+        counters.undo = undo;
+        await undo(key, now, by);
+        await Promise.all(held.map((guess) => releaseAddressGuess(t.ctx, guess)));
+      };
+      expect((await login(t, address, 'known@school.test')).status).toBe(200);
+    });
+
+    it('a guess whose judging fails on the way (an error, not a refusal) gives its place back and ends its check', async () => {
+      const address = '198.51.100.49';
+      const known = await findUserByEmail(t.db, 'known@school.test');
+      const judged = checkGuess(
+        t.ctx,
+        address,
+        known!,
+        'password',
+        async () => 'checked',
+        () => {
+          throw new Error('the outcome could not be read');
+        },
+      );
+      await expect(judged).rejects.toThrow('the outcome could not be read');
+      expect([...t.ctx.limits.addressChecks.values()].filter((c) => c.running > 0)).toEqual([]);
+      for (let i = 0; i < 5; i++)
+        expect((await login(t, address, `after-error${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(
+          401,
+        );
+    });
+
     it("counts an IPv6 network's /64 as one address: rotating through its addresses buys no more guesses", async () => {
       const inNetwork = (i: number) => `2001:db8:5c:100:${(i + 1).toString(16)}::${i + 7}`;
       for (let i = 0; i < 5; i++)
@@ -622,6 +679,28 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       // 10 live codes at 0.003 %: a budget of 3 failures
       expect(codes.filter((code) => code === 'accessCodeNotFound')).toHaveLength(3);
       expect((await accessCodeBudgetOf(u.ctx, 'instances')).failures).toBe(3);
+    });
+
+    it("guesses waiting for their address's places hold none of the provider's budget: another school's right code goes in", async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003', LIMIT_ADDRESS_FAILURES_PER_HOUR: '5' });
+      await seedServiceProvider(u, 'waitburst');
+      const codes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `wait-burst${i}@school.test` });
+        codes.push((await createAccessCode(u.ctx, { spId: 'waitburst', userId: student.id })).code);
+      }
+      // a budget of 3: the three wrong codes below would hold all of it while they wait
+      const attacker = '198.51.100.170';
+      const held = await Promise.all(Array.from({ length: 5 }, () => reserveAddressGuess(u.ctx, attacker)));
+      const waiting = Array.from({ length: 3 }, (_, i) => accessCode(u, attacker, `99999${i}`, 'waitburst'));
+      await expect
+        .poll(() => [...u.ctx.limits.addressChecks.values()].reduce((n, c) => n + c.waiting.size, 0))
+        .toBe(3);
+      expect((await accessCode(u, '198.51.100.171', codes[0] ?? '', 'waitburst')).status).toBe(200);
+      for (const guess of held) addressGuessFailed(u.ctx, guess);
+      expect((await Promise.all(waiting)).map((a) => a.body.code)).toEqual(
+        Array(3).fill('addressFailureLimit'),
+      );
     });
 
     it('a class typing its right codes at once never pauses its provider nor tells the operator it did', async () => {

@@ -36,6 +36,8 @@ export interface LimitState {
 /** An address's guesses being checked on this instance, and the refused guesses waiting for one to end. */
 interface AddressChecks {
   running: number;
+  /** How many have ended: a refusal that saw fewer before its count asks again at once. */
+  ended: number;
   waiting: Set<() => void>;
 }
 
@@ -171,8 +173,10 @@ export interface AddressGuess {
   address: string;
   /** The address's failures this hour with this guess, and when the hour ends; none when allowlisted. */
   counted?: { count: number; expiresAt: number };
-  /** Says the guess has been checked (once; idempotent): the refused guesses waiting for it ask again. */
-  checked?: () => void;
+  /** Ends its check (once), waking the refused guesses waiting for it; none when allowlisted. */
+  end?: () => void;
+  /** Kept as a failure or taken back: later calls of releaseAddressGuess do nothing. */
+  settled?: boolean;
 }
 
 /**
@@ -182,18 +186,26 @@ export interface AddressGuess {
 export async function reserveAddressGuess(ctx: AppContext, address: string): Promise<AddressGuess> {
   if (ctx.limits.allowlisted(address)) return { address };
   const key = addressKey(address);
+  const checks = ctx.limits.addressChecks;
   let gaveUp: Promise<boolean> | undefined;
   for (;;) {
+    const before = checks.get(key);
+    const endedBefore = before?.ended;
     const now = ctx.now();
-    const counted = await ctx.limits.counters.hit(key, now, HOUR_MS);
+    // a copy: the memory store's entry changes as later guesses are counted and taken back
+    const counted = { ...(await ctx.limits.counters.hit(key, now, HOUR_MS)) };
     if (counted.count <= ctx.config.limits.addressFailuresPerHour)
-      return { address, counted, checked: startCheck(ctx.limits.addressChecks, key) };
+      return { address, counted, end: startCheck(checks, key) };
     await ctx.limits.counters.undo(key, now, 1);
     // places held by guesses still being checked here are no failures yet: a class's right passwords,
-    // sent in the same seconds as its typos, give theirs back. A refusal waits for them; failures
-    // alone (or other instances' guesses, which are not seen here) refuse at once
-    gaveUp ??= setTimeout(ADDRESS_CHECKS_WAIT_MS, false, { ref: false });
-    if (await aCheckEnds(ctx.limits.addressChecks, key, gaveUp)) continue;
+    // sent in the same seconds as its typos, give theirs back. A refusal asks again once one of them
+    // has ended (at once, if one ended since it counted); other instances' guesses are not seen here
+    const entry = checks.get(key);
+    if (before && (entry !== before || before.ended !== endedBefore)) continue;
+    if (entry?.running) {
+      gaveUp ??= setTimeout(ADDRESS_CHECKS_WAIT_MS, false, { ref: false });
+      if (await aCheckEnds(checks, key, entry, gaveUp)) continue;
+    }
     // the guess that filled the hour may have been a success or another instance's: this
     // instance's first refusal says so, if no failure here did
     addressLimitReached(ctx, address, counted.expiresAt);
@@ -201,9 +213,9 @@ export async function reserveAddressGuess(ctx: AppContext, address: string): Pro
   }
 }
 
-/** Counts a guess of the address as being checked; the function returned says it has been (once). */
+/** Counts a guess of the address as being checked; the function returned ends its check (once). */
 function startCheck(checks: Map<string, AddressChecks>, key: string): () => void {
-  const entry = checks.get(key) ?? { running: 0, waiting: new Set() };
+  const entry = checks.get(key) ?? { running: 0, ended: 0, waiting: new Set() };
   checks.set(key, entry);
   entry.running += 1;
   let ended = false;
@@ -211,19 +223,19 @@ function startCheck(checks: Map<string, AddressChecks>, key: string): () => void
     if (ended) return;
     ended = true;
     entry.running -= 1;
+    entry.ended += 1;
     if (entry.running === 0 && entry.waiting.size === 0) checks.delete(key);
     for (const wake of entry.waiting) wake();
   };
 }
 
-/** Waits until a guess of the address being checked here ends (true), or none is, or `gaveUp` (false). */
+/** Waits until a check of `entry` ends (true), or `gaveUp` (false). */
 async function aCheckEnds(
   checks: Map<string, AddressChecks>,
   key: string,
+  entry: AddressChecks,
   gaveUp: Promise<boolean>,
 ): Promise<boolean> {
-  const entry = checks.get(key);
-  if (!entry?.running) return false;
   let wake = () => {};
   const ended = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
   entry.waiting.add(wake);
@@ -231,7 +243,7 @@ async function aCheckEnds(
     return await Promise.race([ended, gaveUp]);
   } finally {
     entry.waiting.delete(wake);
-    if (entry.running === 0 && entry.waiting.size === 0) checks.delete(key);
+    if (entry.running === 0 && entry.waiting.size === 0 && checks.get(key) === entry) checks.delete(key);
   }
 }
 
@@ -256,18 +268,21 @@ function addressLimitReached(ctx: AppContext, address: string, expiresAt: number
  * failures: those the same person made just before succeeding (ABUSE_LIMITS.typosForgivenPerSuccess).
  */
 export async function releaseAddressGuess(ctx: AppContext, guess: AddressGuess, forgiven = 0): Promise<void> {
-  if (!guess.counted) return;
+  if (!guess.counted || guess.settled) return;
+  guess.settled = true;
   const by = 1 + Math.min(forgiven, ABUSE_LIMITS.typosForgivenPerSuccess);
   try {
     await ctx.limits.counters.undo(addressKey(guess.address), ctx.now(), by);
   } finally {
-    guess.checked?.();
+    guess.end?.();
   }
 }
 
 /** A reserved guess of the address failed: it stays counted; the one that spends the hour says so. */
 export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
-  guess.checked?.();
+  if (guess.settled) return;
+  guess.settled = true;
+  guess.end?.();
   if (guess.counted?.count !== ctx.config.limits.addressFailuresPerHour) return;
   addressLimitReached(ctx, guess.address, guess.counted.expiresAt);
 }
@@ -322,32 +337,36 @@ export async function checkGuess<T>(
 ): Promise<T> {
   // the request's line names the account guessed at, refused or not: why a pupil cannot sign in
   noteAccount(user.id);
-  return ctx.limits.guesses.run(user.id, async () => {
-    // read in its turn: the failures of the guesses before this one are in the row
-    let current = (await findUserById(ctx.db, user.id)) ?? user;
-    const reserved = await reserveAddressGuess(ctx, address);
-    let result: T;
-    let counted: CountedFailure | undefined;
-    try {
-      // as the check left it: a lock that had run its 24 h is gone with its failures
-      current = await assertAccountMayGuess(ctx, address, current);
-      counted = await countFailureFirst(ctx, current);
-      result = await check();
-    } catch (error) {
-      // refused, or not evaluated (the hashing queue was full): no failure
-      if (counted) await takeBackFailure(ctx, current, counted);
-      await releaseAddressGuess(ctx, reserved);
-      throw error;
-    }
-    const outcome = outcomeOf(result);
-    if (outcome === 'wrong') await recordFailure(ctx, reserved, current, guess, counted);
-    else if (outcome === 'right') await recordSuccess(ctx, reserved, current);
-    else {
-      if (counted) await takeBackFailure(ctx, current, counted);
-      await releaseAddressGuess(ctx, reserved);
-    }
-    return result;
-  });
+  // counted against the address before the account's turn: a guess waiting for the address's places
+  // (reserveAddressGuess) holds up no other guess of the account
+  const reserved = await reserveAddressGuess(ctx, address);
+  try {
+    return await ctx.limits.guesses.run(user.id, async () => {
+      // read in its turn: the failures of the guesses before this one are in the row
+      let current = (await findUserById(ctx.db, user.id)) ?? user;
+      let result: T;
+      let counted: CountedFailure | undefined;
+      try {
+        // as the check left it: a lock that had run its 24 h is gone with its failures
+        current = await assertAccountMayGuess(ctx, address, current);
+        counted = await countFailureFirst(ctx, current);
+        result = await check();
+      } catch (error) {
+        // refused, or not evaluated (the hashing queue was full): no failure
+        if (counted) await takeBackFailure(ctx, current, counted);
+        throw error;
+      }
+      const outcome = outcomeOf(result);
+      if (outcome === 'wrong') await recordFailure(ctx, reserved, current, guess, counted);
+      else if (outcome === 'right') await recordSuccess(ctx, reserved, current);
+      else if (counted) await takeBackFailure(ctx, current, counted);
+      return result;
+    });
+  } finally {
+    // whatever was not kept as a failure or taken back with its typos (a refusal, nothing to check,
+    // an error on the way) is no failure
+    await releaseAddressGuess(ctx, reserved);
+  }
 }
 
 /** A failure written before its guess was checked: the account's row as that write left it. */
