@@ -443,7 +443,8 @@ describe('environment stamp (§2)', () => {
     expect(stamp.parentElement).toBe(document.body);
     expect(stamp).toHaveAttribute('aria-hidden', 'true');
     expect(stamp).toHaveTextContent('staging');
-    expect(stamp.style.getPropertyValue('pointer-events')).toBe('none');
+    // set by an effect after the stamp is in the page: a busy machine can look in between
+    await waitFor(() => expect(stamp.style.getPropertyValue('pointer-events')).toBe('none'));
     expect(stamp.style.getPropertyPriority('pointer-events')).toBe('important');
     expect(stamp.style.getPropertyValue('transform')).toMatch(/rotate/);
     expect(stamp.style.getPropertyValue('background')).toMatch(/rgba\(200, 16, 46/);
@@ -457,7 +458,7 @@ describe('environment stamp (§2)', () => {
     setWindowWidth(390);
     renderRoutes(shellRoutes, { path: '/one' });
     const stamp = await screen.findByTestId('env-stamp');
-    expect(stamp.style.getPropertyValue('font')).toMatch(/10px/);
+    await waitFor(() => expect(stamp.style.getPropertyValue('font')).toMatch(/10px/));
     act(() => setWindowWidth(1440));
     expect(stamp.style.getPropertyValue('font')).toMatch(/12px/);
   });
