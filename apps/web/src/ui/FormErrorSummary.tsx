@@ -1,4 +1,4 @@
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import styles from './Feedback.module.css';
 import { useTakeFocus } from './take-focus.ts';
@@ -22,33 +22,13 @@ export interface FormErrorSummaryProps {
 }
 
 /**
- * The errors of the fields refused at the last failed submit (a new `focusKey`: taken once its errors
- * are in), less those fixed since. Between submits the list only shrinks: an alert is read out again,
- * assertively, at each addition, so a field that turns invalid while the person types shows its error
- * inline only, until the next submit.
- */
-function useListedSinceSubmit(errors: readonly SummaryError[], focusKey: number): readonly SummaryError[] {
-  const [since, setSince] = useState<{ focusKey: number; fields: string[] | null }>({
-    focusKey,
-    fields: null,
-  });
-  const refused = errors.map((e) => e.fieldId);
-  const taken = since.focusKey === focusKey ? since.fields : null;
-  const fields = taken ? taken.filter((id) => refused.includes(id)) : refused.length ? refused : null;
-  // kept while rendering, as React allows for a component's own state; set only when it changes
-  if (since.focusKey !== focusKey || fields?.length !== taken?.length) setSince({ focusKey, fields });
-  return fields ? errors.filter((e) => fields.includes(e.fieldId)) : [];
-}
-
-/**
  * The list of a form's errors, shown after a failed submit. It takes focus so keyboard and
  * screen-reader users land on it; each entry links to (and focuses) its field.
  */
 export function FormErrorSummary({ errors, message, title, focusKey }: FormErrorSummaryProps) {
   const { t } = useTranslation('common');
-  const listed = useListedSinceSubmit(errors, focusKey);
   // only after a failed submit: errors of fields being typed into speak for themselves inline
-  const visible = listed.length > 0 && focusKey > 0;
+  const visible = errors.length > 0 && focusKey > 0;
   // once per failed submit: errors that come back while the person types show the summary again
   // but must not pull the focus out of the field
   const ref = useTakeFocus<HTMLDivElement>(visible ? focusKey : undefined);
@@ -73,7 +53,7 @@ export function FormErrorSummary({ errors, message, title, focusKey }: FormError
       </h2>
       {message && <p>{message}</p>}
       <ul className={styles.summaryList}>
-        {listed.map((e) => (
+        {errors.map((e) => (
           <li key={e.fieldId}>
             <a href={`#${e.fieldId}`} onClick={(event) => goTo(event, e.fieldId)}>
               {e.message}

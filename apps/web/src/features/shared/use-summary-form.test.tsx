@@ -74,6 +74,43 @@ describe('useSummaryForm', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('between failed submits the summary only loses fields: one fixed and then invalid again while typing is not listed again until the next submit (WCAG 3.2.2, 4.1.3)', async () => {
+    const user = userEvent.setup();
+    renderForm({ onValid: vi.fn() });
+    const first = await screen.findByLabelText('First');
+    await user.type(screen.getByLabelText('Last'), 'Byron{Enter}');
+    const summary = await screen.findByRole('alert');
+    await waitFor(() => expect(summary).toHaveFocus());
+    expect(screen.getAllByRole('link').map((link) => link.textContent)).toEqual([messages.firstNameRequired]);
+    await user.type(first, 'A');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // its own error is back under it; the alert, read out at each addition, is not
+    await user.clear(first);
+    expect(screen.getByText(messages.firstNameRequired)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(first).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.firstNameRequired);
+  });
+
+  it('a long form submitted by a pointer press lists every field the submit refused, not only those shown when the press began', async () => {
+    const user = userEvent.setup();
+    renderForm({ onValid: vi.fn(), long: true });
+    // the first field left empty shows its error; the last, left by the press itself, none yet
+    await user.click(await screen.findByLabelText('First'));
+    await user.tab();
+    expect(screen.getByText(messages.firstNameRequired)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    const summary = await screen.findByRole('alert');
+    await waitFor(() =>
+      expect(screen.getAllByRole('link').map((link) => link.textContent)).toEqual([
+        messages.firstNameRequired,
+        messages.lastNameRequired,
+      ]),
+    );
+    await waitFor(() => expect(summary).toHaveFocus());
+  });
+
   it('onAttempt runs at every submit, valid or not, before the check', async () => {
     const calls: string[] = [];
     const user = userEvent.setup();

@@ -33,12 +33,23 @@ export function useSummaryForm<Input extends FieldValues, Output>(
   const messageText = useMessageText();
   const [failedSubmits, setFailedSubmits] = useState(0);
   const form = useForm<Input, Output>({ schema, mode: long ? 'onTouched' : 'onSubmit', defaultValues });
-  const errors = useErrorsHeldDuringPress(form.errors, long);
+  const errors = useHeldDuringPress(form.errors, long);
+  // the fields refused at the last failed submit, less those fixed since: between submits the summary
+  // only shrinks, since an alert is read out again, assertively, at each addition; a field that turns
+  // invalid while the person types shows its error inline only, until the next submit
+  const [refused, setRefused] = useState<string[]>([]);
+  const stillRefused = refused.filter((name) => form.errors[name]);
+  // kept while rendering, as React allows for a component's own state
+  if (stillRefused.length < refused.length) setRefused(stillRefused);
+  const listed = useHeldDuringPress(
+    Object.fromEntries(stillRefused.map((name) => [name, form.errors[name]])) as FieldErrors<Input>,
+    long,
+  );
 
   const errorSummary = (
     <FormErrorSummary
       message={long ? messageText({ code: 'formInvalid' }) : undefined}
-      errors={summaryErrors(errors, fieldIds, messageText)}
+      errors={summaryErrors(listed, fieldIds, messageText)}
       focusKey={failedSubmits}
     />
   );
@@ -49,7 +60,10 @@ export function useSummaryForm<Input extends FieldValues, Output>(
   };
   /** The form's onSubmit: valid values go to `onValid`; a failed submit shows and focuses the summary. */
   const onSubmit = (onValid: (values: Output) => void) => {
-    const check = form.handleSubmit(onValid, () => setFailedSubmits((n) => n + 1));
+    const check = form.handleSubmit(onValid, (found) => {
+      setFailedSubmits((n) => n + 1);
+      setRefused(Object.keys(found));
+    });
     return (event?: FormEvent) => {
       onAttempt?.();
       check(event);
@@ -60,26 +74,24 @@ export function useSummaryForm<Input extends FieldValues, Output>(
 }
 
 /**
- * The errors a form shows. Leaving a field by pressing something else (the submit button, a radio, a
- * link below) shows that field's error, which can run to several lines and push the pressed thing
- * away before the button is released, so the click is lost. While a pointer is pressed, the form
- * keeps showing the errors it showed when the press began; the new ones appear once its click is done.
+ * What a form shows of its errors (inline, or in its summary). Leaving a field by pressing something
+ * else (the submit button, a radio, a link below) shows that field's error, which can run to several
+ * lines and push the pressed thing away before the button is released, so the click is lost. While a
+ * pointer is pressed, the form keeps showing what it showed when the press began; the new errors
+ * appear once its click is done.
  */
-function useErrorsHeldDuringPress<Input extends FieldValues>(
-  errors: FieldErrors<Input>,
-  enabled: boolean,
-): FieldErrors<Input> {
-  const [held, setHeld] = useState<FieldErrors<Input> | null>(null);
-  const shown = useRef(errors);
+function useHeldDuringPress<Shown>(shownNow: Shown, enabled: boolean): Shown {
+  const [held, setHeld] = useState<{ shown: Shown } | null>(null);
+  const shown = useRef(shownNow);
   useEffect(() => {
-    shown.current = errors;
+    shown.current = shownNow;
   });
   useEffect(() => {
     if (!enabled) return;
     let release: ReturnType<typeof setTimeout> | undefined;
     const hold = () => {
       clearTimeout(release);
-      setHeld(shown.current);
+      setHeld({ shown: shown.current });
     };
     // pointerup, mouseup and click are dispatched in one task: the timer runs after the click
     const letGo = () => {
@@ -94,7 +106,7 @@ function useErrorsHeldDuringPress<Input extends FieldValues>(
       clearTimeout(release);
     };
   }, [enabled]);
-  return held ?? errors;
+  return held ? held.shown : shownNow;
 }
 
 /** The one-field form of every code page (verify, reset and access codes), for the shared CodeField. */
