@@ -2,6 +2,7 @@ import { expect, expectSignedInAs, test } from '../fixtures/index.ts';
 import { seedDemo } from '../fixtures/admin.ts';
 import { expectNoSeriousA11yViolations } from '../fixtures/axe.ts';
 import { answerStudentQuestion, continueWithEmail, signInWithPassword } from '../fixtures/flows.ts';
+import { expectNoHorizontalScroll } from '../fixtures/pages.ts';
 import { en } from '../fixtures/text.ts';
 
 // each seed replaces the student's access code: one journey at a time
@@ -35,12 +36,17 @@ test.describe("the README's quick start: npm run seed, sign in, end on /dev/sp (
     await expect(page.getByRole('link', { name: en.login.continue_with_email })).toBeVisible();
   });
 
-  test("the student's printed access code ends on /dev/sp signed in too", async ({ page }) => {
+  test("the student's printed access code ends on /dev/sp signed in too, which fits a phone's width", async ({
+    page,
+  }) => {
     const demo = await seedDemo();
+    await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(demo.accessCodeUrl);
     await page.getByLabel(en.accessCode.code_label).fill(demo.accessCode.code);
     await page.getByRole('button', { name: en.accessCode.submit }).click();
     await expect(page).toHaveURL(demo.devSpUrl);
     await expect(page.getByText(`Signed in as Sam Rivera (${demo.accounts.student.email}).`)).toBeVisible();
+    // the token's claims hold long unbroken values (the session's sid)
+    await expectNoHorizontalScroll(page, '/dev/sp at 360 px');
   });
 });

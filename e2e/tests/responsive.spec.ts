@@ -1,15 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
-import { PAGE_VISITS, rememberEmail } from '../fixtures/pages.ts';
+import { PAGE_VISITS, expectNoHorizontalScroll, rememberEmail } from '../fixtures/pages.ts';
 import { en, providerButton, shellText } from '../fixtures/text.ts';
-
-/** The page never scrolls sideways: everything fits the viewport's width. */
-async function expectNoHorizontalScroll(page: Page, label: string): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, `${label} scrolls horizontally by ${overflow}px`).toBeLessThanOrEqual(0);
-}
 
 const MAIN = new Set([
   'log-in',

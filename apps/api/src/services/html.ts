@@ -37,7 +37,7 @@ const render = (v: unknown): string =>
 
 /** The stylesheet of htmlPage, fixed so the CSP can allow it by its hash (services/security-headers.ts). */
 export const PAGE_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-pre{white-space:pre-wrap;background:#f5f5f5;padding:.75rem;border-radius:4px}article{border-bottom:1px solid #ddd;padding:1rem 0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f5f5f5;padding:.75rem;border-radius:4px}article{border-bottom:1px solid #ddd;padding:1rem 0}
 .meta{color:#555;font-size:.9em}`;
 
 // built outside the html`` template, whose formatting would change the text the CSP hash covers
