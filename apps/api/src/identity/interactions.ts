@@ -21,7 +21,7 @@ import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
 import { refusePage } from './pages.ts';
 import { deriveSecret } from './keys.ts';
-import { issueSignInState } from './portal-login.ts';
+import { isStateOfThisBrowser, issueSignInState } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 
 /** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
@@ -48,10 +48,20 @@ export interface InteractionDeps {
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 
-/** The current interaction of this browser, only when it is the one the URL names. */
-async function currentInteraction(provider: Provider, request: UidRequest, reply: FastifyReply) {
+/**
+ * The current interaction of this browser, only when it is the one the URL names and this browser
+ * started it: an attacker's `_interaction` cookie planted in a child's browser must not let the
+ * child's password or provider sign-in finish the attacker's sign-in.
+ */
+async function currentInteraction(
+  ctx: AppContext,
+  provider: Provider,
+  request: UidRequest,
+  reply: FastifyReply,
+) {
   const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-  return details && details.uid === request.params.uid ? details : undefined;
+  if (!details || details.uid !== request.params.uid) return undefined;
+  return (await isStateOfThisBrowser(ctx, details.params.state, request)) ? details : undefined;
 }
 
 const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
@@ -84,7 +94,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
   };
 
   scope.get('/oidc/interaction/:uid', async (request: UidRequest, reply) => {
-    const details = await currentInteraction(provider, request, reply);
+    const details = await currentInteraction(ctx, provider, request, reply);
     if (!details) return refusePage(request, reply);
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     const upstream = upstreamOf(details.params.identity_provider);
@@ -155,7 +165,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
   );
 
   scope.get('/oidc/interaction/:uid/federated', async (request: UidRequest, reply) => {
-    const details = await currentInteraction(provider, request, reply);
+    const details = await currentInteraction(ctx, provider, request, reply);
     const upstream = details && upstreamOf(details.params.identity_provider);
     if (!details || !upstream || !federation.has(upstream)) return refusePage(request, reply);
     const callbackUrl = new URL(federation.redirectUri(upstream));

@@ -97,6 +97,16 @@ async function sessionUser(h: ListeningTestApp, browser: Browser): Promise<strin
   return session?.userId;
 }
 
+/**
+ * What a site on a sibling subdomain can plant in another browser: oidc-provider's `_interaction`
+ * cookies (scoped to their interaction's path, so no `__Host-` cookie) copied from its own browser,
+ * and, where cookies are not Secure, the plain-named `fd_interaction` too.
+ */
+function plantInteractionCookies(from: Browser, into: Browser, names: string[]) {
+  for (const [key, cookie] of from.cookies)
+    if (names.includes(key.slice(0, key.indexOf('|')))) into.cookies.set(key, { ...cookie });
+}
+
 /** The audit log's entries about a user, oldest first, as [event, detail]. */
 async function auditOf(h: ListeningTestApp, userId: string) {
   const rows = await h.db
@@ -296,6 +306,52 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(JSON.parse(login.body)).toMatchObject({ msg: messages.stateInvalid, code: 'stateInvalid' });
     });
 
+    it("COGNITO: an attacker's interaction cookies planted in a child's browser: the child's password finishes nobody's sign-in", async () => {
+      const child = await addPasswordUser(h, 'planted-password@school.example');
+      const attacker = h.browser();
+      const { authorizeUrl } = await startSignIn(h, attacker, 'COGNITO');
+      const uid = (await attacker.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop() ?? '';
+      const victim = h.browser();
+      await victim.request('GET', '/healthz');
+      plantInteractionCookies(attacker, victim, ['_interaction', '_interaction.sig']);
+      // the interaction page hands its binding only to the browser that started the sign-in
+      const page = await victim.request('GET', `/oidc/interaction/${uid}`);
+      expect(page.status).toBe(400);
+      expect(victim.cookie('fd_interaction')).toBeUndefined();
+      // nor does the password call take a planted binding from a browser that did not start it
+      plantInteractionCookies(attacker, victim, ['fd_interaction']);
+      const login = await victim.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: child.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(400);
+      expect(JSON.parse(login.body)).toMatchObject({ code: 'stateInvalid' });
+      await attacker.navigate(`/oidc/oauth2/authorize/${uid}`, isSpaPage);
+      expect(await sessionUser(h, attacker)).toBeUndefined();
+    });
+
+    it("an attacker's interaction cookie planted in a child's browser: the child's provider sign-in finishes nobody's sign-in", async () => {
+      const who = { email: 'planted-upstream@school.example', first: 'Kid', last: 'Child' };
+      const own = await upstreamLoop(h, 'Google', who);
+      const childId = await sessionUser(h, own.browser);
+      expect(childId).toBeDefined();
+      const attacker = h.browser();
+      const { authorizeUrl } = await startSignIn(h, attacker, 'Google');
+      // the attacker stops at the provider's sign-in page, whose state is its interaction's uid
+      const atProvider = await attacker.navigate(authorizeUrl, (url) => url.pathname.startsWith('/dev/idp/'));
+      const uid = atProvider.url.searchParams.get('state') ?? '';
+      expect(uid).toMatch(/^[\w-]{10,}$/);
+      const victim = h.browser();
+      plantInteractionCookies(attacker, victim, ['_interaction', '_interaction.sig']);
+      const end = await signInAtDevIdp(victim, atProvider.url, 'Google', who);
+      expect(end.url.pathname).toBe(`/oidc/interaction/${uid}/federated`);
+      expect(end.status).toBe(400);
+      expect(end.body).toContain(messages.stateInvalid);
+      await attacker.navigate(`/oidc/oauth2/authorize/${uid}`, isSpaPage);
+      expect(await sessionUser(h, attacker)).toBeUndefined();
+    });
+
     it('forgotPassword: mails the reset code and 303s to /forgot-password?email=..; without a valid email to /email', async () => {
       const user = await addPasswordUser(h, 'forgot@school.example');
       const browser = h.browser();
@@ -464,24 +520,17 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(inFrench.body).toContain('<html lang="fr" dir="ltr">');
       expect(inFrench.body).toContain(messageCatalogs.fr.stateInvalid);
 
-      // the victim's browser got the state; the attacker's browser completes a sign-in with it
+      // the victim's browser got the state; the attacker's browser tries a sign-in with it: its
+      // password page is refused, and so is its callback
       const victim = h.browser();
       const { state } = await startSignIn(h, victim, 'COGNITO');
       const attacker = h.browser();
       const own = await startSignIn(h, attacker, 'COGNITO', user.email);
-      const uid = (
-        await attacker.navigate(own.authorizeUrl.replace(own.state, state), isSpaPage)
-      ).url.pathname
-        .split('/')
-        .pop();
-      const login = await attacker.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
-      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
-      const end = await attacker.navigate(payload.redirect, isSpaPage);
-      expect(end.url.pathname).toBe('/api/auth/callback');
+      const page = await attacker.navigate(own.authorizeUrl.replace(own.state, state), isSpaPage);
+      expect(page.url.pathname).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
+      expect(page.status).toBe(400);
+      expect(page.body).toContain(messages.stateInvalid);
+      const end = await attacker.navigate(`/api/auth/callback?code=abc&state=${state}`, isSpaPage);
       expect(end.status).toBe(400);
       expect(end.body).toContain(messages.stateInvalid);
       expect(attacker.cookie(SESSION_COOKIE)).toBeUndefined();

@@ -11,6 +11,7 @@ import { replaceSession, sessionsToEnd, setSessionCookie } from '../services/ses
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from '../services/users.ts';
 import { voidCodes } from '../services/codes.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
+import { isStateOfThisBrowser } from './portal-login.ts';
 
 export interface PasswordLoginDeps {
   ctx: AppContext;
@@ -53,7 +54,12 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
         isBoundToInteraction(secret, body.uid, hostCookie(INTERACTION_COOKIE, ctx.config).read(request));
       interaction = bound ? await provider.Interaction.find(body.uid) : undefined;
       const idp = interaction?.params.identity_provider;
-      if (!interaction || (idp !== undefined && idp !== 'COGNITO')) throw new ApiError(400, 'stateInvalid');
+      if (
+        !interaction ||
+        (idp !== undefined && idp !== 'COGNITO') ||
+        !(await isStateOfThisBrowser(ctx, interaction.params.state, request))
+      )
+        throw new ApiError(400, 'stateInvalid');
     }
     const user = await findUserByEmail(ctx.db, body.email);
     if (user?.must_reset) {

@@ -45,6 +45,27 @@ export const existingBrowserBinding = (
   return token ? sha256(token) : undefined;
 };
 
+/**
+ * Whether `state` is a portal state issued to this browser (its fd_browser hashes to the state's
+ * binding). Every authorization's state is the portal's (it is the one client), so this says which
+ * browser started an interaction: oidc-provider's `_interaction` cookie cannot, being scoped to the
+ * interaction's path and so no `__Host-` cookie, which a sibling subdomain can plant.
+ */
+export async function isStateOfThisBrowser(
+  ctx: AppContext,
+  state: unknown,
+  request: FastifyRequest,
+): Promise<boolean> {
+  const binding = existingBrowserBinding(request, ctx.config);
+  if (typeof state !== 'string' || !binding) return false;
+  const row = await ctx.db
+    .selectFrom('federation_states')
+    .select('browser_binding')
+    .where('state', '=', state)
+    .executeTakeFirst();
+  return row !== undefined && safeEqual(row.browser_binding, binding);
+}
+
 /** PKCE verifier of a portal state: derived, so nothing but the state needs storing. */
 export const portalPkceVerifier = (secret: Buffer, state: string): string =>
   deriveSecret(secret, 'portal-pkce', state);
