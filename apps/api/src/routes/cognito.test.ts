@@ -377,13 +377,18 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     it('refuses a wrong code, then stops after CODE_MAX_ATTEMPTS guesses until a new code is mailed', async () => {
       await t.client().post('/api/cognito/signup', signup('guesser@school.test'));
       const { code = '' } = await lastMail(t, 'guesser@school.test');
-      for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
-        const res = await t
-          .client()
-          .post('/api/cognito/confirm', { un: 'guesser@school.test', code: wrong(code) });
+      const guess = (guessed: string) =>
+        t.client().post('/api/cognito/confirm', { un: 'guesser@school.test', code: guessed });
+      for (let i = 1; i < CODE_MAX_ATTEMPTS; i++) {
+        const res = await guess(wrong(code));
         expect(res.statusCode).toBe(400);
         expect(res.json().msg).toBe(messages.invalidVerificationCode);
       }
+      // the guess that uses up the last try says so at once: no sixth guess is needed to learn it
+      const last = await guess(wrong(code));
+      expect(last.statusCode).toBe(429);
+      expect(last.json().code).toBe('attemptLimit');
+      expect(last.headers['retry-after']).toBe(String(RESEND_COOLDOWN_SECONDS));
       // the fifth failure also starts the account's delay (services/limits.test.ts)
       t.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
       const locked = await t.client().post('/api/cognito/confirm', { un: 'guesser@school.test', code });
@@ -628,7 +633,11 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const mismatch = await reset({ confirmPw: 'Something-Else-1' });
       expect(extractEmbeddedMessage(mismatch.json().msg)).toBe(messages.passwordsDoNotMatch);
 
-      for (let i = 1; i < CODE_MAX_ATTEMPTS; i++) await reset({ code: wrong(code) });
+      for (let i = 2; i < CODE_MAX_ATTEMPTS; i++) await reset({ code: wrong(code) });
+      const lastTry = await reset({ code: wrong(code) });
+      expect(lastTry.statusCode).toBe(429);
+      expect(lastTry.json().code).toBe('attemptLimit');
+      expect(extractEmbeddedMessage(lastTry.json().msg)).toBe(messages.attemptLimit);
       t.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
       const limited = await reset({});
       expect(limited.statusCode).toBe(429);

@@ -294,7 +294,7 @@ async function insertAccount(ctx: AppContext, input: SignupInput, now: number): 
 }
 
 const CODE_FAILURES: Record<
-  Exclude<CodeCheck['result'], 'ok' | 'attemptLimit'>,
+  Exclude<CodeCheck['result'], 'ok' | 'attemptLimit' | 'lastMismatch'>,
   { status: FailureStatus; code: MessageCode; exception: string }
 > = {
   mismatch: { status: 400, code: 'invalidVerificationCode', exception: 'CodeMismatchException' },
@@ -309,7 +309,8 @@ const resetText = (code: MessageCode, exception: string): string =>
 /**
  * Why a mailed code did not work, as the hosted service names it (`reset`: with its text embedded,
  * §8). A code whose tries are used up never works again, so its 429 says when a new code may be
- * mailed (the resend cooldown, the hourly sends): that is when trying again can succeed.
+ * mailed (the resend cooldown, the hourly sends): that is when trying again can succeed. The wrong
+ * guess that used up the last try says so at once, rather than letting the person type a sixth.
  */
 async function codeRefusal(
   ctx: AppContext,
@@ -317,7 +318,7 @@ async function codeRefusal(
   result: Exclude<CodeCheck['result'], 'ok'>,
 ): Promise<ApiError> {
   const { address, user, purpose, reset } = request;
-  if (result === 'attemptLimit') {
+  if (result === 'attemptLimit' || result === 'lastMismatch') {
     const cooldown = cooldownLeftMs(await lastIssuedAt(ctx.db, user.id, purpose), ctx.now());
     const wait = Math.max(1000, cooldown, await codeSendWaitMs(ctx, address, user));
     const msg = reset ? resetText('attemptLimit', 'LimitExceededException') : undefined;
@@ -347,7 +348,8 @@ async function checkCodeGuarded(
     purpose,
     () => checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now()),
     // no live code, or one past its tries: nothing was checked
-    ({ result }) => (result === 'ok' ? 'right' : result === 'mismatch' ? 'wrong' : 'unchecked'),
+    ({ result }) =>
+      result === 'ok' ? 'right' : result === 'mismatch' || result === 'lastMismatch' ? 'wrong' : 'unchecked',
   );
 }
 

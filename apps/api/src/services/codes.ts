@@ -84,8 +84,10 @@ export async function lastIssuedAt(db: Db, userId: string, purpose: CodePurpose)
   return row?.created_at ?? null;
 }
 
+/** `lastMismatch`: a wrong guess that used up the code's last try. */
 export type CodeCheck =
-  { result: 'ok'; codeId: number } | { result: 'mismatch' | 'expired' | 'attemptLimit' | 'none' };
+  | { result: 'ok'; codeId: number }
+  | { result: 'mismatch' | 'lastMismatch' | 'expired' | 'attemptLimit' | 'none' };
 
 /**
  * Checks a code without consuming it; the caller consumes it in the transaction that applies its
@@ -117,7 +119,7 @@ export async function checkCode(
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', row.id)
       .execute();
-    return { result: 'mismatch' };
+    return { result: row.attempts + 1 >= CODE_MAX_ATTEMPTS ? 'lastMismatch' : 'mismatch' };
   }
   return { result: 'ok', codeId: row.id };
 }
