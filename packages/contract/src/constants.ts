@@ -34,7 +34,6 @@ export const SCROLL_REVEAL_DEFAULTS = {
 export const DIALOG_ANIMATION_MS = 200;
 export const SNACK_BAR_ANIMATION_MS = 300;
 export const SNACK_BAR_DEFAULT_DURATION_MS = 5000;
-export const ALERT_DEFAULT_DURATION_MS = 8000;
 
 export const SEARCH_PLACEHOLDER = 'Jump to...';
 export const SEARCH_SHORTCUT_KEY = 'k';

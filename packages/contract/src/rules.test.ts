@@ -4,7 +4,6 @@ import {
   cleanName,
   containsPersonalWord,
   greaterThanZeroRule,
-  isValidAccessCode,
   isValidEmail,
   normalizeEmail,
   normalizeDigits,
@@ -12,6 +11,7 @@ import {
   passwordRule,
   personalWords,
 } from './rules.ts';
+import { accessCodeSchema } from './schemas.ts';
 
 describe('password rule (§5)', () => {
   it('gives InvalidPassword for a null value', () => {
@@ -141,9 +141,9 @@ describe('email and access code rules (§5)', () => {
     expect(normalizeEmail('Zoe\u0308@Bücher.example')).toBe('zo\u00eb@bücher.example');
   });
   it('access codes are exactly 6 characters', () => {
-    expect(isValidAccessCode('ABC123')).toBe(true);
-    expect(isValidAccessCode('ABC12')).toBe(false);
-    expect(isValidAccessCode('ABC1234')).toBe(false);
+    expect(accessCodeSchema.safeParse('123456').success).toBe(true);
+    expect(accessCodeSchema.safeParse('12345').error?.issues[0]?.message).toBe('accessCodeLength');
+    expect(accessCodeSchema.safeParse('1234567').error?.issues[0]?.message).toBe('accessCodeLength');
   });
 });
 

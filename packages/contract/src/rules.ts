@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH, ACCESS_CODE_LENGTH } from './constants.ts';
+import { MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH } from './constants.ts';
 
 /** §5 password rule: each failure is flagged separately; valid means no flags. */
 export type PasswordFlag =
@@ -125,6 +125,3 @@ function decimalDigitValue(codePoint: number): number {
   while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
   return (codePoint - start) % 10;
 }
-
-/** Access code: exactly six characters (§5). */
-export const isValidAccessCode = (value: string): boolean => value.length === ACCESS_CODE_LENGTH;
