@@ -26,9 +26,16 @@ export default function SendVerificationCodePage() {
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const send = useMutation({
     mutationFn: (address: string) => resendVerification(cfg, address),
+    // the server decides the next screen: a new result in the contract is a compile error here
     onSuccess: ({ payload }) => {
-      if (payload === 'verify_email') navigate('/code', { state: codeSentState() });
-      else setPopupOpen(true);
+      switch (payload) {
+        case 'verify_email':
+          return navigate('/code', { state: codeSentState() });
+        case 'password_reset':
+          return setPopupOpen(true);
+        default:
+          return payload satisfies never;
+      }
     },
     onError: (error) => setCallError(failure(error)),
   });
