@@ -9,8 +9,7 @@ import {
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { rememberLanguage } from '../services/accounts.ts';
-import { audit } from '../services/audit.ts';
+import { recordSignIn } from '../services/password-sign-in.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
@@ -179,16 +178,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     try {
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
       const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity, ctx.now());
-      // a page the browser opened: the language menu's cookie, then the browser's languages
-      await rememberLanguage(ctx, user, [
-        request.cookies[LANGUAGE_COOKIE],
-        request.headers['accept-language'],
-      ]);
       log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
-      await audit(ctx, {
-        event: 'sign-in',
-        userId: user.id,
+      await recordSignIn(ctx, user, {
         address: request.ip,
+        // a page the browser opened: the language menu's cookie, then the browser's languages
+        languages: [request.cookies[LANGUAGE_COOKIE], request.headers['accept-language']],
         detail: { method: 'federated', provider: upstream, account: resolution },
       });
       accountId = user.id;

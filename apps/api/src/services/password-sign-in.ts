@@ -1,0 +1,85 @@
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { rememberLanguage } from './accounts.ts';
+import { audit, type AuditEvent } from './audit.ts';
+import { voidCodes } from './codes.ts';
+import { ApiError } from './http.ts';
+import { checkGuess, guessAtUnknownAccount, mayCheckUnconfirmedPassword } from './limits.ts';
+import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from './users.ts';
+
+/**
+ * What every sign-in that proved who it is records: the language it spoke (tag lists, best first)
+ * becomes the account's (its mails follow), and the audit log's `sign-in` entry.
+ */
+export async function recordSignIn(
+  ctx: AppContext,
+  user: User,
+  signIn: { address: string; languages: (string | undefined)[]; detail: AuditEvent['detail'] },
+): Promise<void> {
+  await rememberLanguage(ctx, user, signIn.languages);
+  await audit(ctx, { event: 'sign-in', userId: user.id, address: signIn.address, detail: signIn.detail });
+}
+
+let timingHash: Promise<string> | undefined;
+/** Unknown emails still pay one argon2 verification, so timing does not reveal accounts. */
+const equaliseTiming = async (ctx: AppContext, password: string) => {
+  timingHash ??= hashPassword('frontdoor-timing-equaliser');
+  const equaliser = await timingHash;
+  await ctx.limits.hashing.run(() => verifyPassword(equaliser, password));
+};
+
+export type PasswordSignIn = { kind: 'signedIn'; user: User } | { kind: 'mustReset'; email: string };
+
+/**
+ * The built-in user pool's password check (POST api/cognito/login). A must-reset account gets the
+ * reset mail (`sendReset`) instead of a sign-in. Every check goes through the abuse limits first
+ * (services/limits.ts): a wrong password counts against the account, the pair of address and
+ * account, and the address; a right one resets them, and upgrades a hash made with older
+ * parameters. Refusals throw: incorrectCredentials, userNotConfirmed or a limit's.
+ */
+export async function signInWithPassword(
+  ctx: AppContext,
+  input: {
+    email: string;
+    password: string;
+    address: string;
+    /** the request's languages, best first: an API call's Accept-Language is the SPA's */
+    languages: (string | undefined)[];
+    sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+  },
+): Promise<PasswordSignIn> {
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (user?.must_reset) {
+    await input.sendReset(user.email, input.address, input.languages);
+    return { kind: 'mustReset', email: user.email };
+  }
+  if (!user) {
+    await guessAtUnknownAccount(ctx, input.address, 'password');
+    await equaliseTiming(ctx, input.password);
+    throw new ApiError(401, 'incorrectCredentials');
+  }
+  // a right password signs nobody in here and a success counts as no failure: past its hourly
+  // checks an unconfirmed account is sent to its code without a hash
+  if (user.confirmed !== 1 && !(await mayCheckUnconfirmedPassword(ctx, user)))
+    throw new ApiError(403, 'userNotConfirmed');
+  const right = await checkGuess(
+    ctx,
+    input.address,
+    user,
+    'password',
+    () => ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)),
+    (verified) => (verified ? 'right' : 'wrong'),
+  );
+  if (!right) throw new ApiError(401, 'incorrectCredentials');
+  await upgradePasswordHash(ctx, user, input.password);
+  if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+  // the owner knows the password: a reset asked for before (its code in a mail or a shared
+  // device's history) opens nothing any more
+  await voidCodes(ctx.db, user.id, 'reset', ctx.now());
+  await recordSignIn(ctx, user, {
+    address: input.address,
+    languages: input.languages,
+    detail: { method: 'password' },
+  });
+  return { kind: 'signedIn', user };
+}
