@@ -8,21 +8,20 @@ import {
   resetBody,
   sendResetBody,
   signupBody,
-  type ResendResult,
 } from '@frontdoor/contract';
 import * as z from 'zod/mini';
 import type { AppContext } from '../context.ts';
-import { ApiError, ok, parseWith } from '../services/http.ts';
+import { ok, parseWith } from '../services/http.ts';
 import {
   confirmAccount,
-  mailCode,
+  resendCode,
   resetFailure,
   resetPassword,
   signUp,
   signupBrowser,
   startPasswordReset,
 } from '../services/accounts.ts';
-import { accountMethods, emailStatusOf, findUserByEmail } from '../services/users.ts';
+import { accountMethods, findUserByEmail } from '../services/users.ts';
 import { clearSessionCookie, revokeSessions, sessionsToEnd } from '../services/sessions.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { pickLanguage } from '../mail/render.ts';
@@ -68,17 +67,8 @@ export const cognitoRoutes =
 
     app.get('/cognito/resend_verification/:email', async (request) => {
       const { email } = parseWith(emailParam, request.params);
-      const user = await findUserByEmail(ctx.db, email);
-      if (!user) throw new ApiError(404, 'userNotFound');
-      const status = emailStatusOf(user);
-      // unconfirmed: a new verification code; no password yet (or must reset): a reset code sets one
-      let result: ResendResult;
-      if (status === 'unconfirmed') result = 'verify_email';
-      else if (status === 'verify' || status === 'reset-password') result = 'password_reset';
-      else throw new ApiError(409, 'userAlreadyConfirmed');
-      await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', {
+      const result = await resendCode(ctx, email, {
         address: request.ip,
-        onCooldown: 'reject',
         languages: [request.headers['accept-language']],
       });
       return ok(result);

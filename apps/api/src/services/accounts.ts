@@ -5,6 +5,7 @@ import {
   embedMessage,
   messages,
   type MessageCode,
+  type ResendResult,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
@@ -24,6 +25,7 @@ import {
   type CodePurpose,
 } from './codes.ts';
 import {
+  emailStatusOf,
   findUserByEmail,
   findUserById,
   hashPassword,
@@ -171,6 +173,29 @@ function issueAndQueue(
     await queueAccountMail(trx, ctx, { ...user, language }, mail, id);
     return true;
   });
+}
+
+/**
+ * GET cognito/resend_verification: an unconfirmed account gets a new verification code; one with no
+ * password yet (or that must reset it) a reset code, which sets one. Answers which was mailed, so
+ * the page goes on to where that code is typed; an unknown address is a 404, a confirmed one a 409.
+ */
+export async function resendCode(
+  ctx: AppContext,
+  email: string,
+  request: { address: string; languages: (string | undefined)[] },
+): Promise<ResendResult> {
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) throw new ApiError(404, 'userNotFound');
+  const status = emailStatusOf(user);
+  if (status !== 'unconfirmed' && status !== 'verify' && status !== 'reset-password')
+    throw new ApiError(409, 'userAlreadyConfirmed');
+  const result: ResendResult = status === 'unconfirmed' ? 'verify_email' : 'password_reset';
+  await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', {
+    ...request,
+    onCooldown: 'reject',
+  });
+  return result;
 }
 
 /**
