@@ -70,6 +70,11 @@ declare module 'fastify' {
      * (routes/gateway.ts); the flood guard leaves it to that.
      */
     serverToServer?: boolean;
+    /**
+     * A GET that changes something (ends a session, sets the student flag, sends a mail, trades a
+     * code for a sign-in): another site must not make a browser call it (services/route-policy.ts).
+     */
+    sameSiteOnly?: boolean;
   }
   interface FastifyInstance {
     /**

@@ -207,6 +207,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
 
   scope.get(
     '/oidc/forgotPassword',
+    { config: { sameSiteOnly: true } },
     async (request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply) => {
       const hint = request.query.login_hint;
       if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);

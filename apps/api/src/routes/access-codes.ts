@@ -7,7 +7,7 @@ import { accessCodeLogin } from '../services/access-codes.ts';
 export const accessCodeRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    app.get('/accessCodes/login/:code/:sp_id', async (request) => {
+    app.get('/accessCodes/login/:code/:sp_id', { config: { sameSiteOnly: true } }, async (request) => {
       const params = parseWith(accessCodeParams, request.params);
       const { cookieHash, spId } = await accessCodeLogin(ctx, {
         code: params.code.toUpperCase(),

@@ -43,7 +43,7 @@ export const authRoutes =
       return { status: 'success', ...view };
     });
 
-    app.get('/auth/setBasicUserRole/:isStudent', async (request) => {
+    app.get('/auth/setBasicUserRole/:isStudent', { config: { sameSiteOnly: true } }, async (request) => {
       const { isStudent } = parseWith(basicUserRoleParam, request.params);
       const user = await requireOwnUser(ctx, request);
       return ok({ isStudent: await setIsStudent(ctx, user.id, isStudent === '1') });

@@ -34,7 +34,7 @@ export const cognitoRoutes =
   async (app: FastifyInstance): Promise<void> => {
     const signupCookie = hostCookie(SIGNUP_COOKIE, ctx.config);
 
-    app.get('/cognito/logout', async (request, reply) => {
+    app.get('/cognito/logout', { config: { sameSiteOnly: true } }, async (request, reply) => {
       await revokeSessions(ctx.db, sessionsToEnd(request, ctx.config), ctx.now());
       clearSessionCookie(reply, ctx.config);
       return ok(null);
@@ -65,7 +65,7 @@ export const cognitoRoutes =
       return ok({ email: body.un });
     });
 
-    app.get('/cognito/resend_verification/:email', async (request) => {
+    app.get('/cognito/resend_verification/:email', { config: { sameSiteOnly: true } }, async (request) => {
       const { email } = parseWith(emailParam, request.params);
       const result = await resendCode(ctx, email, {
         address: request.ip,

@@ -30,18 +30,6 @@ export const PRODUCT_CALLS: ReadonlySet<string> = new Set([
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * GETs of §7 (and of the identity side) that change something: end a session, set the student
- * flag, send a mail, trade a code for a sign-in. Another site must not make a browser call them.
- */
-const STATE_CHANGING_GETS = new Set([
-  `${API_PREFIX}cognito/logout`,
-  `${API_PREFIX}auth/setBasicUserRole/:isStudent`,
-  `${API_PREFIX}cognito/resend_verification/:email`,
-  `${API_PREFIX}accessCodes/login/:code/:sp_id`,
-  '/oidc/forgotPassword',
-]);
-
 const isApiPath = (path: string): boolean => path.startsWith(API_PREFIX) || path === API_PREFIX.slice(0, -1);
 
 /** The path as the router sees it (decoded, slashes collapsed), for requests no route matched. */
@@ -70,11 +58,11 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
   return {
     api,
     csrf: api && UNSAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false,
-    // HEAD runs the GET's handler (Fastify answers it for every GET route): it is refused alike
+    // the GETs of §7 (and of the identity side) that change something are marked where they are
+    // routed; HEAD runs the GET's handler (Fastify answers it for every GET route): it is refused alike
     sameSiteOnly:
       (request.method === 'GET' || request.method === 'HEAD') &&
-      pattern !== undefined &&
-      STATE_CHANGING_GETS.has(pattern),
+      request.routeOptions.config?.sameSiteOnly === true,
     productCall: pattern !== undefined && PRODUCT_CALLS.has(pattern),
   };
 }
