@@ -9,6 +9,12 @@ export const MIN_PERSONAL_WORD_LENGTH = 4;
 export const ACCESS_CODE_LENGTH = 6;
 /** The longest first or last name, after trimming (the sign-up form's inputs stop there too). */
 export const NAME_MAX_LENGTH = 100;
+/** The longest email address (RFC 5321's path limit). */
+export const EMAIL_MAX_LENGTH = 254;
+/** The longest opaque value of the portal's own a request may carry (a login csrf, a cookie hash, an interaction uid). */
+export const TOKEN_MAX_LENGTH = 200;
+/** The longest invite code a route takes. */
+export const INVITE_CODE_MAX_LENGTH = 128;
 /** Verification and reset codes mailed to users have the same length as access codes. */
 export const EMAIL_CODE_LENGTH = 6;
 

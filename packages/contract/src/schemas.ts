@@ -3,8 +3,11 @@ import * as z from 'zod/mini';
 import {
   ACCESS_CODE_LENGTH,
   EMAIL_CODE_LENGTH,
+  EMAIL_MAX_LENGTH,
   EMAIL_PREFERENCES,
+  INVITE_CODE_MAX_LENGTH,
   NAME_MAX_LENGTH,
+  TOKEN_MAX_LENGTH,
   SUBSCRIPTION_IDS,
 } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
@@ -41,7 +44,11 @@ const emailField = (code: MessageCode) =>
   z.pipe(
     z
       .string(errorCode(code))
-      .check(z.trim(), z.maxLength(254, errorCode(code)), z.refine(isValidEmail, errorCode(code))),
+      .check(
+        z.trim(),
+        z.maxLength(EMAIL_MAX_LENGTH, errorCode(code)),
+        z.refine(isValidEmail, errorCode(code)),
+      ),
     z.transform(normalizeEmail),
   );
 
@@ -180,7 +187,7 @@ export const getCsrfQuery = lazySchema(() =>
     r: z.optional(z.url()),
     p: identityProviderSchema,
     /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
-    c: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    c: z.optional(z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH))),
   }),
 );
 export const getCsrfPayload = lazySchema(() =>
@@ -216,7 +223,7 @@ export const signupBody = lazySchema(() =>
     email: emailField('emailInvalidSignup'),
     pw: passwordSchema,
     description: descriptionSchema,
-    code: z.optional(z.string().check(z.maxLength(128))),
+    code: z.optional(z.string().check(z.maxLength(INVITE_CODE_MAX_LENGTH))),
   }),
 );
 export type SignupBody = z.input<typeof signupBody>;
@@ -244,7 +251,7 @@ export const cognitoLoginBody = lazySchema(() =>
     email: emailSchema,
     password: z.string().check(z.minLength(1, errorCode('passwordRequired')), z.maxLength(256)),
     /** The authorization-server interaction this password check completes. */
-    uid: z.optional(z.string().check(z.maxLength(200))),
+    uid: z.optional(z.string().check(z.maxLength(TOKEN_MAX_LENGTH))),
   }),
 );
 export const cognitoLoginPayload = lazySchema(() => z.object({ redirect: z.string() }));
@@ -258,6 +265,14 @@ export const createCsrfLoginPayload = lazySchema(() => z.object({ csrf: z.string
 
 /** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
 /** A session id is the sha256 (hex) of its cookie token. */
+/** GET gateway/getCsrfLogin/{csrf}: a login request's csrf. */
+export const loginCsrfParams = lazySchema(() =>
+  z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)) }),
+);
+/** GET devportal/getInviteEmail/{code}. */
+export const inviteCodeParams = lazySchema(() =>
+  z.object({ code: z.string().check(z.minLength(1), z.maxLength(INVITE_CODE_MAX_LENGTH)) }),
+);
 export const gatewaySessionParams = lazySchema(() =>
   z.object({ sid: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
 );
@@ -322,10 +337,10 @@ export const realmResponse = lazySchema(() => envelope(realmPayload));
 
 export const cookieQuery = lazySchema(() =>
   z.object({
-    hash: z.string().check(z.minLength(1), z.maxLength(200)),
+    hash: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)),
     return_url: z.url(),
     // the login csrf of the sign-in request: required, so a hash alone cannot start a session
-    token: z.string().check(z.minLength(1), z.maxLength(200)),
+    token: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)),
   }),
 );
 

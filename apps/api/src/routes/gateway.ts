@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createCsrfLoginBody, gatewaySessionParams } from '@frontdoor/contract';
-import * as z from 'zod/mini';
+import { createCsrfLoginBody, gatewaySessionParams, loginCsrfParams } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
 import { allowsReturnUrl, authenticateServiceProvider } from '../services/service-providers.ts';
 import { createLoginRequest, findLoginParams } from '../services/login-requests.ts';
 import { isSessionActive } from '../services/sessions.ts';
 import { addressGuessFailed, assertServiceProviderCall, reserveAddressGuess } from '../services/limits.ts';
-
-const csrfParams = z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /**
  * A server-to-server call: HTTP Basic clientId:clientSecret instead of the browser's CSRF cookie,
@@ -54,7 +51,7 @@ export const gatewayRoutes =
     });
 
     app.get('/gateway/getCsrfLogin/:csrf', async (request) => {
-      const { csrf } = parseWith(csrfParams, request.params);
+      const { csrf } = parseWith(loginCsrfParams, request.params);
       const params = await findLoginParams(ctx.db, csrf, ctx.now());
       if (!params) throw new ApiError(404, 'loginRequestNotFound');
       return ok(params);
