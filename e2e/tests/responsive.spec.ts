@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { PAGE_VISITS, expectNoHorizontalScroll, rememberEmail } from '../fixtures/pages.ts';
 import { en, providerButton, shellText } from '../fixtures/text.ts';
@@ -59,6 +60,60 @@ test.describe('at 320 px with WCAG 1.4.12 text spacing', () => {
     // 8rem: a dozen characters of the password in view (the button's label left it 24 px)
     expect((await password.boundingBox())?.width).toBeGreaterThanOrEqual(120);
     await expectNoHorizontalScroll(page, 'create-account in French');
+  });
+});
+
+test.describe('at 200 % text size, WCAG 1.4.4', () => {
+  /** The browser's text size doubled (its default font 32 px), as a low-vision student sets it. */
+  const doubleText = async (page: Page) =>
+    (await page.context().newCDPSession(page)).send('Page.setFontSizes', {
+      fontSizes: { standard: 32, fixed: 26 },
+    });
+
+  for (const width of [1400, 640]) {
+    test(`${width} px: the language control stays inside the top bar`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await doubleText(page);
+      await page.goto('/email?locale=de');
+      const bar = await page.getByRole('banner').boundingBox();
+      const control = await page
+        .getByRole('banner')
+        .getByRole('button')
+        .filter({ visible: true })
+        .boundingBox();
+      expect(bar && control).toBeTruthy();
+      if (!bar || !control) return;
+      expect(control.y).toBeGreaterThanOrEqual(bar.y);
+      expect(control.y + control.height).toBeLessThanOrEqual(bar.y + bar.height);
+    });
+  }
+
+  test('390 px: the show/hide button stays inside the password field', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await doubleText(page);
+    await page.goto('/create-account?locale=de');
+    const toggle = page.getByRole('button', { name: 'Passwort anzeigen' }).first();
+    const frame = await toggle.locator('..').boundingBox();
+    const button = await toggle.boundingBox();
+    expect(frame && button).toBeTruthy();
+    if (!frame || !button) return;
+    expect(button.x + button.width).toBeLessThanOrEqual(frame.x + frame.width);
+  });
+});
+
+test.describe('the show/hide label', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+  test('sits on one line beside the password at 390 px', async ({ page }) => {
+    await page.goto('/create-account?locale=fr');
+    const lines = await page
+      .getByRole('button', { name: 'Afficher le mot de passe' })
+      .first()
+      .evaluate((button) => {
+        const range = document.createRange();
+        range.selectNodeContents(button);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+    expect(lines).toBe(1);
   });
 });
 
