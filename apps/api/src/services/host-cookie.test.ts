@@ -103,12 +103,26 @@ describe('where cookies are Secure, a binding cookie planted under its plain nam
     expect(own.body).toContain(messages.upstreamFailed);
   });
 
-  it("a password page's sign-in is bound to the browser holding its __Host-fd_interaction", async () => {
+  it("a password page's sign-in is bound to the browser holding its __Host-fd_interaction and __Host-fd_browser", async () => {
     const user = await seedUser(t, { email: 'host-cookie-interaction@school.test' });
     const client = t.client();
-    const authorize = portalAuthorizeUrl(t, { scope: 'openid email profile', identity_provider: 'COGNITO' });
-    const interaction = (await client.get(authorize)).headers.location;
-    const toSignIn = await client.get(String(interaction));
+    const started = await client.get(
+      `/api/${apiPaths.getCsrf}?p=COGNITO&r=${encodeURIComponent(`${PORTAL}/log-in`)}`,
+    );
+    const { csrf, code_challenge } = (started.json() as { payload: { csrf: string; code_challenge: string } })
+      .payload;
+    const authorize = portalAuthorizeUrl(t, {
+      scope: 'openid email profile',
+      identity_provider: 'COGNITO',
+      state: csrf,
+      code_challenge,
+    });
+    const interaction = String((await client.get(authorize)).headers.location);
+    // the browser the sign-in was started in, named only under the plain name, is no such browser
+    planted(client, BROWSER_COOKIE);
+    expect((await client.get(interaction)).statusCode).toBe(400);
+    client.cookies.set(`__Host-${BROWSER_COOKIE}`, client.cookies.get(BROWSER_COOKIE) ?? '');
+    const toSignIn = await client.get(interaction);
     expect(String(toSignIn.headers['set-cookie'])).toMatch(
       /__Host-fd_interaction=[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax/,
     );
