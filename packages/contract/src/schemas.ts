@@ -263,8 +263,6 @@ export const createCsrfLoginBody = lazySchema(() =>
 );
 export const createCsrfLoginPayload = lazySchema(() => z.object({ csrf: z.string() }));
 
-/** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
-/** A session id is the sha256 (hex) of its cookie token. */
 /** GET gateway/getCsrfLogin/{csrf}: a login request's csrf. */
 export const loginCsrfParams = lazySchema(() =>
   z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)) }),
@@ -273,6 +271,9 @@ export const loginCsrfParams = lazySchema(() =>
 export const inviteCodeParams = lazySchema(() =>
   z.object({ code: z.string().check(z.minLength(1), z.maxLength(INVITE_CODE_MAX_LENGTH)) }),
 );
+
+/** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
+/** A session id is the sha256 (hex) of its cookie token. */
 export const gatewaySessionParams = lazySchema(() =>
   z.object({ sid: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
 );
