@@ -9,7 +9,7 @@ import {
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { recordSignIn } from '../services/password-sign-in.ts';
+import { recordSignIn } from '../services/accounts.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';

@@ -36,7 +36,7 @@ import {
 import { passwordRefusal } from './password-policy.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
-import { audit } from './audit.ts';
+import { audit, type AuditEvent } from './audit.ts';
 import { noteAccount } from './logger.ts';
 import { enqueue } from './outbox.ts';
 import {
@@ -103,6 +103,19 @@ export async function rememberLanguage(
   const language = pickLanguage(...languages, user.language);
   if (language !== user.language)
     await ctx.db.updateTable('users').set({ language }).where('id', '=', user.id).execute();
+}
+
+/**
+ * What every sign-in that proved who it is records: the language it spoke (tag lists, best first)
+ * becomes the account's (its mails follow), and the audit log's `sign-in` entry.
+ */
+export async function recordSignIn(
+  ctx: AppContext,
+  user: User,
+  signIn: { address: string; languages: (string | undefined)[]; detail: AuditEvent['detail'] },
+): Promise<void> {
+  await rememberLanguage(ctx, user, signIn.languages);
+  await audit(ctx, { event: 'sign-in', userId: user.id, address: signIn.address, detail: signIn.detail });
 }
 
 /** What is left of the resend cooldown of a code issued at `issuedAt` (0: over, or none issued). */

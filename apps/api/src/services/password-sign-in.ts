@@ -1,24 +1,10 @@
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
-import { rememberLanguage } from './accounts.ts';
-import { audit, type AuditEvent } from './audit.ts';
+import { recordSignIn } from './accounts.ts';
 import { voidCodes } from './codes.ts';
 import { ApiError } from './http.ts';
 import { checkGuess, guessAtUnknownAccount, mayCheckUnconfirmedPassword } from './limits.ts';
 import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from './users.ts';
-
-/**
- * What every sign-in that proved who it is records: the language it spoke (tag lists, best first)
- * becomes the account's (its mails follow), and the audit log's `sign-in` entry.
- */
-export async function recordSignIn(
-  ctx: AppContext,
-  user: User,
-  signIn: { address: string; languages: (string | undefined)[]; detail: AuditEvent['detail'] },
-): Promise<void> {
-  await rememberLanguage(ctx, user, signIn.languages);
-  await audit(ctx, { event: 'sign-in', userId: user.id, address: signIn.address, detail: signIn.detail });
-}
 
 let timingHash: Promise<string> | undefined;
 /** Unknown emails still pay one argon2 verification, so timing does not reveal accounts. */
