@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomFetch } from 'openid-client';
 import { UPSTREAM_PROVIDERS, messages, type IdentityProvider } from '@frontdoor/contract';
+import type { SendReset } from '../services/password-sign-in.ts';
 import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
@@ -38,9 +39,6 @@ function mountProvider(
   // the middleware runs in this scope's onRequest hook, which needs a route to attach to
   scope.all(`${mountPath}/*`, async (_request, reply) => reply.code(404).send());
 }
-
-/** Sends a reset code to an account of the portal's user pool (the interactions' and cognito/login's). */
-export type SendReset = (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
 
 /**
  * The identity side (docs/identity.md), built once by the composition root (app.ts) from

@@ -10,6 +10,7 @@ import {
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { recordSignIn } from '../services/accounts.ts';
+import type { SendReset } from '../services/password-sign-in.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
@@ -42,7 +43,7 @@ export interface InteractionDeps {
    * Sends the password-reset mail for an email (same service as cognito/sendreset), in the request's
    * languages (tag lists, best first) else the account's.
    */
-  sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+  sendReset: SendReset;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;

@@ -4,7 +4,7 @@ import { apiPaths, cognitoLoginBody, messages } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { ApiError, ok, parseWith } from '../services/http.ts';
-import { signInWithPassword } from '../services/password-sign-in.ts';
+import { signInWithPassword, type SendReset } from '../services/password-sign-in.ts';
 import { replaceSession, sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { INTERACTION_COOKIE, UID_PATTERN, isBoundToInteraction } from './interactions.ts';
 import { isStateOfThisBrowser } from './portal-login.ts';
@@ -17,7 +17,7 @@ export interface PasswordLoginDeps {
    * Mails a reset code from the client's address, in its languages (tag lists, best first) else the
    * account's; a sending limit keeps the earlier code instead.
    */
-  sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+  sendReset: SendReset;
 }
 
 /**

@@ -14,6 +14,9 @@ const equaliseTiming = async (ctx: AppContext, password: string) => {
   await ctx.limits.hashing.run(() => verifyPassword(equaliser, password));
 };
 
+/** Sends a reset code to an account of the portal's user pool (the interactions' and cognito/login's). */
+export type SendReset = (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+
 export type PasswordSignIn = { kind: 'signedIn'; user: User } | { kind: 'mustReset'; email: string };
 
 /**
@@ -31,7 +34,7 @@ export async function signInWithPassword(
     address: string;
     /** the request's languages, best first: an API call's Accept-Language is the SPA's */
     languages: (string | undefined)[];
-    sendReset: (email: string, address: string, languages: (string | undefined)[]) => Promise<void>;
+    sendReset: SendReset;
   },
 ): Promise<PasswordSignIn> {
   const user = await findUserByEmail(ctx.db, input.email);
