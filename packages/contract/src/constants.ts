@@ -72,6 +72,11 @@ export const STORAGE_KEYS = {
    * Only the method, never who signed in: classroom devices are shared.
    */
   lastSignInMethod: 'frontdoor_last_sign_in_method',
+  /**
+   * When this tab last had a code mailed, by purpose and address (the web's own, sessionStorage):
+   * a code page's resend countdown is what is left of the server's cooldown, through back and reload.
+   */
+  codeSent: 'frontdoor_code_sent',
   pendingSignInMethod: 'frontdoor_pending_sign_in_method',
 } as const;
 

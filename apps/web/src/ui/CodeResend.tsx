@@ -13,8 +13,8 @@ export interface CodeResendProps {
   prompt?: ReactNode;
   label?: ReactNode;
   cooldownSeconds?: number;
-  /** Start with the cooldown running (a code was just sent). */
-  startInCooldown?: boolean;
+  /** Seconds to wait before the first resend: what is left of the cooldown of a code sent before. */
+  waitSeconds?: number;
 }
 
 /**
@@ -28,13 +28,13 @@ export function CodeResend({
   prompt,
   label,
   cooldownSeconds = RESEND_COOLDOWN_SECONDS,
-  startInCooldown = false,
+  waitSeconds = 0,
 }: CodeResendProps) {
   const { t } = useTranslation('common');
-  const { secondsLeft, start } = useCountdown(startInCooldown ? cooldownSeconds : 0);
+  const { secondsLeft, start } = useCountdown(waitSeconds);
   const [resending, setResending] = useState(false);
   // a countdown has run: its end is announced (not the button's being there from the start)
-  const [countedDown, setCountedDown] = useState(startInCooldown);
+  const [countedDown, setCountedDown] = useState(waitSeconds > 0);
   const promptId = useId();
   const waitId = useId();
   const waiting = secondsLeft > 0;

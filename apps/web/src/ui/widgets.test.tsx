@@ -26,16 +26,16 @@ afterEach(() => {
 function Code({
   onResend,
   resendPrompt,
-  startInCooldown,
+  waitSeconds,
   ...props
 }: Omit<CodeInputProps, 'label' | 'value' | 'onChange' | 'resend'> & {
   onResend?: () => Promise<unknown>;
   resendPrompt?: string;
-  startInCooldown?: boolean;
+  waitSeconds?: number;
 }) {
   const [value, setValue] = useState('');
   const resend = onResend && (
-    <CodeResend onResend={onResend} prompt={resendPrompt} startInCooldown={startInCooldown} />
+    <CodeResend onResend={onResend} prompt={resendPrompt} waitSeconds={waitSeconds} />
   );
   return <CodeInput label="Code" value={value} onChange={setValue} resend={resend} {...props} />;
 }
@@ -146,7 +146,11 @@ describe('CodeInput', () => {
   it('the resend button, not the code field, is described by its prompt and the countdown', () => {
     vi.useFakeTimers();
     renderWithProviders(
-      <Code onResend={async () => undefined} resendPrompt="Didn't get the email?" startInCooldown />,
+      <Code
+        onResend={async () => undefined}
+        resendPrompt="Didn't get the email?"
+        waitSeconds={RESEND_COOLDOWN_SECONDS}
+      />,
     );
     const resend = screen.getByRole('button', { name: 'Send a new code' });
     expect(resend).toHaveAttribute('aria-disabled', 'true');
@@ -162,7 +166,7 @@ describe('CodeInput', () => {
   it('says once, politely, that a new code can be asked for when the countdown ends (not every second)', async () => {
     // time moves only when the test says: a loaded machine's real time must not end a countdown early
     vi.useFakeTimers();
-    renderWithProviders(<Code onResend={async () => undefined} startInCooldown />);
+    renderWithProviders(<Code onResend={async () => undefined} waitSeconds={RESEND_COOLDOWN_SECONDS} />);
     const status = resendStatus();
     const said: string[] = [status.textContent ?? ''];
     for (let i = 0; i < RESEND_COOLDOWN_SECONDS; i++) {
@@ -180,7 +184,7 @@ describe('CodeInput', () => {
 
   it('the countdown catches up with a tab that slept (no ticks while the lid was closed), and a clock set back never makes it count up', () => {
     vi.useFakeTimers();
-    renderWithProviders(<Code onResend={async () => undefined} startInCooldown />);
+    renderWithProviders(<Code onResend={async () => undefined} waitSeconds={RESEND_COOLDOWN_SECONDS} />);
     const resend = screen.getByRole('button', { name: 'Send a new code' });
     act(() => vi.advanceTimersByTime(1000));
     expect(resend).toHaveAccessibleDescription(

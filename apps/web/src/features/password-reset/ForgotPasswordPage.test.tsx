@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiPaths, messages } from '@frontdoor/contract';
+import { RESEND_COOLDOWN_SECONDS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
@@ -75,6 +75,23 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
   });
 
   afterEach(() => vi.useRealTimers());
+
+  it('back from /password-reset 12 s later: the countdown goes on from the code mailed on arrival, not from the start', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const user = userEvent.setup();
+    const { router } = renderRoute(page, { shell: false });
+    expect(
+      await screen.findByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`),
+    ).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Reset code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('New password');
+    vi.setSystemTime(Date.now() + 12_000);
+    await act(() => router.navigate(-1));
+    expect(
+      await screen.findByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 12} s.`),
+    ).toBeInTheDocument();
+  });
 
   it('the code was just mailed: resend waits for the countdown, then POSTs cognito/sendreset and shows the resend success', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

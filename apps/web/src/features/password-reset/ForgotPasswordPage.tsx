@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { sendReset } from '../shared/api.ts';
 import { CodeResend } from '../../ui/CodeResend.tsx';
+import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
@@ -29,11 +30,16 @@ export default function ForgotPasswordPage() {
   const email = params.get('email');
   // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
   useState(() => handOverLoginData(email));
+  // the identity side mailed the code as it sent the browser here
+  const waitSeconds = useResendWait('reset', email, true);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; message: ShownMessage } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
   const resend = useMutation({
     mutationFn: () => sendReset(cfg, email ?? ''),
-    onSuccess: () => setNotice({ tone: 'success', message: { code: 'resetResendSuccess' } }),
+    onSuccess: () => {
+      recordCodeSent('reset', email ?? '');
+      setNotice({ tone: 'success', message: { code: 'resetResendSuccess' } });
+    },
     onError: (error) => {
       const message = failure(error);
       if (message) setNotice({ tone: 'error', message });
@@ -65,8 +71,7 @@ export default function ForgotPasswordPage() {
           label={t('code_label')}
           length={EMAIL_CODE_LENGTH}
           resend={
-            // the code was mailed just before this page opened: the countdown starts at once
-            <CodeResend onResend={resend.mutateAsync} prompt={t('resend_prompt')} startInCooldown />
+            <CodeResend onResend={resend.mutateAsync} prompt={t('resend_prompt')} waitSeconds={waitSeconds} />
           }
         />
         <Button type="submit" fullWidth>

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, apiPaths, embedMessage, messages } from '@frontdoor/contract';
+import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, embedMessage, messages } from '@frontdoor/contract';
+import { resendWaitSeconds } from '../shared/code-sent.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
@@ -168,6 +169,8 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     expect((await screen.findByText(/A new password reset code has been sent/)).textContent).toBe(
       messages.resetResendSuccess,
     );
+    // back on /forgot-password, where the new code is entered, its resend waits for this code's cooldown
+    expect(resendWaitSeconds('reset', 'ana@school.org')).toBeGreaterThan(RESEND_COOLDOWN_SECONDS - 2);
   });
 
   it("the refused code's message, with its 'Request new verification code' link, takes the focus above the form", async () => {

@@ -20,6 +20,7 @@ import { ApiError } from '../../lib/http.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { recordCodeSent } from '../shared/code-sent.ts';
 
 /** The §5 rules, and no part of the email in the password (the server also checks the names). */
 const resetFormFor = (email: string) =>
@@ -106,6 +107,7 @@ export default function PasswordResetPage() {
   const requestNewCode = useMutation({
     mutationFn: () => sendReset(cfg, email ?? ''),
     onSuccess: () => {
+      recordCodeSent('reset', email ?? '');
       setFailure(null);
       setResent(true);
     },

@@ -22,7 +22,7 @@ import { signupForm } from './signup-form.ts';
 import type { SignupFormOutput } from './signup-form.ts';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { LoginLink } from '../shared/LoginLink.tsx';
-import { codeSentState } from '../verification/code-sent.ts';
+import type { CodeSentState } from '../shared/code-sent.ts';
 
 /** Control ids in form order: the error summary links to them. */
 const FIELD_IDS = {
@@ -79,7 +79,7 @@ export default function CreateAccountPage() {
       }),
     onSuccess: (_answer, values) => {
       rememberEmail(values.email);
-      navigate('/code', { state: codeSentState() });
+      navigate('/code', { state: { codeSentAt: Date.now() } satisfies CodeSentState });
     },
     onError: (error) => {
       // §8: a network error shows its own message (failure's networkError)

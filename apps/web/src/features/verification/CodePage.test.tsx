@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
+import { recordCodeSent } from '../shared/code-sent.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
@@ -111,5 +112,22 @@ describe('CodePage (/code)', () => {
     expect(screen.getByRole('button', { name: 'Send a new code' })).toHaveAttribute('aria-disabled', 'true');
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect(calls).toBe(1);
+  });
+
+  it('back on /code, or reloaded, 12 s after the code was mailed: the countdown shows the rest of the cooldown', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      recordCodeSent('verification', email, Date.now() - 12_000);
+      renderRoute('/code', { shell: false });
+      expect(await screen.findByRole('button', { name: 'Send a new code' })).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+      expect(
+        screen.getByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS - 12} s.`),
+      ).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

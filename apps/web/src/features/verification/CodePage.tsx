@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
@@ -18,7 +18,7 @@ import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
-import { isResendCoolingDown } from './code-sent.ts';
+import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
 
 const CODE_FIELD_ID = 'verification-code';
 const CALL_ERROR_ID = 'verification-call-error';
@@ -27,14 +27,13 @@ const CALL_ERROR_ID = 'verification-call-error';
 export default function CodePage() {
   const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
-  const location = useLocation();
   const { failure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
   // the mail's link, opened in a tab of its own, goes on with this tab's sign-in request
   useState(() => handOverLoginData(email));
-  // the page before mailed the code: a resend now would only be refused, so the countdown runs from arrival
-  const [arrivedInCooldown] = useState(() => isResendCoolingDown(location.state));
+  // the page before (sign-up, 'Send verification code') mailed the code
+  const waitSeconds = useResendWait('verification', email);
   const [notice, setNotice] = useState<{
     tone: 'error' | 'success';
     text: string;
@@ -70,7 +69,10 @@ export default function CodePage() {
   });
   const resend = useMutation({
     mutationFn: () => resendVerification(cfg, email ?? ''),
-    onSuccess: () => setNotice({ tone: 'success', text: t('resend_sent') }),
+    onSuccess: () => {
+      recordCodeSent('verification', email ?? '');
+      setNotice({ tone: 'success', text: t('resend_sent') });
+    },
     onError: (error) => showError(error),
   });
 
@@ -100,11 +102,7 @@ export default function CodePage() {
           length={EMAIL_CODE_LENGTH}
           refusalId={notice?.codeRefused ? CALL_ERROR_ID : undefined}
           resend={
-            <CodeResend
-              onResend={resend.mutateAsync}
-              prompt={t('resend_prompt')}
-              startInCooldown={arrivedInCooldown}
-            />
+            <CodeResend onResend={resend.mutateAsync} prompt={t('resend_prompt')} waitSeconds={waitSeconds} />
           }
         />
         <Button type="submit" loading={pending} fullWidth>

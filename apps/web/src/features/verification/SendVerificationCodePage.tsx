@@ -13,7 +13,7 @@ import pageStyles from '../../ui/Page.module.css';
 import { resendVerification } from '../shared/api.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
-import { codeSentState } from './code-sent.ts';
+import type { CodeSentState } from '../shared/code-sent.ts';
 
 /** /send-verification-code: the email must be verified; the server says which code it sent (§4). */
 export default function SendVerificationCodePage() {
@@ -30,7 +30,7 @@ export default function SendVerificationCodePage() {
     onSuccess: ({ payload }) => {
       switch (payload) {
         case 'verify_email':
-          return navigate('/code', { state: codeSentState() });
+          return navigate('/code', { state: { codeSentAt: Date.now() } satisfies CodeSentState });
         case 'password_reset':
           return setPopupOpen(true);
         default:
