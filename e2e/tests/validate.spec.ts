@@ -38,6 +38,10 @@ test.describe('validate page (§2 validate, §5 verify page, §8 verify failures
     await expect(page.getByRole('heading', { name: en.validate.title })).toBeVisible();
     await expect(page.getByRole('main').getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
     expect(await emailStatus(email)).toBe('login');
+    // opened again (a reload, a second tab): verified already is no refusal
+    await page.reload();
+    await expect(page.getByRole('main').getByText(messages.verifyPageSuccess, { exact: true })).toBeVisible();
+    await expect(page.getByText(messages.userAlreadyConfirmed)).toHaveCount(0);
   });
 
   test("a stranger signed up first with a child's address: the child, confirming on their own browser, chooses the password", async ({

@@ -36,6 +36,13 @@ describe('ValidatePage (/validate?em&vc)', () => {
     expect(body).toEqual({ un: 'a@b.org', code: '123456' });
   });
 
+  it('the link opened again once the account is verified (a second tab, a reload) shows the success, not a refusal', async () => {
+    server.use(http.post(api(apiPaths.confirm), () => fail(409, 'userAlreadyConfirmed')));
+    renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });
+    expect(await screen.findByText(messages.verifyPageSuccess)).toBeInTheDocument();
+    expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
+  });
+
   it('failure shows the server msg', async () => {
     server.use(http.post(api(apiPaths.confirm), () => fail(400, 'expiredCode')));
     renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });

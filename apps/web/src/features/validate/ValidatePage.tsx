@@ -6,6 +6,7 @@ import { Link } from '../../ui/Link.tsx';
 import { emailCodeSchema, emailSchema } from '@frontdoor/contract';
 import type { MessageCode } from '@frontdoor/contract';
 import { confirm } from '../shared/api.ts';
+import { ApiError } from '../../lib/http.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -29,7 +30,12 @@ export default function ValidatePage() {
 
   const result = useQuery({
     queryKey: ['validate', em.data, vc.data],
-    queryFn: () => confirm(cfg, { un: em.data ?? '', code: vc.data ?? '' }),
+    // verified already: the link opened twice (two tabs, a reload, a mail app's preview) is no failure
+    queryFn: () =>
+      confirm(cfg, { un: em.data ?? '', code: vc.data ?? '' }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'userAlreadyConfirmed') return null;
+        throw error;
+      }),
     enabled: missing.length === 0,
     staleTime: Infinity,
   });
