@@ -36,19 +36,31 @@ describe('password rule (§5)', () => {
     expect(passwordRule('Abcdefgh1!xy')).toBeNull();
   });
 
+  it('counts characters, not UTF-16 units: an emoji is one character', () => {
+    // 11 characters in 12 UTF-16 units
+    expect(passwordRule('Zqxwvb7!Kp😀')).toEqual({ minLength: true });
+    expect(passwordRule('Zqxwvb7!Kp😀x')).toBeNull();
+    expect(passwordRule('Ab1!😀😀😀😀😀😀😀😀')).toBeNull();
+  });
+
   it('counts the underscore as a special character', () => {
     expect(passwordRule('Abcdefghij1_')).toBeNull();
   });
 
   it('is valid exactly when no flag is raised', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 40 }), (pw) => {
-        const flags = passwordFlags(pw);
-        const expected =
-          pw.length >= 12 && /[A-Z]/.test(pw) && /[a-z]/.test(pw) && /\d/.test(pw) && /[\W_]/.test(pw);
-        expect(flags.length === 0).toBe(expected);
-        expect(passwordRule(pw) === null).toBe(expected);
-      }),
+      // built from single characters of the whole of Unicode, so the length is theirs, not the string's units
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), { maxLength: 40 }),
+        (chars) => {
+          const pw = chars.join('');
+          const flags = passwordFlags(pw);
+          const expected =
+            chars.length >= 12 && /[A-Z]/.test(pw) && /[a-z]/.test(pw) && /\d/.test(pw) && /[\W_]/.test(pw);
+          expect(flags.length === 0).toBe(expected);
+          expect(passwordRule(pw) === null).toBe(expected);
+        },
+      ),
     );
   });
 });

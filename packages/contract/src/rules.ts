@@ -17,7 +17,8 @@ export function passwordRule(
 ): PasswordFlags | { InvalidPassword: true } | null {
   if (value === null || value === undefined) return { InvalidPassword: true };
   const flags: PasswordFlags = {};
-  if (value.length < MIN_PASSWORD_LENGTH) flags.minLength = true;
+  // characters are code points (NIST SP 800-63B): an emoji is one, not its two UTF-16 units
+  if ([...value].length < MIN_PASSWORD_LENGTH) flags.minLength = true;
   if (!/[A-Z]/.test(value)) flags.uppercaseMissing = true;
   if (!/[a-z]/.test(value)) flags.lowercaseMissing = true;
   if (!/\d/.test(value)) flags.digitMissing = true;
