@@ -126,11 +126,23 @@ describe('apiRequest (§7)', () => {
     expect(error).toMatchObject({ httpStatus: 409, code: 'accountExists', requestId: 'req-9' });
   });
 
-  it('throws ApiError for a 200 answer that fails the contract schema', async () => {
-    server.use(http.post(api(apiPaths.validateEmail), () => ok('maybe')));
-    await expect(
-      apiRequest(testConfig, 'POST', apiPaths.validateEmail, validateEmailResponse, {}),
-    ).rejects.toBeInstanceOf(ApiError);
+  it('throws ApiError without a text for a 200 answer that breaks the contract: the page shows its own (§8) message', async () => {
+    for (const answer of [
+      () => ok('maybe'),
+      () => HttpResponse.json({ status: 'error' }),
+      () => HttpResponse.text('oops'),
+    ]) {
+      server.use(http.post(api(apiPaths.validateEmail), answer));
+      const error = await apiRequest(
+        testConfig,
+        'POST',
+        apiPaths.validateEmail,
+        validateEmailResponse,
+        {},
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ httpStatus: 200, code: undefined, msg: undefined });
+    }
   });
 
   it('throws ApiError with the status for a non-JSON 5xx', async () => {

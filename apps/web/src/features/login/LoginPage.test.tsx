@@ -83,6 +83,19 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
   });
 
   it.each([
+    ['an error without msg', () => HttpResponse.json({ status: 'error' })],
+    ['a body not JSON', () => HttpResponse.text('oops')],
+  ])(
+    "a 200 answer that breaks the contract (%s) shows 'Unknown failure retrieving login params', not a parser's words",
+    async (_answer, answer) => {
+      server.use(http.get(api(apiPaths.getCsrfLogin('odd')), answer));
+      renderRoute('/log-in/odd', { shell: false });
+      expect(await screen.findByText(messages.loginParamsFailure)).toBeInTheDocument();
+      expect(screen.queryByText(/Unexpected|Unreadable/)).not.toBeInTheDocument();
+    },
+  );
+
+  it.each([
     ['a timeout', '/error-timeout/lc-new', () => new Promise<Response>(() => undefined)],
     ['a network failure', '/error-generic/lc-new', () => HttpResponse.error()],
   ])(
