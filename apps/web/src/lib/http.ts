@@ -205,10 +205,10 @@ export async function apiRequest<S extends z.ZodMiniType>(
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    if (!response.ok) throw failed(response.status, undefined, undefined);
-    // a 2xx without JSON breaks the contract; treated like a failed answer
-    throw failed(response.status, undefined, `Unreadable answer: ${String(error)}`);
+  } catch {
+    // no JSON (a proxy's page, or a 2xx that breaks the contract): a failure with no text, so the
+    // page says its own message (§8's fallbacks), never a parser's English words
+    throw failed(response.status, undefined, undefined);
   }
   const failure = errorEnvelopeSchema.safeParse(json);
   if (!response.ok || failure.success) {
@@ -220,9 +220,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     );
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    throw failed(response.status, undefined, `Unexpected answer from ${path}`);
-  }
+  if (!parsed.success) throw failed(response.status, undefined, undefined);
   return parsed.data as Success<S>;
 }
 
