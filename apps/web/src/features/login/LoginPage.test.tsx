@@ -334,12 +334,24 @@ describe('Work/school email modal', () => {
     expect(assigned().searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
   });
 
-  it('anything else falls back to the work/school provider', async () => {
-    realm(() => ok({ accountType: 'Unknown' }));
+  it.each([
+    ['Unknown', () => ok({ accountType: 'Unknown' })],
+    ['a type the contract does not name', () => ok({ accountType: 'Weird' })],
+    ['no account type', () => ok({})],
+  ])('anything else falls back to the work/school provider: %s', async (_case, answer) => {
+    realm(answer);
     captureCsrf();
     await submitEmail('t@school.org');
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(assigned().searchParams.get('identity_provider')).toBe('Microsoft');
+  });
+
+  it('reads realmInfo.account_type, the upstream shape, too', async () => {
+    realm(() => HttpResponse.json({ status: 'success', realmInfo: { account_type: 'Federated' } }));
+    captureCsrf();
+    await submitEmail('t@school.org');
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(assigned().searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
   });
 
   it("status 404 gives 'Email not found in our system. Please check and try again.'", async () => {

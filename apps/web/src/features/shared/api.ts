@@ -8,7 +8,7 @@ import {
   inviteEmailResponse,
   lazySchema,
   loginParamsResponse,
-  realmResponse,
+  realmAnswer,
   resendVerificationResponse,
   signupResponse,
 } from '@frontdoor/contract';
@@ -75,7 +75,7 @@ export const accessCodeLogin = (cfg: Cfg, code: string, spId: string) =>
   apiRequest(cfg, 'GET', apiPaths.accessCodeLogin(code, spId), accessCodeResponse);
 
 export const microsoftUserRealm = (cfg: Cfg, email: string) =>
-  apiRequest(cfg, 'POST', apiPaths.microsoftUserRealm, realmResponse, { email });
+  apiRequest(cfg, 'POST', apiPaths.microsoftUserRealm, realmAnswer, { email });
 
 /**
  * The built-in user pool's password check (identity helper's endpoint): payload.redirect is where the
