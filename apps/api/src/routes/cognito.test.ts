@@ -110,6 +110,50 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
     });
 
+    it("the same sign-up sent twice at the same moment (a double tap, a retry at once) answers both as the retry after it would; another browser's is refused", async () => {
+      const now = t.clock.now();
+      await t.db
+        .insertInto('invites')
+        .values({
+          code: 'inv-twice',
+          email: 'invited-twice@school.test',
+          created_at: now,
+          expires_at: now + 86_400_000,
+          used_at: null,
+        })
+        .execute();
+      for (const [email, extra] of [
+        ['tapped-twice@school.test', {}],
+        // the invite's single use, not the address, is what the second one loses on
+        ['invited-twice@school.test', { code: 'inv-twice' }],
+      ] as const) {
+        const browser = t.client();
+        await browser.get('/api/auth/sig');
+        // both look for the account before either has made it: the second loses at the insert
+        const answers = await Promise.all(
+          [1, 2].map(() => browser.post('/api/cognito/signup', signup(email, extra))),
+        );
+        expect(answers.map((res) => res.json())).toEqual([
+          { status: 'success', payload: { email } },
+          { status: 'success', payload: { email } },
+        ]);
+        const { code } = await lastMail(t, email);
+        expect((await browser.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
+        expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, must_reset: 0 });
+      }
+      // someone else's sign-up of the address (another password) at the same moment is still refused
+      const [mine, theirs] = [t.client(), t.client()];
+      for (const client of [mine, theirs]) await client.get('/api/auth/sig');
+      const answers = await Promise.all([
+        mine.post('/api/cognito/signup', signup('raced@school.test')),
+        theirs.post('/api/cognito/signup', signup('raced@school.test', { pw: 'Another-Horse-8-Battery' })),
+      ]);
+      expect(answers.map((res) => res.json().code ?? res.json().status).sort()).toEqual([
+        'accountExists',
+        'success',
+      ]);
+    });
+
     it("a browser's first sign-up whose answer was lost, its sign-up cookie with it: sent again, it goes on, and its code confirms the account there", async () => {
       const email = 'first-answer-lost@school.test';
       const browser = t.client();

@@ -269,34 +269,54 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   if (refusal) throw new ApiError(400, refusal);
   const now = ctx.now();
   const existing = await findUserByEmail(ctx.db, input.email);
-  if (existing) {
-    if (await isSentAgain(ctx, existing, input)) {
-      if (!input.browserHeld)
-        await ctx.db
-          .updateTable('users')
-          .set({ signup_browser: sha256(input.browser) })
-          .where('id', '=', existing.id)
-          .execute();
-      await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'skip' });
-      return existing;
-    }
-    throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
-  }
+  if (existing) return signUpTaken(ctx, existing, input);
   // taken before the account exists, so no account is left without its code
   const send = await reserveCodeSend(ctx, input.address);
-  let row: User;
+  let inserted: { user: User; created: boolean };
   try {
-    row = await insertAccount(ctx, input, now);
+    inserted = await insertAccount(ctx, input, now);
   } catch (error) {
     await send.release();
     throw error;
   }
-  await mailCode(ctx, row, 'verify', { address: input.address, onCooldown: 'skip', reserved: send });
-  return row;
+  if (!inserted.created) {
+    await send.release();
+    // another sign-up of the address got there first: perhaps this very one, sent twice at once (a
+    // double tap, a retry), which is answered as when it comes after
+    return signUpTaken(ctx, inserted.user, input);
+  }
+  await mailCode(ctx, inserted.user, 'verify', {
+    address: input.address,
+    onCooldown: 'skip',
+    reserved: send,
+  });
+  return inserted.user;
 }
 
-/** signUp's new account, with the invite it uses, in one transaction; 409 when the address was taken meanwhile. */
-async function insertAccount(ctx: AppContext, input: SignupInput, now: number): Promise<User> {
+/** A sign-up of an address that has an account: the same one sent again goes on, anything else is refused. */
+async function signUpTaken(ctx: AppContext, existing: User, input: SignupInput): Promise<User> {
+  if (!(await isSentAgain(ctx, existing, input)))
+    throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
+  if (!input.browserHeld)
+    await ctx.db
+      .updateTable('users')
+      .set({ signup_browser: sha256(input.browser) })
+      .where('id', '=', existing.id)
+      .execute();
+  await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'skip' });
+  return existing;
+}
+
+/**
+ * signUp's new account, with the invite it uses, in one transaction; `created: false` with the
+ * account a concurrent sign-up of the same address made meanwhile (the unique index, or the invite's
+ * single use, stopped this one).
+ */
+async function insertAccount(
+  ctx: AppContext,
+  input: SignupInput,
+  now: number,
+): Promise<{ user: User; created: boolean }> {
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const row = newUserRow(
     { ...input, passwordHash, confirmed: false, signupBrowser: sha256(input.browser) },
@@ -321,14 +341,12 @@ async function insertAccount(ctx: AppContext, input: SignupInput, now: number): 
       await trx.insertInto('users').values(row).execute();
     });
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    // the unique index caught a concurrent sign-up of the same address
-    if (await findUserByEmail(ctx.db, row.email)) {
-      throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
-    }
+    // read after the failed transaction: the winner's has committed (its rows held this one up)
+    const winner = await findUserByEmail(ctx.db, row.email);
+    if (winner) return { user: winner, created: false };
     throw error;
   }
-  return row;
+  return { user: row, created: true };
 }
 
 const CODE_FAILURES: Record<
