@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ABUSE_LIMITS,
   CODE_MAX_ATTEMPTS,
@@ -24,6 +24,7 @@ import {
   type TestApp,
 } from '../../test/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
+import { lockAccount } from '../services/accounts.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { readSession } from '../services/sessions.ts';
 
@@ -541,6 +542,85 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         .where('user_id', '=', user.id)
         .execute();
       expect(codes).toHaveLength(1);
+    });
+
+    it('a resend whose account is confirmed after it was read mails no verification code: it answers as a resend after the confirmation would', async () => {
+      /** Runs `meanwhile` between the resend's read of the account and its transaction (mailCode's). */
+      const resendWhile = async (email: string, meanwhile: () => Promise<unknown>) => {
+        const transaction = t.ctx.db.transaction.bind(t.ctx.db);
+        const spy = vi.spyOn(t.ctx.db, 'transaction').mockImplementationOnce(() => {
+          const builder = transaction();
+          const execute = builder.execute.bind(builder);
+          builder.execute = async (work) => {
+            await meanwhile();
+            return execute(work);
+          };
+          return builder;
+        });
+        try {
+          return await t.client().get(`/api/cognito/resend_verification/${email}`);
+        } finally {
+          spy.mockRestore();
+        }
+      };
+      const verifyMails = async (email: string) => {
+        await t.ctx.outbox.drain();
+        const mails = await t.db
+          .selectFrom('mailbox')
+          .select('subject')
+          .where('to_address', '=', email)
+          .execute();
+        return mails.filter((mail) => mail.subject === 'Verify your email address').length;
+      };
+
+      // confirmed in the browser that signed up: 409 as for any confirmed account, no second code
+      const browser = t.client();
+      await browser.post('/api/cognito/signup', signup('confirmed-meanwhile@school.test'));
+      const { code } = await lastMail(t, 'confirmed-meanwhile@school.test');
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      let confirmed;
+      const resend = await resendWhile('confirmed-meanwhile@school.test', async () => {
+        confirmed = await browser.post('/api/cognito/confirm', {
+          un: 'confirmed-meanwhile@school.test',
+          code,
+        });
+      });
+      expect(confirmed).toMatchObject({ statusCode: 200 });
+      expect(resend.statusCode).toBe(409);
+      expect(resend.json().code).toBe('userAlreadyConfirmed');
+      expect(await verifyMails('confirmed-meanwhile@school.test')).toBe(1);
+
+      // confirmed in another browser, so it must reset its password: the resend mails a reset code
+      await t.client().post('/api/cognito/signup', signup('elsewhere-meanwhile@school.test'));
+      const mailed = await lastMail(t, 'elsewhere-meanwhile@school.test');
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      const reset = await resendWhile('elsewhere-meanwhile@school.test', () =>
+        t.client().post('/api/cognito/confirm', { un: 'elsewhere-meanwhile@school.test', code: mailed.code }),
+      );
+      expect(reset.json()).toEqual({ status: 'success', payload: 'password_reset' });
+      expect((await lastMail(t, 'elsewhere-meanwhile@school.test')).mail?.subject).not.toBe(
+        'Verify your email address',
+      );
+      expect(await verifyMails('elsewhere-meanwhile@school.test')).toBe(1);
+    });
+
+    it("a confirmation waits for the account's code request in progress (on PostgreSQL too, where transactions run side by side)", async () => {
+      const email = 'held-account@school.test';
+      await t.client().post('/api/cognito/signup', signup(email));
+      const { code } = await lastMail(t, email);
+      const user = await findUserByEmail(t.db, email);
+      let confirming: Promise<unknown> | undefined;
+      // a resend holding the account, between its read of it and its code
+      await t.db.transaction().execute(async (trx) => {
+        await lockAccount(trx, user?.id ?? '');
+        confirming = t.client().post('/api/cognito/confirm', { un: email, code });
+        const first = await Promise.race([
+          confirming.then(() => 'confirmed'),
+          new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+        ]);
+        expect(first).toBe('waiting');
+      });
+      expect(await confirming).toMatchObject({ statusCode: 200 });
     });
 
     it('answers 404 for an unknown address, 409 for a confirmed one, 400 for a bad one', async () => {

@@ -123,16 +123,23 @@ const cooldownLeftMs = (issuedAt: number | null, now: number): number =>
   issuedAt === null ? 0 : Math.max(0, issuedAt + RESEND_COOLDOWN_SECONDS * 1000 - now);
 
 /**
- * Issues a code of `purpose` and mails it, from `address`, in the request's `languages` (tag lists
+ * Which code an account is mailed: one purpose, or one decided on the account as it is once its
+ * transaction holds the account (lockAccount), since a confirmation or a reset may have committed
+ * after the caller read it; the decision may refuse (throw).
+ */
+type PurposeOf = CodePurpose | ((user: User) => CodePurpose);
+
+/**
+ * Issues a code of `purposeOf` and mails it, from `address`, in the request's `languages` (tag lists
  * best first: an API call's Accept-Language is the SPA's current language), else the account's
  * language. Inside the resend cooldown it answers 429 (or silently skips: the code sent moments ago
  * is still good); past the hourly sends of the account or the address it answers 429 codeSendLimit
- * (docs/SECURITY.md).
+ * (docs/SECURITY.md). Answers the purpose of the code mailed, null when none was.
  */
 export async function mailCode(
   ctx: AppContext,
   user: User,
-  purpose: CodePurpose,
+  purposeOf: PurposeOf,
   request: {
     address: string;
     onCooldown: 'reject' | 'skip';
@@ -140,58 +147,90 @@ export async function mailCode(
     /** The address's send, when the caller took it already (signUp, before the account exists). */
     reserved?: CodeSendReservation;
   },
-): Promise<void> {
+): Promise<CodePurpose | null> {
   const now = ctx.now();
   // the address's hourly sends live in the counters (Redis): taken before the transaction holds anything
   const send = request.reserved ?? (await reserveCodeSend(ctx, request.address));
-  let issued: boolean;
+  let issued: CodePurpose | null;
   try {
-    issued = await issueAndQueue(ctx, user, purpose, { ...request, now });
+    issued = await issueAndQueue(ctx, user.id, purposeOf, { ...request, now });
   } catch (error) {
     await send.release();
     throw error;
   }
-  // a code sent moments ago is still good: none went out, the send goes back
-  if (!issued) return send.release();
+  // a code sent moments ago is still good, or none is of use: none went out, the send goes back
+  if (!issued) {
+    await send.release();
+    return null;
+  }
   send.kept();
   ctx.outbox.notify();
   // written once a code is issued, so requests refused or skipped above add nothing to the log
-  if (purpose === 'reset')
+  if (issued === 'reset')
     await audit(ctx, { event: 'password.reset-requested', userId: user.id, address: request.address });
+  return issued;
 }
 
-/** mailCode's transaction: the cooldown and the account's hourly codes, then the code and its mail. */
+/**
+ * Holds the account's code requests, confirmations and resets until the transaction ends, on every
+ * instance: each sees what the one before it wrote, so a burst sent in parallel cannot slip past the
+ * cooldown or the hourly sends, and no code is issued for a state a confirmation just left. SQLite
+ * runs its transactions one at a time; on PostgreSQL an advisory lock of the account taken first, not
+ * a lock of its row: a confirmation locks its code before the row, a code request the other way round.
+ */
+export async function lockAccount(trx: Db, userId: string): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${userId}))`.execute(trx);
+}
+
+/**
+ * mailCode's transaction: the account as it is now, the cooldown and the account's hourly codes,
+ * then the code and its mail.
+ */
 function issueAndQueue(
   ctx: AppContext,
-  user: User,
-  purpose: CodePurpose,
+  userId: string,
+  purposeOf: PurposeOf,
   request: { now: number; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
-): Promise<boolean> {
+): Promise<CodePurpose | null> {
   const { now } = request;
   return ctx.db.transaction().execute(async (trx) => {
-    // one code request of an account at a time, on every instance: each sees the codes issued before
-    // it, so a burst sent in parallel cannot slip past the cooldown or the hourly sends. SQLite runs
-    // its transactions one at a time; on PostgreSQL an advisory lock of the account, not its row,
-    // which a code's confirmation updates after locking the code (a row lock here would deadlock)
-    if (isPostgres(ctx.db)) await sql`select pg_advisory_xact_lock(hashtext(${user.id}))`.execute(trx);
+    await lockAccount(trx, userId);
+    const user = await findUserById(trx, userId);
+    // deleted meanwhile: nobody to mail
+    if (!user) return null;
+    const purpose = typeof purposeOf === 'function' ? purposeOf(user) : purposeOf;
+    // confirmed meanwhile (a sign-up sent again as its code came back): a verification code is of no use
+    if (purpose === 'verify' && user.confirmed) return null;
     const cooldown = cooldownLeftMs(await lastIssuedAt(trx, user.id, purpose), now);
     if (cooldown > 0) {
       if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
-      return false;
+      return null;
     }
     await assertMaySendCode({ ...ctx, db: trx }, user);
     const { code, id } = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
     const mail = { kind: purpose, code, email: user.email } as const;
     await queueAccountMail(trx, ctx, { ...user, language }, mail, id);
-    return true;
+    return purpose;
   });
 }
 
 /**
- * GET cognito/resend_verification: an unconfirmed account gets a new verification code; one with no
- * password yet (or that must reset it) a reset code, which sets one. Answers which was mailed, so
- * the page goes on to where that code is typed; an unknown address is a 404, a confirmed one a 409.
+ * The code a resend mails: an unconfirmed account a new verification code; one with no password yet
+ * (or that must reset it) a reset code, which sets one; a confirmed one none (409).
+ */
+function resendPurpose(user: User): CodePurpose {
+  const status = emailStatusOf(user);
+  if (status === 'unconfirmed') return 'verify';
+  if (status === 'verify' || status === 'reset-password') return 'reset';
+  throw new ApiError(409, 'userAlreadyConfirmed');
+}
+
+/**
+ * GET cognito/resend_verification: mails the code resendPurpose decides, on the account as it is
+ * once its transaction holds it (a confirmation may have committed since it was read, then the
+ * answer is as if the resend came after). Answers which was mailed, so the page goes on to where
+ * that code is typed; an unknown address is a 404, a confirmed one a 409.
  */
 export async function resendCode(
   ctx: AppContext,
@@ -200,15 +239,10 @@ export async function resendCode(
 ): Promise<ResendResult> {
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw new ApiError(404, 'userNotFound');
-  const status = emailStatusOf(user);
-  if (status !== 'unconfirmed' && status !== 'verify' && status !== 'reset-password')
-    throw new ApiError(409, 'userAlreadyConfirmed');
-  const result: ResendResult = status === 'unconfirmed' ? 'verify_email' : 'password_reset';
-  await mailCode(ctx, user, result === 'verify_email' ? 'verify' : 'reset', {
-    ...request,
-    onCooldown: 'reject',
-  });
-  return result;
+  const purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
+  // none mailed while the cooldown rejects: the account was deleted meanwhile
+  if (!purpose) throw new ApiError(404, 'userNotFound');
+  return purpose === 'verify' ? 'verify_email' : 'password_reset';
 }
 
 /**
@@ -446,6 +480,8 @@ export async function confirmAccount(
   }
   const chosenHere = signedUpIn(user, browser);
   await ctx.db.transaction().execute(async (trx) => {
+    // a resend in progress mails its code before this confirms, or sees the account confirmed
+    await lockAccount(trx, user.id);
     if (!(await consumeCode(trx, check.codeId, now))) {
       // the same code a moment ago (a double tap, a retry at once): answered as a retry after it is
       const row = await trx
@@ -539,6 +575,8 @@ export async function resetPassword(
   const confirmedElsewhere = user.confirmed === 0 && !signedUpIn(user, input.browser);
   let unlinked: { provider: string }[] = [];
   const consumed = await ctx.db.transaction().execute(async (trx) => {
+    // as a confirmation: a resend in progress finishes first, or sees the account confirmed
+    await lockAccount(trx, user.id);
     if (!(await consumeCode(trx, check.codeId, now))) return false;
     await trx
       .updateTable('users')
