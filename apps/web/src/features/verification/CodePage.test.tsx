@@ -74,6 +74,19 @@ describe('CodePage (/code)', () => {
     expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
   });
 
+  it("a new code asked for once the account is verified (by the mail's link meanwhile) goes on to the sign-in", async () => {
+    server.use(
+      http.get(api(apiPaths.resendVerification(email)), () => fail(409, 'userAlreadyConfirmed')),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-3' })),
+    );
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
+    expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
+  });
+
   it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
     server.use(
       http.post(api(apiPaths.confirm), () => ok(null)),

@@ -58,14 +58,13 @@ export default function CodePage() {
         },
       },
     );
+  // verified already: by this code, whose answer a failing network lost, or by the mail's link
+  const verifiedAlready = (error: unknown) =>
+    error instanceof ApiError && error.code === 'userAlreadyConfirmed';
   const confirmCode = useMutation({
     mutationFn: (code: string) => confirm(cfg, { un: email ?? '', code }),
     onSuccess: goOnToSignIn,
-    // verified already: by this code, whose answer a failing network lost, or by the mail's link
-    onError: (error) =>
-      error instanceof ApiError && error.code === 'userAlreadyConfirmed'
-        ? goOnToSignIn()
-        : showError(error, true),
+    onError: (error) => (verifiedAlready(error) ? goOnToSignIn() : showError(error, true)),
   });
   const resend = useMutation({
     mutationFn: () => resendVerification(cfg, email ?? ''),
@@ -73,7 +72,8 @@ export default function CodePage() {
       recordCodeSent('verification', email ?? '');
       setNotice({ tone: 'success', text: t('resend_sent') });
     },
-    onError: (error) => showError(error),
+    // the mail's link confirmed the account meanwhile: no code is sent, the sign-in goes on
+    onError: (error) => (verifiedAlready(error) ? goOnToSignIn() : showError(error)),
   });
 
   if (!email) return <Navigate to="/email" replace />;
