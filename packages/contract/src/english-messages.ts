@@ -80,6 +80,7 @@ export const messages = {
     'Too many codes were sent to this email address. Please use the newest code you received, or try again in an hour.',
   resendCooldown:
     'A code was sent moments ago. Please check your email, or wait a few seconds before asking for another one.',
+  mailRejected: 'Mail to this address was refused. Please check it for typing mistakes.',
   accessCodesPaused:
     'Sign-in with class codes is paused for this application after too many wrong codes. Please ask your teacher.',
   serverBusy: 'The server is busy. Please try again in a few seconds.',

@@ -85,6 +85,7 @@ export const es: ErrorsCatalog = {
     'Se han enviado demasiados códigos a esta dirección de correo electrónico. Usa el código más reciente que recibiste o inténtalo de nuevo dentro de una hora.',
   resendCooldown:
     'Se envió un código hace un momento. Revisa tu correo o espera unos segundos antes de pedir otro.',
+  mailRejected: 'El correo a esta dirección fue rechazado. Revisa que esté bien escrita.',
   accessCodesPaused:
     'El inicio de sesión con códigos de clase está en pausa para esta aplicación tras demasiados códigos incorrectos. Pregunta a tu profesor.',
   serverBusy: 'El servidor está ocupado. Inténtalo de nuevo en unos segundos.',
@@ -169,6 +170,8 @@ export const fr: ErrorsCatalog = {
     'Trop de codes ont été envoyés à cette adresse e-mail. Utilisez le code le plus récent que vous avez reçu, ou réessayez dans une heure.',
   resendCooldown:
     'Un code vient d’être envoyé. Consultez vos e-mails ou patientez quelques secondes avant d’en demander un autre.',
+  mailRejected:
+    'Les e-mails vers cette adresse sont refusés. Vérifiez qu’elle ne contient pas de faute de frappe.',
   accessCodesPaused:
     'La connexion avec un code de classe est suspendue pour cette application après trop de codes incorrects. Adressez-vous à votre enseignant.',
   serverBusy: 'Le serveur est occupé. Veuillez réessayer dans quelques secondes.',
@@ -253,6 +256,7 @@ export const pt: ErrorsCatalog = {
     'Foram enviados códigos demais para este endereço de e-mail. Use o código mais recente que você recebeu ou tente novamente daqui a uma hora.',
   resendCooldown:
     'Um código foi enviado há pouco. Verifique seu e-mail ou aguarde alguns segundos antes de pedir outro.',
+  mailRejected: 'Os e-mails para este endereço foram recusados. Verifique se ele está escrito corretamente.',
   accessCodesPaused:
     'O login com códigos de turma está pausado neste aplicativo após muitos códigos incorretos. Fale com seu professor.',
   serverBusy: 'O servidor está ocupado. Tente novamente em alguns segundos.',
@@ -328,6 +332,7 @@ export const zh: ErrorsCatalog = {
   addressFailureLimit: '来自您所在网络的失败尝试次数过多。请稍后再试。',
   codeSendLimit: '发送到此电子邮件地址的验证码过多。请使用您收到的最新验证码，或一小时后再试。',
   resendCooldown: '验证码刚刚已发送。请查看您的电子邮件，或稍等几秒再请求新的验证码。',
+  mailRejected: '发往此地址的邮件被拒收。请检查地址是否有拼写错误。',
   accessCodesPaused: '由于错误代码输入次数过多，此应用已暂停使用班级代码登录。请询问您的老师。',
   serverBusy: '服务器繁忙。请几秒钟后再试。',
   serviceProviderAuthFailed: '服务提供方凭据无效。',
@@ -409,6 +414,7 @@ export const ar: ErrorsCatalog = {
     'تم إرسال عدد كبير جدًا من الرموز إلى عنوان البريد الإلكتروني هذا. يرجى استخدام أحدث رمز تلقيته، أو المحاولة مرة أخرى بعد ساعة.',
   resendCooldown:
     'أُرسل رمز قبل لحظات. يرجى التحقق من بريدك الإلكتروني، أو الانتظار بضع ثوانٍ قبل طلب رمز آخر.',
+  mailRejected: 'رُفض البريد المرسل إلى هذا العنوان. يرجى التحقق من عدم وجود أخطاء في كتابته.',
   accessCodesPaused:
     'تم إيقاف تسجيل الدخول برموز الصف مؤقتًا لهذا التطبيق بسبب كثرة الرموز الخاطئة. يرجى سؤال معلمك.',
   serverBusy: 'الخادم مشغول. يرجى المحاولة مرة أخرى بعد بضع ثوانٍ.',
@@ -501,6 +507,7 @@ export const de: ErrorsCatalog = {
     'Es wurden zu viele Codes an diese E-Mail-Adresse gesendet. Bitte verwenden Sie den zuletzt erhaltenen Code oder versuchen Sie es in einer Stunde erneut.',
   resendCooldown:
     'Gerade wurde ein Code gesendet. Bitte sehen Sie in Ihren E-Mails nach oder warten Sie einige Sekunden, bevor Sie einen neuen anfordern.',
+  mailRejected: 'E-Mails an diese Adresse werden abgelehnt. Bitte prüfen Sie sie auf Tippfehler.',
   accessCodesPaused:
     'Die Anmeldung mit Klassencodes ist für diese Anwendung nach zu vielen falschen Codes pausiert. Bitte wenden Sie sich an Ihre Lehrkraft.',
   serverBusy: 'Der Server ist ausgelastet. Bitte versuchen Sie es in einigen Sekunden erneut.',

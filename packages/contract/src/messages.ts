@@ -65,6 +65,7 @@ export const MESSAGE_CODES = [
   'addressFailureLimit',
   'codeSendLimit',
   'resendCooldown',
+  'mailRejected',
   'accessCodesPaused',
   'serverBusy',
   'serviceProviderAuthFailed',

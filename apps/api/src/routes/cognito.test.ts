@@ -26,6 +26,7 @@ import {
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
 import { lockAccount } from '../services/accounts.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
+import { MailRejectedError } from '../mail/mailer.ts';
 import { readSession } from '../services/sessions.ts';
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!';
@@ -508,6 +509,40 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(mail?.text).toContain('/forgot-password?email=resend-verify%40school.test');
       expect(mail?.text).toContain(String(code));
       expect(mail?.text).not.toContain(`code=${code}`);
+    });
+
+    it('a mistyped address the mail server refused for good: the resend says so (409 mailRejected) instead of mailing another code, and tries again after 15 min', async () => {
+      const sent: string[] = [];
+      const refusing = await createTestApp(dialect, {
+        mailer: {
+          send: async (message) => {
+            sent.push(message.to);
+            throw new MailRejectedError('550 5.1.1 <typo@school.test>: no such user');
+          },
+          close: async () => undefined,
+        },
+      });
+      try {
+        expect(
+          (await refusing.client().post('/api/cognito/signup', signup('typo@school.test'))).statusCode,
+        ).toBe(200);
+        await refusing.ctx.outbox.drain();
+        expect(sent).toEqual(['typo@school.test']);
+        refusing.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+        const res = await refusing.client().get('/api/cognito/resend_verification/typo@school.test');
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toMatchObject({
+          status: 'error',
+          code: 'mailRejected',
+          msg: messages.mailRejected,
+        });
+        // a relay that refused every mail for a while locks nobody out once it is mended
+        refusing.clock.advance(15 * 60_000);
+        const later = await refusing.client().get('/api/cognito/resend_verification/typo@school.test');
+        expect(later.json()).toEqual({ status: 'success', payload: 'verify_email' });
+      } finally {
+        await refusing.close();
+      }
     });
 
     it("refuses a second resend inside the cooldown (its own code, not the flood guard's) with the rest of it as Retry-After, allows it after", async () => {

@@ -38,7 +38,7 @@ import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
 import { audit, type AuditEvent } from './audit.ts';
 import { noteAccount } from './logger.ts';
-import { enqueue } from './outbox.ts';
+import { enqueue, latestMailRefused } from './outbox.ts';
 import {
   assertMaySendCode,
   checkGuess,
@@ -117,6 +117,9 @@ export async function recordSignIn(
   await rememberLanguage(ctx, user, signIn.languages);
   await audit(ctx, { event: 'sign-in', userId: user.id, address: signIn.address, detail: signIn.detail });
 }
+
+/** How long a mail the mail server refused for good answers a resend with mailRejected. */
+const MAIL_REFUSED_HOLD_MS = 15 * 60_000;
 
 /** What is left of the resend cooldown of a code issued at `issuedAt` (0: over, or none issued). */
 const cooldownLeftMs = (issuedAt: number | null, now: number): number =>
@@ -239,6 +242,10 @@ export async function resendCode(
 ): Promise<ResendResult> {
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw new ApiError(404, 'userNotFound');
+  // a mistyped address: saying so beats a code that never comes; after a while a new one is tried
+  // again, so a relay that refused every mail for an hour locks nobody out once it is mended
+  if (await latestMailRefused(ctx.db, user.id, ctx.now() - MAIL_REFUSED_HOLD_MS))
+    throw new ApiError(409, 'mailRejected');
   const purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
   // none mailed while the cooldown rejects: the account was deleted meanwhile
   if (!purpose) throw new ApiError(404, 'userNotFound');

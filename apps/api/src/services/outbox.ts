@@ -89,6 +89,22 @@ export async function enqueue(
 }
 
 /**
+ * Whether the mail server refused the account's latest mail for good (a mistyped address) since
+ * `since`: a new code to that address would only be refused again.
+ */
+export async function latestMailRefused(db: Db, userId: string, since: number): Promise<boolean> {
+  const latest = await db
+    .selectFrom('outbox')
+    .select('rejected_at')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'mail')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return latest?.rejected_at != null && latest.rejected_at >= since;
+}
+
+/**
  * Puts rows that failed at the attempt limit back in the queue (all, or the one of `id`), each with
  * a fresh set of attempts: an operator's remedy once SMTP or the CRM works again, so that a mailed
  * code or a CRM erasure is not given up for good. Returns how many; a started worker sends them.

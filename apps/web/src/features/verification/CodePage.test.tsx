@@ -87,6 +87,16 @@ describe('CodePage (/code)', () => {
     expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
   });
 
+  it('a new code asked for when the mail server refused the address: the message and a way to sign up with another one', async () => {
+    server.use(http.get(api(apiPaths.resendVerification(email)), () => fail(409, 'mailRejected')));
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText(messages.mailRejected)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Create your account with another address' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/create-account$/));
+  });
+
   it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
     server.use(
       http.post(api(apiPaths.confirm), () => ok(null)),

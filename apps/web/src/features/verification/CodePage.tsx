@@ -18,6 +18,7 @@ import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
+import { Link } from '../../ui/Link.tsx';
 import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
 
 const CODE_FIELD_ID = 'verification-code';
@@ -41,12 +42,15 @@ export default function CodePage() {
     offerSignIn?: boolean;
     /** the code was refused: the message describes the code field */
     codeRefused?: boolean;
+    /** the mail server refused the address for good (a typing mistake): the way on is a new sign-up */
+    offerSignUp?: boolean;
   } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID, () => setNotice(null));
 
   const showError = (error: unknown, codeRefused = false) => {
     const message = failure(error);
-    if (message) setNotice({ tone: 'error', text: messageText(message), codeRefused });
+    const offerSignUp = error instanceof ApiError && error.code === 'mailRejected';
+    if (message) setNotice({ tone: 'error', text: messageText(message), codeRefused, offerSignUp });
   };
   const goOnToSignIn = () =>
     signIn.mutate(
@@ -85,6 +89,7 @@ export default function CodePage() {
         <Alert tone={notice.tone} id={CALL_ERROR_ID} focusKey={notice.tone === 'error' ? notice : undefined}>
           <p>{notice.text}</p>
           {notice.offerSignIn && <LoginLink>{t('verified_sign_in')}</LoginLink>}
+          {notice.offerSignUp && <Link to="/create-account">{t('sign_up_again')}</Link>}
         </Alert>
       )}
       <form

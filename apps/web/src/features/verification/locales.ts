@@ -13,6 +13,7 @@ export const en = {
   resend_prompt: "Didn't get the email?",
   resend_sent: 'A new code is on its way. Please check your inbox.',
   verified_sign_in: 'Your email is verified. Sign in',
+  sign_up_again: 'Create your account with another address',
 };
 
 export type VerificationCatalog = Record<keyof typeof en, string>;
@@ -31,6 +32,7 @@ export const es: VerificationCatalog = {
   resend_prompt: '¿No recibiste el correo?',
   resend_sent: 'Un código nuevo va en camino. Revisa tu bandeja de entrada.',
   verified_sign_in: 'Tu correo está verificado. Inicia sesión',
+  sign_up_again: 'Crea tu cuenta con otra dirección',
 };
 
 export const fr: VerificationCatalog = {
@@ -47,6 +49,7 @@ export const fr: VerificationCatalog = {
   resend_prompt: 'Vous n’avez pas reçu l’e-mail ?',
   resend_sent: 'Un nouveau code est en route. Consultez votre boîte de réception.',
   verified_sign_in: 'Votre e-mail est vérifié. Connectez-vous',
+  sign_up_again: 'Créer votre compte avec une autre adresse',
 };
 
 export const pt: VerificationCatalog = {
@@ -63,6 +66,7 @@ export const pt: VerificationCatalog = {
   resend_prompt: 'Não recebeu o e-mail?',
   resend_sent: 'Um novo código está a caminho. Verifique sua caixa de entrada.',
   verified_sign_in: 'Seu e-mail foi verificado. Entre',
+  sign_up_again: 'Crie sua conta com outro endereço',
 };
 
 export const zh: VerificationCatalog = {
@@ -79,6 +83,7 @@ export const zh: VerificationCatalog = {
   resend_prompt: '没有收到邮件？',
   resend_sent: '新的验证码已发送，请查收邮件。',
   verified_sign_in: '邮箱已验证。请登录',
+  sign_up_again: '使用其他地址创建账户',
 };
 
 export const ar: VerificationCatalog = {
@@ -95,6 +100,7 @@ export const ar: VerificationCatalog = {
   resend_prompt: 'لم تصلك الرسالة؟',
   resend_sent: 'رمز جديد في الطريق إليك. تحقق من صندوق الوارد.',
   verified_sign_in: 'تم التحقق من بريدك الإلكتروني. سجّل الدخول',
+  sign_up_again: 'أنشئ حسابك بعنوان آخر',
 };
 
 export const de: VerificationCatalog = {
@@ -111,4 +117,5 @@ export const de: VerificationCatalog = {
   resend_prompt: 'Keine E-Mail erhalten?',
   resend_sent: 'Ein neuer Code ist unterwegs. Bitte prüfen Sie Ihren Posteingang.',
   verified_sign_in: 'Ihre E-Mail-Adresse ist bestätigt. Jetzt anmelden',
+  sign_up_again: 'Konto mit einer anderen Adresse erstellen',
 };
