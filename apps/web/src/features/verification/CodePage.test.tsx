@@ -97,6 +97,18 @@ describe('CodePage (/code)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/create-account$/));
   });
 
+  it('a new code asked for once the account was verified in another browser: the reset code it mailed is typed on /forgot-password', async () => {
+    server.use(http.get(api(apiPaths.resendVerification(email)), () => ok('password_reset')));
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        `/forgot-password?email=${encodeURIComponent(email)}`,
+      ),
+    );
+  });
+
   it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
     server.use(
       http.post(api(apiPaths.confirm), () => ok(null)),

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
@@ -28,6 +28,7 @@ const CALL_ERROR_ID = 'verification-call-error';
 export default function CodePage() {
   const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
+  const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
@@ -72,9 +73,19 @@ export default function CodePage() {
   });
   const resend = useMutation({
     mutationFn: () => resendVerification(cfg, email ?? ''),
-    onSuccess: () => {
-      recordCodeSent('verification', email ?? '');
-      setNotice({ tone: 'success', text: t('resend_sent') });
+    // the server decides the next screen: a new result in the contract is a compile error here
+    onSuccess: ({ payload }) => {
+      switch (payload) {
+        case 'verify_email':
+          recordCodeSent('verification', email ?? '');
+          return setNotice({ tone: 'success', text: t('resend_sent') });
+        case 'password_reset':
+          // verified meanwhile in another browser, so its password must be chosen again: a reset code
+          // was mailed, which is typed where reset codes are
+          return navigate(`/forgot-password?${new URLSearchParams({ email: email ?? '' }).toString()}`);
+        default:
+          return payload satisfies never;
+      }
     },
     // the mail's link confirmed the account meanwhile: no code is sent, the sign-in goes on
     onError: (error) => (verifiedAlready(error) ? goOnToSignIn() : showError(error)),
