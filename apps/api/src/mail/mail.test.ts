@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
 import { isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
-import { MailRejectedError, smtpMailer, type Mailer } from './mailer.ts';
+import {
+  MailRejectedError,
+  SEND_DEADLINE_MS,
+  SMTP_REPLY_TIMEOUT_MS,
+  smtpMailer,
+  type Mailer,
+} from './mailer.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { DIALECTS, createTestApp, lastMail, type TestApp } from '../../test/harness.ts';
 
@@ -144,6 +150,27 @@ describe('the SMTP transport', () => {
     }
   });
 
+  it("waits for the relay's answer to the message's end as long as RFC 5321 gives it, inside the outbox's claim", () => {
+    // §4.5.3.2.6: 10 minutes for the answer to the message's end; given up sooner, the retry is a second copy
+    expect(SMTP_REPLY_TIMEOUT_MS).toBeGreaterThanOrEqual(10 * 60_000);
+    // the connection and greeting (10 s each) and the commands fit beside the longest answer
+    expect(SEND_DEADLINE_MS).toBeGreaterThanOrEqual(SMTP_REPLY_TIMEOUT_MS + 60_000);
+    // no other instance claims a row while its send may still go on
+    expect(OUTBOX_RETRY.leaseMs).toBeGreaterThan(SEND_DEADLINE_MS);
+  });
+
+  it('a relay slow to answer the message gets it once: the wait for its answer is the reply timeout', async () => {
+    const smtp = await startSmtp(received, 0, { holdMs: 300 });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER, { replyTimeoutMs: 1_000 });
+    try {
+      await mailer.send({ to: 'slow-relay@school.test', subject: 's', text: 't', html: 't' });
+      expect(received.filter((m) => m.to.includes('slow-relay@school.test'))).toHaveLength(1);
+    } finally {
+      await mailer.close();
+      await stopSmtp(smtp.server);
+    }
+  });
+
   it('asks an smtp:// server off this machine for STARTTLS, unless its URL says requireTLS=false', async () => {
     // 127.0.0.2 is this machine too, but not a name the portal takes for it
     const smtp = await startSmtp(received, 0, { host: '127.0.0.2' });
@@ -221,12 +248,13 @@ const RELAY_DENIED = /^relay/;
 
 /**
  * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
- * `stall` never answers a message's end, as a server that keeps a connection busy without replying.
+ * `stall` never answers a message's end, as a server that keeps a connection busy without replying;
+ * `holdMs` answers it that late, as a relay that scans or hands on a mail before it answers.
  */
 async function startSmtp(
   received: Received[],
   port = 0,
-  { stall = false, host = '127.0.0.1' } = {},
+  { stall = false, holdMs = 0, host = '127.0.0.1' } = {},
 ): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
@@ -249,7 +277,8 @@ async function startSmtp(
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
         });
-        callback();
+        if (holdMs) setTimeout(callback, holdMs);
+        else callback();
       });
     },
   });

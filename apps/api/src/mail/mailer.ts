@@ -29,11 +29,19 @@ export const newMessageId = (sender: MailSender): string =>
 export class MailRejectedError extends Error {}
 
 /**
- * One send's whole time, under the outbox's claim lease (2 min): a server that keeps the connection
- * busy without answering (a reply trickled line by line) is cut off before another instance could
- * claim the row and send it again.
+ * How long the relay may take over any one answer. RFC 5321 §4.5.3.2.6 gives the answer to the
+ * message's end 10 minutes (a relay may scan the mail or hand it on before it answers), the longest
+ * wait it names: a send given up sooner may still be accepted, and its retry is a second copy.
  */
-export const SEND_DEADLINE_MS = 90_000;
+export const SMTP_REPLY_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * One send's whole time: the connection and greeting (10 s each), the commands and the longest
+ * answer, with room to spare. A server that keeps the connection busy without answering (a reply
+ * trickled line by line) is cut off here, and the outbox's claim lease outlasts it
+ * (services/outbox.ts), so no other instance claims a row while it is being sent.
+ */
+export const SEND_DEADLINE_MS = SMTP_REPLY_TIMEOUT_MS + 2 * 60_000;
 
 type SmtpError = Error & { code?: string; command?: string; response?: string };
 
@@ -62,15 +70,15 @@ function smtpFailure(err: unknown): Error {
 export function smtpMailer(
   smtpUrl: string,
   sender: MailSender,
-  { requireTls = false, deadlineMs = SEND_DEADLINE_MS } = {},
+  { requireTls = false, replyTimeoutMs = SMTP_REPLY_TIMEOUT_MS, deadlineMs = SEND_DEADLINE_MS } = {},
 ): Mailer {
-  // each wait bounded, and the whole send by deadlineMs: well inside the outbox's claim lease
+  // each wait bounded, and the whole send by deadlineMs: inside the outbox's claim lease
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     requireTLS: requireTls,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    socketTimeout: replyTimeoutMs,
   });
   return {
     async send({ messageId, date, ...message }) {

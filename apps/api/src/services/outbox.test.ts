@@ -15,7 +15,7 @@ import {
 import { TEST_SECRET } from '../../test/test-db.ts';
 import { createInvite } from './invites.ts';
 import { createLogger } from './logger.ts';
-import { OUTBOX_RETRY, createOutbox, enqueue, retryDelayMs } from './outbox.ts';
+import { OUTBOX_RETRY, OUTBOX_SENDS_AT_ONCE, createOutbox, enqueue, retryDelayMs } from './outbox.ts';
 
 describe('outbox retry schedule', () => {
   it('waits 30 s after the first failure, doubling up to an hour', () => {
@@ -245,6 +245,63 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     expect((await lastMail(app, 'orphan@school.test')).mail?.subject).toMatch(/invit/i);
     expect(await row(app, id)).toMatchObject({ attempts: 2, claimed_by: null });
   });
+
+  it.skipIf(skip)(
+    'a mail the relay is slow to answer holds one of a few sends at once, not every mail behind it',
+    async () => {
+      let sending = 0;
+      let most = 0;
+      const sent: string[] = [];
+      let gate = Promise.resolve();
+      /** From now on the relay holds its answer to each slow… mail until the function returned is called. */
+      const hold = () => {
+        let answer = () => {};
+        gate = new Promise<void>((resolve) => (answer = resolve));
+        return answer;
+      };
+      const slowRelay: Mailer = {
+        send: async (message) => {
+          sending += 1;
+          most = Math.max(most, sending);
+          await (message.to.startsWith('slow') ? gate : sleep(2));
+          sending -= 1;
+          sent.push(message.to);
+        },
+        close: async () => {},
+      };
+      const app = (t = await createTestApp(dialect, { mailer: slowRelay }));
+      const write = (to: string) =>
+        enqueue(app.db, {
+          kind: 'mail',
+          payload: JSON.stringify({ to, subject: 's', text: 't', html: 'h' }),
+          userId: null,
+          now: app.clock.now(),
+        });
+      let answer = hold();
+      await write('slow@school.test');
+      for (let i = 0; i < 8; i++) await write(`quick${i}@school.test`);
+      const drained = app.ctx.outbox.drain();
+      await vi.waitFor(() => expect(sent).toHaveLength(8), { timeout: 5_000, interval: 10 });
+      expect(sent.every((to) => to.startsWith('quick'))).toBe(true);
+      expect(most).toBe(OUTBOX_SENDS_AT_ONCE);
+      answer();
+      expect(await drained).toBe(9);
+
+      // as many slow mails as sends at once hold the rest until one is answered: a few, never unbounded
+      answer = hold();
+      most = 0;
+      sent.length = 0;
+      for (let i = 0; i < OUTBOX_SENDS_AT_ONCE; i++) await write(`slow${i}@school.test`);
+      await write('quick-after@school.test');
+      const second = app.ctx.outbox.drain();
+      await vi.waitFor(() => expect(sending).toBe(OUTBOX_SENDS_AT_ONCE), { timeout: 5_000, interval: 10 });
+      await sleep(50);
+      expect(sent).toEqual([]);
+      answer();
+      expect(await second).toBe(OUTBOX_SENDS_AT_ONCE + 1);
+      expect(most).toBe(OUTBOX_SENDS_AT_ONCE);
+    },
+  );
 
   it.skipIf(skip)('wakes a started worker at once: the mail is there moments after the request', async () => {
     const app = (t = await createTestApp(dialect));

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';
 import { isPostgres } from '../db/dialect.ts';
-import { MailRejectedError, type Mailer } from '../mail/mailer.ts';
+import { MailRejectedError, SEND_DEADLINE_MS, type Mailer } from '../mail/mailer.ts';
 import { isLiveCode } from './codes.ts';
 import { currentRequestId } from './logger.ts';
 
@@ -24,14 +24,23 @@ export const OUTBOX_RETRY = {
   /** Attempt n+1 comes firstDelayMs·2^(n−1) after attempt n, at most maxDelayMs: 30 s … 1 h, about 3 h in all. */
   firstDelayMs: 30_000,
   maxDelayMs: 60 * 60_000,
-  /** A claim lasts this long, longer than any send (SMTP and webhook timeouts): a crashed worker's row comes back. */
-  leaseMs: 2 * 60_000,
+  /**
+   * A claim lasts this long, longer than any send (a mail's SEND_DEADLINE_MS, the CRM's 5 s), so no
+   * other instance takes a row being sent; a crashed or stopped worker's row comes back after it.
+   */
+  leaseMs: SEND_DEADLINE_MS + 60_000,
   /** A started worker also looks this often for rows due later (retries, rows another instance or the CLI wrote). */
   pollMs: 5_000,
 } as const;
 
 export const retryDelayMs = (attempts: number): number =>
   Math.min(OUTBOX_RETRY.firstDelayMs * 2 ** (attempts - 1), OUTBOX_RETRY.maxDelayMs);
+
+/**
+ * How many rows a worker sends at once: a relay slow to answer one mail holds one of them, not
+ * every mail behind it. A few, as relays cap the connections of one client.
+ */
+export const OUTBOX_SENDS_AT_ONCE = 3;
 
 const CRM_TIMEOUT_MS = 5_000;
 /** Header names of the CRM webhook call (docs/api.md says how a CRM verifies them). */
@@ -128,7 +137,7 @@ export interface Outbox {
   deliver(id: number): Promise<boolean>;
   /** Starts the worker: a pass now, on every notify() and every OUTBOX_RETRY.pollMs. */
   start(): void;
-  /** Stops the worker after the row under way. */
+  /** Stops the worker after the rows under way. */
   stop(): Promise<void>;
 }
 
@@ -175,9 +184,10 @@ function deliverers(config: AppContext['config'], now: () => number, mailer: Mai
 }
 
 /**
- * The outbox worker of one process. Rows are claimed one at a time by an UPDATE that sets
- * claimed_by and a lease: on PostgreSQL its row comes from SELECT … FOR UPDATE SKIP LOCKED, so
- * concurrent instances take different rows; SQLite has a single writer, so the UPDATE is the claim.
+ * The outbox worker of one process, sending up to OUTBOX_SENDS_AT_ONCE rows at once. Rows are
+ * claimed one at a time by an UPDATE that sets claimed_by and a lease: on PostgreSQL its row comes
+ * from SELECT … FOR UPDATE SKIP LOCKED, so concurrent instances and lanes take different rows;
+ * SQLite has a single writer, so the UPDATE is the claim.
  */
 export function createOutbox(
   ctx: Pick<AppContext, 'config' | 'db' | 'logger' | 'now'>,
@@ -286,12 +296,18 @@ export function createOutbox(
     going: () => boolean,
   ): Promise<number> {
     let delivered = 0;
-    // a failed row is due again only later, so every pass ends
-    while (going()) {
-      const row = await claim(filter);
-      if (!row) break;
-      if (await attempt(row)) delivered += 1;
-    }
+    // each lane claims its next row once its send ends; a failed row is due again only later, so every pass ends
+    const lane = async () => {
+      while (going()) {
+        const row = await claim(filter);
+        if (!row) break;
+        if (await attempt(row)) delivered += 1;
+      }
+    };
+    // every lane ends before a failure (the database's) is passed on, so no send outlives its pass
+    const lanes = await Promise.allSettled(Array.from({ length: OUTBOX_SENDS_AT_ONCE }, lane));
+    const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return delivered;
   }
 
