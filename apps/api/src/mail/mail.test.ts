@@ -142,7 +142,7 @@ describe('the SMTP transport', () => {
     try {
       // the server never answers the message's end: without the deadline the socket's 30 s idle timeout decides
       const started = performance.now();
-      await expect(sendTo(mailer)).rejects.toThrow(/abort/i);
+      await expect(sendTo(mailer)).rejects.toThrow(/^EABORT at end of DATA: .*abort/i);
       expect(performance.now() - started).toBeLessThan(10_000);
     } finally {
       await mailer.close();
@@ -168,6 +168,29 @@ describe('the SMTP transport', () => {
     } finally {
       await mailer.close();
       await stopSmtp(smtp.server);
+    }
+  });
+
+  it('names a timeout by the stage the send had reached, not CONN: after the message, the relay may have it', async () => {
+    const late = await startSmtp(received, 0, { holdMs: 1_000 });
+    const slowSender = await startSmtp(received, 0, { holdMailFromMs: 1_000 });
+    const options = { replyTimeoutMs: 200 };
+    const lateMailer = smtpMailer(`smtp://127.0.0.1:${late.port}`, SENDER, options);
+    const slowSenderMailer = smtpMailer(`smtp://127.0.0.1:${slowSender.port}`, SENDER, options);
+    try {
+      const send = (mailer: Mailer, to: string) =>
+        mailer.send({ to, subject: 's', text: 't', html: 't' }).catch((err: unknown) => err);
+      const afterMessage = await send(lateMailer, 'late-answer@school.test');
+      expect((afterMessage as Error).message).toMatch(/^ETIMEDOUT at end of DATA: /);
+      // the case a retry sends a second copy of
+      expect(received.filter((m) => m.to.includes('late-answer@school.test'))).toHaveLength(1);
+      const beforeMessage = await send(slowSenderMailer, 'slow-sender@school.test');
+      expect((beforeMessage as Error).message).toMatch(/^ETIMEDOUT at MAIL FROM: /);
+    } finally {
+      await lateMailer.close();
+      await slowSenderMailer.close();
+      await stopSmtp(late.server);
+      await stopSmtp(slowSender.server);
     }
   });
 
@@ -249,16 +272,20 @@ const RELAY_DENIED = /^relay/;
 /**
  * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
  * `stall` never answers a message's end, as a server that keeps a connection busy without replying;
- * `holdMs` answers it that late, as a relay that scans or hands on a mail before it answers.
+ * `holdMs` answers it that late, as a relay that scans or hands on a mail before it answers;
+ * `holdMailFromMs` answers MAIL FROM that late.
  */
 async function startSmtp(
   received: Received[],
   port = 0,
-  { stall = false, holdMs = 0, host = '127.0.0.1' } = {},
+  { stall = false, holdMs = 0, holdMailFromMs = 0, host = '127.0.0.1' } = {},
 ): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onMailFrom(_address, _session, callback) {
+      setTimeout(callback, holdMailFromMs);
+    },
     onRcptTo(address, _session, callback) {
       if (UNKNOWN_RECIPIENT.test(address.address))
         return callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));

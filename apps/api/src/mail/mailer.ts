@@ -53,13 +53,44 @@ type SmtpError = Error & { code?: string; command?: string; response?: string };
  */
 const ADDRESS_REFUSED = /\b5\.1\.(?:1|2|3|6|10)\b|\b5\.2\.1\b/;
 
+/** The commands a failure is named by; the later lines of an AUTH exchange belong to AUTH. */
+const SMTP_COMMAND = /^(?:EHLO|HELO|LHLO|STARTTLS|AUTH|MAIL FROM|RCPT TO|DATA|RSET|QUIT)\b/;
+
+/** The stage of a send once its message has gone: the relay may have it, so a retry may be a second copy. */
+const AFTER_MESSAGE = 'end of DATA';
+
 /**
- * An SMTP failure as the outbox logs and records it: nodemailer's code and the command it failed at
- * before the server's words, so an operator sees "ETIMEDOUT at DATA", not "Timeout".
+ * How far one send got, read from nodemailer's transaction log (commands and answers, never the
+ * message): the first command still waiting for its answer (several go at once with PIPELINING), or
+ * AFTER_MESSAGE. nodemailer itself names every socket timeout 'CONN' and an abort nothing.
  */
-function smtpFailure(err: unknown): Error {
+function sendStage() {
+  const unanswered: string[] = [];
+  let last = 'CONN';
+  // nodemailer's logger calls: (entry, message, …args) or (message, …args)
+  const note = (entry?: unknown, message?: unknown) => {
+    const tnx = typeof entry === 'object' && entry && 'tnx' in entry ? entry.tnx : undefined;
+    if (tnx === 'client') {
+      last = SMTP_COMMAND.exec(String(message))?.[0] ?? last;
+      unanswered.push(last);
+    } else if (tnx === 'message') unanswered.push(AFTER_MESSAGE);
+    // an answer to the oldest command (the greeting answers none)
+    else if (tnx === 'server') unanswered.shift();
+  };
+  const logger = { trace: note, debug: note, info: note, warn: note, error: note, fatal: note };
+  return { logger, stage: () => unanswered[0] ?? last };
+}
+
+/**
+ * An SMTP failure as the outbox logs and records it: nodemailer's code and the stage the send had
+ * reached before the server's words, so an operator sees "ETIMEDOUT at end of DATA" (the relay may
+ * have the mail), not "Timeout".
+ */
+function smtpFailure(err: unknown, stage: string): Error {
   if (!(err instanceof Error)) return new Error(String(err));
-  const { code, command, response } = err as SmtpError;
+  const { code, command: named, response } = err as SmtpError;
+  // nodemailer's own name where it has one that says more than 'CONN'
+  const command = code && (!named || named === 'CONN') ? stage : named;
   const where = [code, command && `at ${command}`].filter(Boolean).join(' ');
   const message = where ? `${where}: ${err.message}` : err.message;
   if (command === 'RCPT TO' && ADDRESS_REFUSED.test(response ?? err.message))
@@ -72,16 +103,20 @@ export function smtpMailer(
   sender: MailSender,
   { requireTls = false, replyTimeoutMs = SMTP_REPLY_TIMEOUT_MS, deadlineMs = SEND_DEADLINE_MS } = {},
 ): Mailer {
-  // each wait bounded, and the whole send by deadlineMs: inside the outbox's claim lease
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    requireTLS: requireTls,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: replyTimeoutMs,
-  });
   return {
     async send({ messageId, date, ...message }) {
+      const { logger, stage } = sendStage();
+      // a transport per send (nodemailer opens a connection per send anyway), so its log is this send's;
+      // each wait bounded, and the whole send by deadlineMs: inside the outbox's claim lease
+      const transport = nodemailer.createTransport({
+        url: smtpUrl,
+        requireTLS: requireTls,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: replyTimeoutMs,
+        logger,
+        transactionLog: true,
+      });
       try {
         await transport.sendMail({
           from: sender.from,
@@ -94,12 +129,12 @@ export function smtpMailer(
           signal: AbortSignal.timeout(deadlineMs),
         });
       } catch (err) {
-        throw smtpFailure(err);
+        throw smtpFailure(err, stage());
+      } finally {
+        transport.close();
       }
     },
-    async close() {
-      transport.close();
-    },
+    async close() {},
   };
 }
 
