@@ -120,6 +120,18 @@ describe('mail templates', () => {
     expect(mail.html).toMatch(/<body style="[^"]*background:#ffffff[^"]*overflow-wrap:anywhere/);
   });
 
+  it.each(Object.keys(MAIL_LANGUAGES))(
+    'a mail in %s is laid out at the width of a phone, not 980 px',
+    (lang) => {
+      for (const kind of EVERY_MAIL) {
+        const mail = renderMail({ to: 'a@x.test', first: '', language: lang }, kind, site);
+        expect(mail.html).toMatch(
+          /<head>(?:(?!<\/head>).)*<meta name="viewport" content="width=device-width, initial-scale=1">/s,
+        );
+      }
+    },
+  );
+
   it('picks the first supported language of a tag list, else English', () => {
     expect(pickLanguage('pt-BR,fr;q=0.8')).toBe('pt');
     expect(pickLanguage('ja-JP, ar;q=0.5')).toBe('ar');

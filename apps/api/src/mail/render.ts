@@ -96,8 +96,9 @@ export function renderMail(
     t.signOff(p),
   ].join('\n');
 
+  // a phone lays the mail out at its own width (viewport), not a desktop page's 980 px
   const body = html`<!doctype html>
-<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"><title>${words.subject}</title></head>
+<html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"><title>${words.subject}</title></head>
 <body style="margin:0;padding:16px;background:#ffffff;font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;overflow-wrap:anywhere;word-break:break-word">
 <p>${greeting}</p>
 <p>${words.intro}</p>
