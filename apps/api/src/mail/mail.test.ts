@@ -132,6 +132,26 @@ describe('mail templates', () => {
     },
   );
 
+  it.each(Object.keys(MAIL_LANGUAGES))(
+    "a mail in %s keeps its direction and language where webmail drops html's and body's attributes",
+    (lang) => {
+      const t = MAIL_LANGUAGES[lang as keyof typeof MAIL_LANGUAGES];
+      for (const kind of EVERY_MAIL) {
+        const mail = renderMail({ to: 'a@x.test', first: '', language: `${lang}-XX` }, kind, site);
+        expect(mail.language).toBe(lang);
+        // as a webmail cleaner leaves it: html and body without their attributes
+        const cleaned = mail.html.replace(/<(html|body)\b[^>]*>/g, '<$1>');
+        const align = t.dir === 'rtl' ? 'right' : 'left';
+        expect(cleaned).toMatch(
+          new RegExp(
+            `<body>\\s*<div lang="${lang}" dir="${t.dir}" style="text-align:${align}">.*</div>\\s*</body>`,
+            's',
+          ),
+        );
+      }
+    },
+  );
+
   it('picks the first supported language of a tag list, else English', () => {
     expect(pickLanguage('pt-BR,fr;q=0.8')).toBe('pt');
     expect(pickLanguage('ja-JP, ar;q=0.5')).toBe('ar');
@@ -423,6 +443,7 @@ describe.each(DIALECTS)('SMTP delivery through the outbox on $dialect', ({ diale
         .execute();
       expect(Date.parse(header('Date') ?? '')).toBe(Math.floor((written[0]?.created_at ?? 0) / 1000) * 1000);
       expect(header('Auto-Submitted')).toBe('auto-generated');
+      expect(header('Content-Language')).toBe('en');
       expect(header('Reply-To')).toBe('help@school.test');
     },
   );

@@ -12,6 +12,8 @@ export interface MailMessage {
   messageId?: string | undefined;
   /** Written at, in ms: the Date header, so a mail sent late sorts by when it was asked for. */
   date?: number | undefined;
+  /** The mail's language (a mail language code): its Content-Language header. */
+  language?: string | undefined;
 }
 
 /** Where the outbox worker (services/outbox.ts) sends mail: SMTP in production, the database mailbox in development. */
@@ -104,7 +106,7 @@ export function smtpMailer(
   { requireTls = false, replyTimeoutMs = SMTP_REPLY_TIMEOUT_MS, deadlineMs = SEND_DEADLINE_MS } = {},
 ): Mailer {
   return {
-    async send({ messageId, date, ...message }) {
+    async send({ messageId, date, language, ...message }) {
       const { logger, stage } = sendStage();
       // a transport per send (nodemailer opens a connection per send anyway), so its log is this send's;
       // each wait bounded, and the whole send by deadlineMs: inside the outbox's claim lease
@@ -125,7 +127,10 @@ export function smtpMailer(
           ...(messageId ? { messageId } : {}),
           ...(date ? { date: new Date(date) } : {}),
           // RFC 3834: out-of-office replies and the like are not sent back to a no-reply address
-          headers: { 'Auto-Submitted': 'auto-generated' },
+          headers: {
+            'Auto-Submitted': 'auto-generated',
+            ...(language ? { 'Content-Language': language } : {}),
+          },
           signal: AbortSignal.timeout(deadlineMs),
         });
       } catch (err) {

@@ -96,10 +96,12 @@ export function renderMail(
     t.signOff(p),
   ].join('\n');
 
-  // a phone lays the mail out at its own width (viewport), not a desktop page's 980 px
+  // a phone lays the mail out at its own width (viewport); webmail drops the attributes of html and
+  // body, so the direction and language are said again on the element around the content
   const body = html`<!doctype html>
 <html lang="${lang}" dir="${t.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"><title>${words.subject}</title></head>
 <body style="margin:0;padding:16px;background:#ffffff;font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;overflow-wrap:anywhere;word-break:break-word">
+<div lang="${lang}" dir="${t.dir}" style="text-align:${t.dir === 'rtl' ? 'right' : 'left'}">
 <p>${greeting}</p>
 <p>${words.intro}</p>
 ${words.code ? html`<p>${words.code.label}${t.colon.trimEnd()}</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${words.code.value}</p>` : ''}
@@ -108,6 +110,7 @@ ${words.code ? html`<p>${words.code.label}${t.colon.trimEnd()}</p><p style="font
 ${words.expiry ? html`<p>${words.expiry}</p>` : ''}
 ${ignore ? html`<p style="color:#555">${ignore}</p>` : ''}
 <p>${t.signOff(p)}</p>
+</div>
 </body></html>`;
-  return { to: recipient.to, subject: words.subject, text, html: body.value };
+  return { to: recipient.to, subject: words.subject, text, html: body.value, language: lang };
 }

@@ -149,6 +149,8 @@ const mailPayload = z.object({
   // rows written before they were named at enqueue have neither
   messageId: z.optional(z.string()),
   date: z.optional(z.number()),
+  // nor rows written before the language went with them
+  language: z.optional(z.string()),
 });
 
 /** The delivery of each kind: mail through the mailer; CRM changes to the signed webhook, when one is set. */
