@@ -84,6 +84,8 @@ test.describe('a production start from a clean copy installed with npm ci --omit
         HOST: '127.0.0.1',
         PORT: String(port),
         PUBLIC_URL: url,
+        // an IP host names no sender's domain: production asks for one
+        MAIL_FROM: 'Frontdoor <no-reply@portal.test>',
         DATA_DIR: path.join(copy, 'data'),
         LOG_LEVEL: 'warn',
       }),

@@ -245,6 +245,8 @@ export async function apiSpeed({
       SMTP_URL: 'smtp://127.0.0.1:25',
       // nor are links; production refuses to start without a PUBLIC_URL
       PUBLIC_URL: 'http://127.0.0.1',
+      // nor is a sender, which production asks for when PUBLIC_URL's host is an IP
+      MAIL_FROM: 'Frontdoor <no-reply@portal.test>',
       // the flood guard still counts every request; it must not refuse the benchmark's one address
       RATE_LIMIT_MULTIPLIER: '1000000',
       // no load balancer to drain for: stopped, it stops

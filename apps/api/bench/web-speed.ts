@@ -168,6 +168,8 @@ async function servePortal() {
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: url,
+    // an IP host names no sender's domain: production asks for one
+    MAIL_FROM: 'Frontdoor <no-reply@portal.test>',
     WEB_DIST: PORTAL_DIST,
   });
   try {

@@ -10,6 +10,7 @@ import {
 } from './config.ts';
 import { createLogger } from './services/logger.ts';
 import { startupFailure } from './startup-failure.ts';
+import { newMessageId } from './mail/mailer.ts';
 
 /** The least a production start needs. */
 const PRODUCTION_ENV = {
@@ -157,7 +158,49 @@ describe('loadConfig', () => {
         `MAIL_FROM must name one address, with a name before it or without, got ${got}`,
       );
     expect(() => loadConfig({ MAIL_REPLY_TO: 'help desk' })).toThrow('MAIL_REPLY_TO must name one address');
-    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8303' }).mailSender.address).toBe('no-reply@127.0.0.1');
+  });
+
+  it('never makes a sender or Message-ID of a bare IP: production asks for MAIL_FROM, development brackets it', () => {
+    const production = {
+      APP_ENV: 'production',
+      SMTP_URL: 'smtp://mail.test',
+      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
+    };
+    for (const PUBLIC_URL of ['http://127.0.0.1:8204', 'https://192.0.2.10', 'http://[::1]:8080']) {
+      const refusal = `MAIL_FROM is required when PUBLIC_URL's host is an IP address (${new URL(PUBLIC_URL).hostname})`;
+      expect(() => loadConfig({ ...production, PUBLIC_URL })).toThrow(refusal);
+      expect(
+        loadConfig({ ...production, PUBLIC_URL, MAIL_FROM: 'Frontdoor <no-reply@district.test>' }),
+      ).toMatchObject({ mailSender: { address: 'no-reply@district.test' } });
+    }
+    // the refusal's example survives the log's address masking
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line) => void lines.push(line) } });
+    const refused = (() => {
+      try {
+        loadConfig({ ...production, PUBLIC_URL: 'http://127.0.0.1:8204' });
+      } catch (err) {
+        return err;
+      }
+    })();
+    logger.fatal(startupFailure(refused).fields, startupFailure(refused).message);
+    expect(lines.join('')).toContain('e.g. MAIL_FROM=Frontdoor <no-reply@…> with that domain after the @');
+
+    // development keeps working with an address literal (RFC 5321 §4.1.3), valid in a Message-ID too
+    const sender = (PUBLIC_URL: string) => loadConfig({ PUBLIC_URL }).mailSender;
+    expect(sender('http://127.0.0.1:8303')).toMatchObject({
+      from: 'Frontdoor <no-reply@[127.0.0.1]>',
+      address: 'no-reply@[127.0.0.1]',
+    });
+    expect(newMessageId(sender('http://127.0.0.1:8303'))).toMatch(/^<[\w-]+@\[127\.0\.0\.1\]>$/);
+    expect(sender('http://[::1]:8080').address).toBe('no-reply@[IPv6:::1]');
+    expect(sender('http://localhost:8080').address).toBe('no-reply@localhost');
+
+    // an IP written as a domain is refused in any environment
+    expect(() => loadConfig({ MAIL_FROM: 'no-reply@127.0.0.1' })).toThrow(
+      'MAIL_FROM must name one address, with a name before it or without, got an IP address for its domain',
+    );
+    expect(loadConfig({ MAIL_FROM: 'no-reply@[127.0.0.1]' }).mailSender.address).toBe('no-reply@[127.0.0.1]');
   });
 
   it("keeps a refusal's example whole in the log, whose email masking would turn a user@host into ':email'", () => {

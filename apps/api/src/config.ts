@@ -377,16 +377,36 @@ export interface MailSender {
 function oneMailAddress(name: string, value: string, problems: string[]): string {
   const found = addressparser(value, { flatten: true }).filter((entry) => entry.address);
   const address = found[0]?.address ?? '';
+  // an IP is no domain: an address names it in brackets (RFC 5321 §4.1.3), no-reply@[192.0.2.1]
+  const bareIp = isIP(address.slice(address.lastIndexOf('@') + 1)) !== 0;
   // a sender on this machine (no-reply@localhost) is a development one, not a mistake
-  if (found.length === 1 && /^[^@\s]+@[^@\s]+$/.test(address)) return address;
+  if (found.length === 1 && !bareIp && /^[^@\s]+@[^@\s]+$/.test(address)) return address;
   const got =
     found.length > 1
       ? `${found.length} addresses`
       : found.length === 0
         ? 'no address'
-        : 'an address without its domain';
+        : bareIp
+          ? 'an IP address for its domain (a domain name, or the IP in brackets: @[192.0.2.1])'
+          : 'an address without its domain';
   problems.push(`${name} must name one address, with a name before it or without, got ${got}`);
   return '';
+}
+
+/**
+ * The sender when MAIL_FROM is unset: no-reply at the PUBLIC_URL host. An IP host names no domain a
+ * receiver could check (SPF, DKIM), so production asks for MAIL_FROM; development writes the IP as
+ * an address literal (no-reply@[127.0.0.1]), which is a valid address and Message-ID domain.
+ */
+function defaultMailFrom(host: string, production: boolean, problems: string[]): string {
+  const family = isIP(host.replace(/^\[|\]$/g, ''));
+  if (family === 0) return `Frontdoor <no-reply@${host}>`;
+  if (production)
+    problems.push(
+      `MAIL_FROM is required when PUBLIC_URL's host is an IP address (${host}): a mail's sender needs your mail domain, e.g. MAIL_FROM=Frontdoor <no-reply@…> with that domain after the @`,
+    );
+  const literal = family === 6 ? `[IPv6:${host.slice(1, -1)}]` : `[${host}]`;
+  return `Frontdoor <no-reply@${literal}>`;
 }
 
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
@@ -478,7 +498,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(
       `SMTP_URL must be an smtp:// or smtps:// URL naming the mail server, e.g. smtp://mail.example.org:587 (with a user: smtp://user:password@…), got ${withoutCredentials(smtpUrl)}`,
     );
-  const mailFrom = env.MAIL_FROM?.trim() || `Frontdoor <no-reply@${publicOrigin.hostname}>`;
+  const mailFrom = env.MAIL_FROM?.trim() || defaultMailFrom(publicOrigin.hostname, production, problems);
   const mailReplyTo = env.MAIL_REPLY_TO?.trim() || undefined;
   const mailSender: MailSender = {
     from: mailFrom,

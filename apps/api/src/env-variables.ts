@@ -107,7 +107,7 @@ export const ENV_VARIABLES = variables({
     group: 'Mail',
     defaultText: 'Frontdoor <no-reply@the PUBLIC_URL host>',
     meaning:
-      'Sender of the mails: one address, with a name or without (Frontdoor <no-reply@example.org>); anything else refuses to start. Its domain names the mails (Message-ID).',
+      'Sender of the mails: one address, with a name or without (Frontdoor <no-reply@example.org>); anything else, or an IP for its domain, refuses to start. Its domain names the mails (Message-ID). Required in production when the PUBLIC_URL host is an IP address (development then sends from no-reply@[that IP]).',
   },
   MAIL_REPLY_TO: {
     group: 'Mail',
