@@ -170,7 +170,7 @@ describe('the SMTP transport', () => {
 
   it('gives up a send that outlasts its deadline, well inside the outbox lease', async () => {
     const smtp = await startSmtp(received, 0, { stall: true });
-    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER, { deadlineMs: 300 });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER, { deadlineMs: 1_000 });
     try {
       // the server never answers the message's end: without the deadline the socket's 30 s idle timeout decides
       const started = performance.now();
@@ -204,9 +204,9 @@ describe('the SMTP transport', () => {
   });
 
   it('names a timeout by the stage the send had reached, not CONN: after the message, the relay may have it', async () => {
-    const late = await startSmtp(received, 0, { holdMs: 1_000 });
-    const slowSender = await startSmtp(received, 0, { holdMailFromMs: 1_000 });
-    const options = { replyTimeoutMs: 200 };
+    const late = await startSmtp(received, 0, { holdMs: 2_000 });
+    const slowSender = await startSmtp(received, 0, { holdMailFromMs: 2_000 });
+    const options = { replyTimeoutMs: 500 };
     const lateMailer = smtpMailer(`smtp://127.0.0.1:${late.port}`, SENDER, options);
     const slowSenderMailer = smtpMailer(`smtp://127.0.0.1:${slowSender.port}`, SENDER, options);
     try {
@@ -314,6 +314,8 @@ async function startSmtp(
 ): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
+    // no reverse DNS of the client before the greeting: a slow resolver would eat the short waits tested here
+    disableReverseLookup: true,
     disabledCommands: ['STARTTLS'],
     onMailFrom(_address, _session, callback) {
       setTimeout(callback, holdMailFromMs);
