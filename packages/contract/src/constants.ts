@@ -95,6 +95,9 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Lifetimes of the secrets the server hands out. */
 export const VERIFICATION_CODE_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
+/** An invitation's link (/invite/<code>), in days: its mail says how many. */
+export const INVITE_TTL_DAYS = 14;
+export const INVITE_TTL_MS = INVITE_TTL_DAYS * 24 * 60 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_COOLDOWN_SECONDS = 30;
 export const LOGIN_REQUEST_TTL_MS = 60 * 60 * 1000;

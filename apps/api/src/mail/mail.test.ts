@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
-import { isValidEmail, normalizeEmail } from '@frontdoor/contract';
+import { INVITE_TTL_DAYS, isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import {
   MailRejectedError,
@@ -73,6 +73,22 @@ describe('mail templates', () => {
     );
     expect(invite.text).toContain('https://portal.test/invite/abc');
   });
+
+  it.each(Object.keys(MAIL_LANGUAGES))(
+    'an invite in %s says how long it works, as the code mails do: INVITE_TTL_DAYS days',
+    (lang) => {
+      const t = MAIL_LANGUAGES[lang as keyof typeof MAIL_LANGUAGES];
+      const invite = renderMail(
+        { to: 'a@x.test', first: '', language: lang },
+        { kind: 'invite', code: 'c' },
+        site,
+      );
+      const expiry = t.invite.expiry(INVITE_TTL_DAYS);
+      expect(expiry).toContain(String(INVITE_TTL_DAYS));
+      expect(invite.text).toContain(expiry);
+      expect(invite.html).toContain(`<p>${expiry.replaceAll("'", '&#39;')}</p>`);
+    },
+  );
 
   it('Chinese mails address the reader formally (您), never 你 (issue 12)', () => {
     for (const kind of EVERY_MAIL) {

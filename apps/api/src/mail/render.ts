@@ -1,4 +1,4 @@
-import { LOCALE_PARAM, acceptedLanguages, negotiateLanguage } from '@frontdoor/contract';
+import { INVITE_TTL_DAYS, LOCALE_PARAM, acceptedLanguages, negotiateLanguage } from '@frontdoor/contract';
 import { html } from '../services/html.ts';
 import type { MailMessage } from './mailer.ts';
 import type { MailTexts } from './templates/types.ts';
@@ -74,7 +74,7 @@ export function renderMail(
           intro: t.invite.intro(p),
           action: t.invite.action,
           code: null,
-          expiry: null,
+          expiry: t.invite.expiry(INVITE_TTL_DAYS),
         }
       : mail.kind === 'locked'
         ? { ...t.locked, code: null, expiry: t.locked.advice }

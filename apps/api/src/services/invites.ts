@@ -1,8 +1,7 @@
+import { INVITE_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
-
-const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** Creates an invitation for an address and mails its link (/invite/<code>): one transaction. */
 export async function createInvite(

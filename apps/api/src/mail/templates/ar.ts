@@ -22,6 +22,8 @@ export const ar: MailTexts = {
     subject: (p) => `أنت مدعو إلى ${p}`,
     intro: (p) => `تمت دعوتك لإنشاء حساب على ${p}.`,
     action: 'إنشاء حسابي',
+    // يومًا is the form after 11 to 99 (INVITE_TTL_DAYS is 14)
+    expiry: (days) => `الدعوة صالحة لمدة ${days} يومًا.`,
     ignore: 'إذا لم تكن تتوقع هذه الدعوة، يمكنك تجاهل هذه الرسالة.',
   },
   locked: {

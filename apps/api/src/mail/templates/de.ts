@@ -22,6 +22,7 @@ export const de: MailTexts = {
     subject: (p) => `Sie sind zu ${p} eingeladen`,
     intro: (p) => `Sie wurden eingeladen, ein Konto bei ${p} zu erstellen.`,
     action: 'Mein Konto erstellen',
+    expiry: (days) => `Die Einladung ist ${days} Tage lang gültig.`,
     ignore: 'Falls Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.',
   },
   locked: {

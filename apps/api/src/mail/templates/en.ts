@@ -22,6 +22,7 @@ export const en: MailTexts = {
     subject: (p) => `You are invited to ${p}`,
     intro: (p) => `You have been invited to create an account on ${p}.`,
     action: 'Create my account',
+    expiry: (days) => `The invitation is valid for ${days} days.`,
     ignore: 'If you were not expecting this invitation, you can ignore this email.',
   },
   locked: {

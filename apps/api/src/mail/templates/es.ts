@@ -22,6 +22,7 @@ export const es: MailTexts = {
     subject: (p) => `Te invitamos a ${p}`,
     intro: (p) => `Te han invitado a crear una cuenta en ${p}.`,
     action: 'Crear mi cuenta',
+    expiry: (days) => `La invitación es válida durante ${days} días.`,
     ignore: 'Si no esperabas esta invitación, puedes ignorar este correo.',
   },
   locked: {

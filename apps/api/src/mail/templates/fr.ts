@@ -22,6 +22,7 @@ export const fr: MailTexts = {
     subject: (p) => `Vous êtes invité·e sur ${p}`,
     intro: (p) => `Vous avez été invité·e à créer un compte sur ${p}.`,
     action: 'Créer mon compte',
+    expiry: (days) => `L'invitation est valable ${days} jours.`,
     ignore: "Si vous n'attendiez pas cette invitation, ignorez cet e-mail.",
   },
   locked: {

@@ -23,6 +23,7 @@ export const pt: MailTexts = {
     subject: (p) => `Você foi convidado para ${p}`,
     intro: (p) => `Você foi convidado a criar uma conta em ${p}.`,
     action: 'Criar minha conta',
+    expiry: (days) => `O convite é válido por ${days} dias.`,
     ignore: 'Se você não esperava este convite, pode ignorar este e-mail.',
   },
   locked: {

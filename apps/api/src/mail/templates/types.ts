@@ -10,6 +10,8 @@ export interface MailTexts {
     subject: (provider: string) => string;
     intro: (provider: string) => string;
     action: string;
+    /** How long the link works, in days (INVITE_TTL_DAYS). */
+    expiry: (days: number) => string;
     /** An administrator sent it: "if you did not ask for this" would be wrong. */
     ignore: string;
   };

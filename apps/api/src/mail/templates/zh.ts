@@ -22,6 +22,7 @@ export const zh: MailTexts = {
     subject: (p) => `邀请您加入 ${p}`,
     intro: (p) => `您受邀在 ${p} 上创建账户。`,
     action: '创建我的账户',
+    expiry: (days) => `邀请在 ${days} 天内有效。`,
     ignore: '如果您没有预期收到此邀请，请忽略此邮件。',
   },
   locked: {
