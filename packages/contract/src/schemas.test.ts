@@ -141,9 +141,10 @@ describe('email fields: one normalisation (normalizeEmail), in the contract', ()
     );
   });
 
-  it('each form keeps its own refusal, for a bad or an over-long address', () => {
+  it('each form keeps its own refusal, for a bad or an over-long address or local part', () => {
     const long = `${'a'.repeat(250)}@b.co`;
-    for (const email of ['nope', long]) {
+    const longLocal = `${'a'.repeat(70)}@school.org`;
+    for (const email of ['nope', long, longLocal]) {
       expect(firstError(validateEmailBody.safeParse({ email }))).toBe(messages.emailFormatInvalid);
       expect(firstError(realmBody.safeParse({ email }))).toBe(messages.workEmailInvalid);
       expect(
