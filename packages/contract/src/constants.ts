@@ -11,8 +11,6 @@ export const ACCESS_CODE_LENGTH = 6;
 export const NAME_MAX_LENGTH = 100;
 /** The longest email address (RFC 5321's path limit). */
 export const EMAIL_MAX_LENGTH = 254;
-/** The longest local part of an address, before its @, in octets (UTF-8): RFC 5321 §4.5.3.1.1. */
-export const EMAIL_LOCAL_MAX_OCTETS = 64;
 /** The longest opaque value of the portal's own a request may carry (a login csrf, a cookie hash, an interaction uid). */
 export const TOKEN_MAX_LENGTH = 200;
 /** The longest invite code a route takes. */

