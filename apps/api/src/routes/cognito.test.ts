@@ -545,6 +545,29 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
+    it('a confirmed account whose last mail (a lock mail) was refused answers 409 userAlreadyConfirmed, not mailRejected', async () => {
+      const user = await seedUser(t, { email: 'resend-confirmed-refused@school.test' });
+      const now = t.clock.now();
+      await t.db
+        .insertInto('outbox')
+        .values({
+          kind: 'mail',
+          user_id: user.id,
+          payload: null,
+          attempts: 1,
+          next_attempt_at: null,
+          created_at: now,
+          rejected_at: now,
+          last_error: '550 5.1.1 no such user',
+        })
+        .execute();
+      const res = await t
+        .client()
+        .get('/api/cognito/resend_verification/resend-confirmed-refused@school.test');
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('userAlreadyConfirmed');
+    });
+
     it("refuses a second resend inside the cooldown (its own code, not the flood guard's) with the rest of it as Retry-After, allows it after", async () => {
       await seedUser(t, { email: 'resend-twice@school.test', confirmed: false });
       await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');

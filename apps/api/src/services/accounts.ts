@@ -242,6 +242,8 @@ export async function resendCode(
 ): Promise<ResendResult> {
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw new ApiError(404, 'userNotFound');
+  // a confirmed account answers 409 userAlreadyConfirmed whatever became of its mail (a lock mail refused)
+  resendPurpose(user);
   // a mistyped address: saying so beats a code that never comes; after a while a new one is tried
   // again, so a relay that refused every mail for an hour locks nobody out once it is mended
   if (await latestMailRefused(ctx.db, user.id, ctx.now() - MAIL_REFUSED_HOLD_MS))

@@ -84,7 +84,8 @@ export async function withdrawFromCrm(
   before: User,
 ): Promise<void> {
   const now = ctx.now();
-  // one conditional write: a call the outbox claims meanwhile is left to it (the erasure follows it);
+  // one conditional write: a call the outbox claims meanwhile is left to it (the erasure may reach the
+  // CRM before it: the outbox sends a few rows at once and instances in parallel, so changedAt orders them);
   // one given up at the attempt limit goes too, its payload with it (`outbox retry` would send it)
   await trx
     .updateTable('outbox')
