@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigationType } from 'react-router';
 import { useQueryClient } from '../lib/query.ts';
 import { sessionQueryKey } from '../lib/session.ts';
 
@@ -17,16 +17,20 @@ interface KeyedLocation {
   pathname: string;
   search: string;
   hash: string;
+  /** A replace to the same URL with a state: the page noting something in its history entry. */
+  recordsState?: boolean;
 }
 
 /**
  * The key the routed page is mounted under. Every navigation gets a new location key, so
  * navigating to the URL you are on remounts the page (its data loads again, §2). A change of the
- * #anchor alone keeps the key: following an in-page link must not reload the page.
+ * #anchor alone keeps the key: following an in-page link must not reload the page. Nor does a page
+ * noting a state in its own history entry (a code page, when its code was mailed): that is no visit.
+ * A link to the URL you are on replaces it too, but without a state.
  */
 export function nextPageKey(previous: PageKeyState | null, location: KeyedLocation): PageKeyState {
   const path = location.pathname + location.search;
-  if (previous && previous.path === path && previous.hash !== location.hash) {
+  if (previous && previous.path === path && (previous.hash !== location.hash || location.recordsState)) {
     return { ...previous, seenKey: location.key, hash: location.hash };
   }
   return { pageKey: location.key, seenKey: location.key, path, hash: location.hash };
@@ -34,10 +38,12 @@ export function nextPageKey(previous: PageKeyState | null, location: KeyedLocati
 
 export function usePageKey(): string {
   const location = useLocation();
+  const navigationType = useNavigationType();
   const [state, setState] = useState(() => nextPageKey(null, location));
   if (state.seenKey !== location.key) {
     // derived state from the previous render (React's documented pattern)
-    const next = nextPageKey(state, location);
+    const recordsState = navigationType === 'REPLACE' && location.state != null;
+    const next = nextPageKey(state, { ...location, recordsState });
     setState(next);
     return next.pageKey;
   }

@@ -479,4 +479,21 @@ describe('nextPageKey', () => {
     expect(anchored).toMatchObject({ pageKey: 'a', seenKey: 'c' });
     expect(nextPageKey(anchored, { key: 'd', pathname: '/one', search: '', hash: '#x' }).pageKey).toBe('d');
   });
+
+  it('a replace that records a state in the entry of the URL you are on keeps the page; a link to it (no state) remounts', () => {
+    const first = nextPageKey(null, { key: 'a', pathname: '/one', search: '?e=1', hash: '' });
+    const noted = nextPageKey(first, {
+      key: 'b',
+      pathname: '/one',
+      search: '?e=1',
+      hash: '',
+      recordsState: true,
+    });
+    expect(noted).toMatchObject({ pageKey: 'a', seenKey: 'b' });
+    expect(nextPageKey(noted, { key: 'c', pathname: '/one', search: '?e=1', hash: '' }).pageKey).toBe('c');
+    // another URL is another page, whatever its state
+    expect(
+      nextPageKey(noted, { key: 'd', pathname: '/two', search: '', hash: '', recordsState: true }).pageKey,
+    ).toBe('d');
+  });
 });

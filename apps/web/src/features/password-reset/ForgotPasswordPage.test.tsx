@@ -24,6 +24,16 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     expect(getLoginParams()).toEqual(request);
   });
 
+  it('noting its code in its history entry is no second arrival: the page is not mounted again, nor its heading focused', async () => {
+    renderRoute(page);
+    const heading = await screen.findByRole('heading', { name: 'Check your email', level: 1 });
+    // the entry's state is written by an effect after the first render: give it a few tasks
+    await act(() => new Promise((done) => setTimeout(done, 100)));
+    expect(heading.isConnected).toBe(true);
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(heading).not.toHaveFocus();
+  });
+
   it('without email it goes to /email', async () => {
     renderRoute('/forgot-password', { shell: false });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
