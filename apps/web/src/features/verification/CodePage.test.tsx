@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { recordCodeSent } from '../shared/code-sent.ts';
@@ -97,11 +97,15 @@ describe('CodePage (/code)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/create-account$/));
   });
 
-  it('a new code asked for once the account was verified in another browser: the reset code it mailed is typed on /forgot-password', async () => {
+  it("a new code asked for once the account was verified in another browser: the popup 'A password reset code has been sent to your email!  Please check your email inbox.', then /forgot-password, where that code is typed", async () => {
     server.use(http.get(api(apiPaths.resendVerification(email)), () => ok('password_reset')));
     const user = userEvent.setup();
     renderRoute('/code', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    const dialog = await screen.findByRole('dialog');
+    // the double space of the spec is kept (toHaveTextContent would collapse it)
+    expect(dialog.textContent).toContain(messages.passwordResetCodeSentPopup);
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() =>
       expect(screen.getByTestId('location')).toHaveTextContent(
         `/forgot-password?email=${encodeURIComponent(email)}`,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { EMAIL_CODE_LENGTH, emailCodeSchema } from '@frontdoor/contract';
 import { useConfig } from '../../lib/config.tsx';
 import { ApiError } from '../../lib/http.ts';
@@ -20,6 +20,7 @@ import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
+import { ResetCodeSentDialog } from './ResetCodeSentDialog.tsx';
 
 const CODE_FIELD_ID = 'verification-code';
 const CALL_ERROR_ID = 'verification-call-error';
@@ -28,7 +29,6 @@ const CALL_ERROR_ID = 'verification-call-error';
 export default function CodePage() {
   const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
-  const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const signIn = useProviderSignIn();
   const email = getRememberedEmail();
@@ -36,6 +36,8 @@ export default function CodePage() {
   useState(() => handOverLoginData(email));
   // the page before (sign-up, 'Send verification code') mailed the code
   const waitSeconds = useResendWait('verification', email);
+  // when the reset code the popup speaks of was mailed; null: no popup
+  const [resetCodeSentAt, setResetCodeSentAt] = useState<number | null>(null);
   const [notice, setNotice] = useState<{
     tone: 'error' | 'success';
     text: string;
@@ -82,7 +84,7 @@ export default function CodePage() {
         case 'password_reset':
           // verified meanwhile in another browser, so its password must be chosen again: a reset code
           // was mailed, which is typed where reset codes are
-          return navigate(`/forgot-password?${new URLSearchParams({ email: email ?? '' }).toString()}`);
+          return setResetCodeSentAt(Date.now());
         default:
           return payload satisfies never;
       }
@@ -125,6 +127,7 @@ export default function CodePage() {
           {t('code_submit')}
         </Button>
       </form>
+      <ResetCodeSentDialog email={email} sentAt={resetCodeSentAt} />
     </PageCard>
   );
 }

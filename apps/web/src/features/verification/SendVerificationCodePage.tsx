@@ -7,13 +7,13 @@ import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClassName } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
 import pageStyles from '../../ui/Page.module.css';
 import { resendVerification } from '../shared/api.ts';
 import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import type { CodeSentState } from '../shared/code-sent.ts';
+import { ResetCodeSentDialog } from './ResetCodeSentDialog.tsx';
 
 /** /send-verification-code: the email must be verified; the server says which code it sent (§4). */
 export default function SendVerificationCodePage() {
@@ -22,7 +22,8 @@ export default function SendVerificationCodePage() {
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const email = getRememberedEmail();
-  const [popupOpen, setPopupOpen] = useState(false);
+  // when the reset code the popup speaks of was mailed; null: no popup
+  const [resetCodeSentAt, setResetCodeSentAt] = useState<number | null>(null);
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const send = useMutation({
     mutationFn: (address: string) => resendVerification(cfg, address),
@@ -32,7 +33,7 @@ export default function SendVerificationCodePage() {
         case 'verify_email':
           return navigate('/code', { state: { codeSentAt: Date.now() } satisfies CodeSentState });
         case 'password_reset':
-          return setPopupOpen(true);
+          return setResetCodeSentAt(Date.now());
         default:
           return payload satisfies never;
       }
@@ -40,8 +41,6 @@ export default function SendVerificationCodePage() {
     onError: (error) => setCallError(failure(error)),
   });
   if (!email) return <Navigate to="/email" replace />;
-  // the popup says a reset code is on its way; closing it leads to where that code is entered
-  const closePopup = () => navigate(`/forgot-password?email=${encodeURIComponent(email)}`);
   return (
     <PageCard title={t('send_title')} lead={t('send_body', { email })}>
       {callError && (
@@ -63,19 +62,7 @@ export default function SendVerificationCodePage() {
           {t('cancel')}
         </Link>
       </div>
-      <Dialog
-        open={popupOpen}
-        onOpenChange={(open) => {
-          setPopupOpen(open);
-          if (!open) closePopup();
-        }}
-        title={t('popup_title')}
-        description={messageText({ code: 'passwordResetCodeSentPopup' })}
-      >
-        <div className={pageStyles.actions}>
-          <Button onClick={closePopup}>{t('popup_ok')}</Button>
-        </div>
-      </Dialog>
+      <ResetCodeSentDialog email={email} sentAt={resetCodeSentAt} />
     </PageCard>
   );
 }
