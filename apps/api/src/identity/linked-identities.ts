@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { newUserRow } from '../services/users.ts';
+import { lockAccount } from '../services/accounts.ts';
 import { providerHandsOut, type UpstreamIdentity } from './upstream-identity.ts';
 
 export type AccountResolution = 'existing' | 'linked' | 'created';
@@ -120,6 +121,10 @@ export async function resolveUpstreamAccount(
         : null;
     const save = (email: string) =>
       db.transaction().execute(async (trx) => {
+        // taken first, as a code request, a confirmation and a reset take it: they lock the account's
+        // code, row and identities in another order (a deadlock on PostgreSQL), and a resend in
+        // progress mails the old address before the rename, not after
+        await lockAccount(trx, known.id);
         await trx
           .updateTable('user_identities')
           .set({ email: reported, claims: claimsJson(identity) })

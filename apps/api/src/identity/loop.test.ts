@@ -19,6 +19,7 @@ import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { resolveUpstreamAccount } from './linked-identities.ts';
+import { lockAccount } from '../services/accounts.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
@@ -796,6 +797,38 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(secondUser).toBeDefined();
       expect(secondUser).not.toBe(first.id);
       expect(await readSession(h.db, firstToken, h.clock.now())).toBeNull();
+    });
+
+    it("a provider's rename of an account's address waits for the account's code request in progress (PostgreSQL: the locks in one order)", async () => {
+      const before = { email: 'held.renamed@school.example', first: 'Held', last: 'Renamed' };
+      const first = await upstreamLoop(h, 'Google', before);
+      const accountId = (await sessionUser(h, first.browser)) ?? '';
+      let renaming: Promise<unknown> | undefined;
+      await h.db.transaction().execute(async (trx) => {
+        await lockAccount(trx, accountId);
+        renaming = resolveUpstreamAccount(
+          h.db,
+          {
+            provider: 'Google',
+            subject: devAccountId('Google', before.email),
+            email: 'held.moved@school.example',
+            emailVerified: true,
+            emailTrusted: true,
+            linkableEmail: true,
+            first: before.first,
+            last: before.last,
+            directory: {},
+          },
+          h.clock.now(),
+        );
+        const answer = await Promise.race([
+          renaming.then(() => 'renamed'),
+          new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+        ]);
+        expect(answer).toBe('waiting');
+      });
+      await renaming;
+      expect((await findUserById(h.db, accountId))?.email).toBe('held.moved@school.example');
     });
 
     it("a provider that reports the person at a new address (a school renamed them): the account's address follows, so the old address's next holder resets nothing", async () => {

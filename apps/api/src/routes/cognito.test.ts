@@ -25,6 +25,7 @@ import {
 } from '../../test/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
 import { lockAccount } from '../services/accounts.ts';
+import { deleteUser } from '../services/user-admin.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MailRejectedError } from '../mail/mailer.ts';
 import { readSession } from '../services/sessions.ts';
@@ -679,6 +680,21 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         expect(first).toBe('waiting');
       });
       expect(await confirming).toMatchObject({ statusCode: 200 });
+    });
+
+    it("an account's deletion waits for its code request in progress too (the cascade would lock in the other order)", async () => {
+      const user = await seedUser(t, { email: 'deleted-while-held@school.test', confirmed: false });
+      let deleting: Promise<boolean> | undefined;
+      await t.db.transaction().execute(async (trx) => {
+        await lockAccount(trx, user.id);
+        deleting = deleteUser(t.ctx, user);
+        const first = await Promise.race([
+          deleting.then(() => 'deleted'),
+          new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+        ]);
+        expect(first).toBe('waiting');
+      });
+      expect(await deleting).toBe(true);
     });
 
     it('answers 404 for an unknown address, 409 for a confirmed one, 400 for a bad one', async () => {

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
 import { queueCrmErasure } from './crm.ts';
+import { lockAccount } from './accounts.ts';
 import { accountDelayMs } from './limits.ts';
 import { liveSession } from './sessions.ts';
 import { rolesOf } from './users.ts';
@@ -204,6 +205,9 @@ function mailState(row: {
  */
 export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<boolean> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
+    // taken first, as a code request, a confirmation and a reset take it: the cascade locks the
+    // account's row before its codes and identities, they the other way round (a deadlock on PostgreSQL)
+    await lockAccount(trx, user.id);
     await queueCrmErasure(ctx, trx, user);
     const res = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
