@@ -133,6 +133,40 @@ describe('main.ts as a process', () => {
     expect(log()).toMatch(/"drainMs":1500,.*"msg":"shutting down: draining/);
   }, 30_000);
 
+  it('a mail queued while the server drains is left unclaimed for the next instance, not sent by one that is going', async () => {
+    const { child, address, exited } = await startMain({ SHUTDOWN_DRAIN_SECONDS: '1.5' });
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    const token = 'drain-csrf';
+    const signup = await fetch(`${address}/api/cognito/signup`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `${CSRF_COOKIE}=${token}`,
+        [CSRF_HEADER]: token,
+      },
+      body: JSON.stringify({
+        first: 'Ada',
+        last: 'Drain',
+        email: 'queued-while-draining@school.test',
+        pw: 'Quartz-Lantern-5823',
+        description: 'teacher',
+      }),
+    });
+    expect(signup.status).toBe(200);
+    expect(await exited).toBe(0);
+    const rows = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(${JSON.stringify(path.join(dataDir, 'frontdoor.sqlite'))}, { readonly: true });
+         console.log(JSON.stringify(db.prepare("select claimed_by, delivered_at from outbox o join users u on u.id = o.user_id where u.email = 'queued-while-draining@school.test'").all()));`,
+      ],
+      { cwd: REPO, encoding: 'utf8' },
+    );
+    expect(JSON.parse(rows.stdout)).toEqual([{ claimed_by: null, delivered_at: null }]);
+  }, 30_000);
+
   it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {
     const run = spawnSync(process.execPath, [MAIN], {
       env: developmentEnv({ IDP_IDENTIFIERS: 'contoso.edu=Facebook' }),

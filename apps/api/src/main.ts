@@ -145,6 +145,9 @@ async function main(): Promise<void> {
     stopping = true;
     clearInterval(pruning);
     clearInterval(fileCheck);
+    // no new sends once going: a send the exit cuts short holds its row for the claim's 13 minutes,
+    // while a row left unclaimed goes out at once from another instance or the restarted one
+    const outboxStopped = ctx.outbox.stop();
     // a load balancer learns from /readyz and from each answer's closed connection that this instance
     // is going, and sends a class's next requests elsewhere, while this one still answers them
     if (config.shutdownDrainMs > 0) {
@@ -167,7 +170,7 @@ async function main(): Promise<void> {
       const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
       clearInterval(reaper);
-      await ctx.outbox.stop();
+      await outboxStopped;
       await mailer.close();
       await db.destroy();
       logger.info('stopped');
