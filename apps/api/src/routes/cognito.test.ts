@@ -49,6 +49,14 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     if (!skip) t = await createTestApp(dialect);
   });
   afterAll(async () => t?.close());
+  /** An invite of `email`, unused, valid for a day. */
+  const seedInvite = async (code: string, email: string) => {
+    const now = t.clock.now();
+    await t.db
+      .insertInto('invites')
+      .values({ code, email, created_at: now, expires_at: now + 86_400_000, used_at: null })
+      .execute();
+  };
 
   describe.skipIf(skip)('cognito/signup', () => {
     it('creates an unconfirmed account (email lowercased) and mails a verification code in the browser language', async () => {
@@ -114,17 +122,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     });
 
     it("the same sign-up sent twice at the same moment (a double tap, a retry at once) answers both as the retry after it would; another browser's is refused", async () => {
-      const now = t.clock.now();
-      await t.db
-        .insertInto('invites')
-        .values({
-          code: 'inv-twice',
-          email: 'invited-twice@school.test',
-          created_at: now,
-          expires_at: now + 86_400_000,
-          used_at: null,
-        })
-        .execute();
+      await seedInvite('inv-twice', 'invited-twice@school.test');
       for (const [email, extra] of [
         ['tapped-twice@school.test', {}],
         // the invite's single use, not the address, is what the second one loses on
@@ -223,17 +221,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     });
 
     it('uses an invite once, only for its own address', async () => {
-      const now = t.clock.now();
-      await t.db
-        .insertInto('invites')
-        .values({
-          code: 'inv-1',
-          email: 'invited@school.test',
-          created_at: now,
-          expires_at: now + 86_400_000,
-          used_at: null,
-        })
-        .execute();
+      await seedInvite('inv-1', 'invited@school.test');
       const other = await t
         .client()
         .post('/api/cognito/signup', signup('someone-else@school.test', { code: 'inv-1' }));
@@ -250,7 +238,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         .select('used_at')
         .where('code', '=', 'inv-1')
         .executeTakeFirstOrThrow();
-      expect(invite.used_at).toBe(now);
+      expect(invite.used_at).toBe(t.clock.now());
       const reuse = await t
         .client()
         .post('/api/cognito/signup', signup('invited2@school.test', { code: 'inv-1' }));
