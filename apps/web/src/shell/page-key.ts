@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigationType } from 'react-router';
+import { useLocation } from 'react-router';
 import { useQueryClient } from '../lib/query.ts';
 import { sessionQueryKey } from '../lib/session.ts';
 
@@ -17,8 +17,8 @@ interface KeyedLocation {
   pathname: string;
   search: string;
   hash: string;
-  /** A replace to the same URL with a state: the page noting something in its history entry. */
-  recordsState?: boolean;
+  /** A page's own note in its history entry (a link to a URL carries none). */
+  state?: unknown;
 }
 
 /**
@@ -26,11 +26,11 @@ interface KeyedLocation {
  * navigating to the URL you are on remounts the page (its data loads again, §2). A change of the
  * #anchor alone keeps the key: following an in-page link must not reload the page. Nor does a page
  * noting a state in its own history entry (a code page, when its code was mailed): that is no visit.
- * A link to the URL you are on replaces it too, but without a state.
+ * A link to the URL you are on carries no state.
  */
 export function nextPageKey(previous: PageKeyState | null, location: KeyedLocation): PageKeyState {
   const path = location.pathname + location.search;
-  if (previous && previous.path === path && (previous.hash !== location.hash || location.recordsState)) {
+  if (previous && previous.path === path && (previous.hash !== location.hash || location.state != null)) {
     return { ...previous, seenKey: location.key, hash: location.hash };
   }
   return { pageKey: location.key, seenKey: location.key, path, hash: location.hash };
@@ -38,12 +38,10 @@ export function nextPageKey(previous: PageKeyState | null, location: KeyedLocati
 
 export function usePageKey(): string {
   const location = useLocation();
-  const navigationType = useNavigationType();
   const [state, setState] = useState(() => nextPageKey(null, location));
   if (state.seenKey !== location.key) {
     // derived state from the previous render (React's documented pattern)
-    const recordsState = navigationType === 'REPLACE' && location.state != null;
-    const next = nextPageKey(state, { ...location, recordsState });
+    const next = nextPageKey(state, location);
     setState(next);
     return next.pageKey;
   }

@@ -480,20 +480,21 @@ describe('nextPageKey', () => {
     expect(nextPageKey(anchored, { key: 'd', pathname: '/one', search: '', hash: '#x' }).pageKey).toBe('d');
   });
 
-  it('a replace that records a state in the entry of the URL you are on keeps the page; a link to it (no state) remounts', () => {
+  it('a page noting a state in the entry of the URL you are on keeps the page; a link to it (no state) remounts', () => {
     const first = nextPageKey(null, { key: 'a', pathname: '/one', search: '?e=1', hash: '' });
     const noted = nextPageKey(first, {
       key: 'b',
       pathname: '/one',
       search: '?e=1',
       hash: '',
-      recordsState: true,
+      state: { codeSentAt: 1 },
     });
     expect(noted).toMatchObject({ pageKey: 'a', seenKey: 'b' });
     expect(nextPageKey(noted, { key: 'c', pathname: '/one', search: '?e=1', hash: '' }).pageKey).toBe('c');
     // another URL is another page, whatever its state
     expect(
-      nextPageKey(noted, { key: 'd', pathname: '/two', search: '', hash: '', recordsState: true }).pageKey,
+      nextPageKey(noted, { key: 'd', pathname: '/two', search: '', hash: '', state: { codeSentAt: 1 } })
+        .pageKey,
     ).toBe('d');
   });
 });
