@@ -1,26 +1,16 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REPO_ROOT } from '../fixtures/env.ts';
 import { en } from '../fixtures/text.ts';
+import { freePort, waitForReady } from '../fixtures/server.ts';
 
 /** What a clean copy of the repository holds: no installed packages, no caches, the built SPA. */
 const NOT_COPIED = new Set(['node_modules', '.git', 'test-results', 'dist']);
 const BUILT_SPA = path.join(REPO_ROOT, 'apps/web/dist');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** npm with this Node first on PATH, so that the copy runs on the Node that runs the tests. */
 const npmEnv = (extra: Record<string, string> = {}) => ({
@@ -28,20 +18,6 @@ const npmEnv = (extra: Record<string, string> = {}) => ({
   PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
   ...extra,
 });
-
-async function waitForReady(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}):\n${log()}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`the server did not get ready within 60 s:\n${log()}`);
-}
 
 // issue 13: the production path is `npm run build` once, then `npm run serve` without dev dependencies
 test.describe('a production start from a clean copy installed with npm ci --omit=dev', () => {

@@ -292,7 +292,7 @@ export function proxyWarning(config: AppConfig): string | null {
   if (typeof config.trustProxy === 'number' && ALL_INTERFACES.includes(config.host))
     return `TRUST_PROXY is a number of proxies (${config.trustProxy}) and HOST is ${config.host}: a client that connects to this port past the proxy chooses its own address (X-Forwarded-For) for the abuse limits and the logs. Set HOST=127.0.0.1 when the proxy runs on this machine, or TRUST_PROXY to the proxies' addresses (e.g. 10.0.0.0/24).`;
   if (config.trustProxy !== false || !config.publicUrl.startsWith('https://')) return null;
-  return "PUBLIC_URL is https, but TRUST_PROXY is off: behind the TLS proxy every client counts as the proxy's one address for the abuse limits (a whole district as one school), and the authorization server's cookies lose Secure. Set TRUST_PROXY to the number of proxies in front (usually 1).";
+  return "PUBLIC_URL is https, but TRUST_PROXY is off: behind the TLS proxy every client counts as the proxy's one address for the abuse limits (a whole district as one school). Set TRUST_PROXY to the number of proxies in front (usually 1).";
 }
 
 export interface DevelopmentLink {

@@ -6,6 +6,7 @@ import type { Env } from '../config.ts';
 import { createLogger } from '../services/logger.ts';
 import { PORTAL_CLIENT_ID } from '../services/portal-config.ts';
 import { createTestApp, portalAuthorizeUrl } from '../../test/harness.ts';
+import { inProcessFetch } from './self-fetch.ts';
 
 /** A test app with `env` whose log lines at `level` and above are kept, parsed. */
 async function loggedApp(level: string, env: Env = {}) {
@@ -146,6 +147,60 @@ describe('the authorization server', () => {
         payload: `client_id=${PORTAL_CLIENT_ID}&response_type=code`,
       });
       expect(pushed.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the authorization server behind a TLS proxy (PUBLIC_URL https)', () => {
+  const PUBLIC_URL = 'https://login.example.test';
+  const endpointsOf = (document: string) => {
+    const metadata = JSON.parse(document) as Record<string, unknown>;
+    return Object.entries(metadata).filter(([key]) => key.endsWith('_endpoint') || key === 'jwks_uri');
+  };
+
+  it("names its endpoints on PUBLIC_URL in the discovery the portal's own code exchange reads in process (plain HTTP), so openid-client accepts its token endpoint", async () => {
+    const t = await createTestApp('sqlite', { env: { PUBLIC_URL, TRUST_PROXY: '1' } });
+    try {
+      const fetchInProcess = inProcessFetch(t.app, PUBLIC_URL);
+      const res = await fetchInProcess(`${PUBLIC_URL}/oidc/.well-known/openid-configuration`, {
+        method: 'GET',
+        headers: {},
+      } as Parameters<typeof fetchInProcess>[1]);
+      const endpoints = endpointsOf(await res.text());
+      expect(endpoints.length).toBeGreaterThan(3);
+      for (const [key, url] of endpoints) expect(url, key).toMatch(/^https:\/\/login\.example\.test\/oidc\//);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("keeps PUBLIC_URL's origin when a proxy sends its upstream's Host (nginx's default) and passes on a client's X-Forwarded-Host", async () => {
+    const t = await createTestApp('sqlite', { env: { PUBLIC_URL, TRUST_PROXY: '1' } });
+    try {
+      const headers = {
+        host: '127.0.0.1:8080',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-for': '203.0.113.7',
+      };
+      const discovery = await t.app.inject({ url: '/oidc/.well-known/openid-configuration', headers });
+      for (const [key, url] of endpointsOf(discovery.body))
+        expect(url, key).toMatch(/^https:\/\/login\.example\.test\/oidc\//);
+      // the password page resumes the sign-in at the interaction's returnTo, kept from this request
+      const authorize = await t.app.inject({ url: portalAuthorizeUrl(t), headers });
+      expect(authorize.statusCode).toBe(303);
+      const uid = /\/interaction\/([^/?#]+)/.exec(authorize.headers.location ?? '')?.[1];
+      const row = await t.db
+        .selectFrom('oidc_payloads')
+        .select('payload')
+        .where('type', '=', 'Interaction')
+        .where('id', '=', uid ?? '')
+        .executeTakeFirstOrThrow();
+      expect((JSON.parse(row.payload) as { returnTo: string }).returnTo).toBe(
+        `${PUBLIC_URL}/oidc/oauth2/authorize/${uid}`,
+      );
     } finally {
       await t.close();
     }

@@ -15,7 +15,7 @@ import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
-import { logErrors } from './oidc-common.ts';
+import { logErrors, pinPublicOrigin } from './oidc-common.ts';
 import { signInStepGuard } from './sign-in-steps.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { PortalCodeExchange } from './portal-login.ts';
@@ -90,7 +90,8 @@ export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch):
     available,
     idpIdentifiers: config.identity.idpIdentifiers,
   });
-  provider.proxy = config.trustProxy !== false;
+  // its requests carry PUBLIC_URL's origin (pinPublicOrigin)
+  provider.proxy = true;
   const federation = new Federation(upstreams, {
     publicUrl: config.publicUrl,
     secret: keys.secret,
@@ -133,6 +134,7 @@ export async function registerIdentity(
   const { provider, federation, secret, sendReset } = engine;
   await app.register(async (scope) => {
     // before middie, which hands /oidc to oidc-provider
+    scope.addHook('onRequest', pinPublicOrigin(config.publicUrl));
     scope.addHook('onRequest', signInStepGuard(ctx));
     await scope.register(middie);
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) await scope.register(formbody);
@@ -153,7 +155,7 @@ export async function registerIdentity(
         settings: upstream,
         cookieKeys: engine.cookieKeys,
       });
-      idp.proxy = config.trustProxy !== false;
+      idp.proxy = true;
       mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
         /^\/((interaction|v2|v3\.0)\/|launchpad($|\?))/.test(path),
       );

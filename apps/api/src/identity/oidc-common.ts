@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import {
   errors,
@@ -12,6 +12,24 @@ import { LANGUAGE_COOKIE, LOCALE_PARAM } from '@frontdoor/contract';
 import { languageAsked } from '../services/request-language.ts';
 import { noteOidcRefusal } from '../services/logger.ts';
 import { failurePage, pageLanguage } from './pages.ts';
+
+/**
+ * oidc-provider builds its endpoints, redirects and interaction URLs from the request it serves
+ * (Koa's `ctx.href`), not from its issuer. Its requests are given PUBLIC_URL's host and protocol
+ * whatever arrived: the portal's own code exchange comes in process as plain HTTP, a proxy may send
+ * its upstream's host, and a client may send an X-Forwarded-Host of its choosing. Koa reads the
+ * protocol from X-Forwarded-Proto only as a proxy, so each provider is set as one (`proxy = true`).
+ */
+export function pinPublicOrigin(publicUrl: string) {
+  const { host, protocol } = new URL(publicUrl);
+  const proto = protocol.replace(/:$/, '');
+  return async (request: FastifyRequest): Promise<void> => {
+    const headers = request.raw.headers;
+    headers.host = host;
+    headers['x-forwarded-proto'] = proto;
+    delete headers['x-forwarded-host'];
+  };
+}
 
 /**
  * Consent is never asked: every client of these providers is first party. The grant the
