@@ -75,6 +75,11 @@ declare module 'fastify' {
      * code for a sign-in): another site must not make a browser call it (services/route-policy.ts).
      */
     sameSiteOnly?: boolean;
+    /**
+     * An answer the same for everyone that shared caches may keep (`Cache-Control: public`): no CSRF
+     * cookie rides on it, or a cache would hand one browser's token to every other.
+     */
+    sharedCache?: boolean;
   }
   interface FastifyInstance {
     /**
@@ -358,8 +363,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const csrf = csrfCookie(config);
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.
   app.addHook('onRequest', async (request, reply) => {
-    // a hashed file is the same for everyone and cached for a year: no token, no cookie
-    if (isHashedFile(request)) return;
+    // a hashed file and a shared-cache answer are the same for everyone and cached: no token, no cookie
+    if (isHashedFile(request) || request.routeOptions.config.sharedCache) return;
     const cookieToken = csrf.read(request);
     const token = cookieToken ?? randomToken(24);
     if (!cookieToken) csrf.set(reply, token);

@@ -10,7 +10,7 @@ import { productJwks } from '../services/product-keys.ts';
 export const productKeyRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
-    app.get(PRODUCT_JWKS_PATH, async (_request, reply) => {
+    app.get(PRODUCT_JWKS_PATH, { config: { sharedCache: true } }, async (_request, reply) => {
       // minutes: a new key is published PRODUCT_KEY_PUBLISH_AHEAD_MS (longer) before it signs
       reply.header('cache-control', `public, max-age=${PRODUCT_JWKS_MAX_AGE_SECONDS}`);
       return productJwks(ctx);

@@ -11,6 +11,7 @@ import {
   type JSONWebKeySet,
 } from 'jose';
 import {
+  CSRF_HEADER,
   PRODUCT_JWKS_MAX_AGE_SECONDS,
   PRODUCT_JWKS_PATH,
   PRODUCT_KEY_ROTATION_MS,
@@ -95,6 +96,10 @@ describe.each(DIALECTS)('product token on $dialect', ({ dialect, skip }) => {
       const c = await signedInClient(t, user.id);
       const res = await c.get(PRODUCT_JWKS_PATH);
       expect(res.headers['cache-control']).toBe(`public, max-age=${PRODUCT_JWKS_MAX_AGE_SECONDS}`);
+      // kept by shared caches: a browser's CSRF token on it would reach every browser behind them
+      const fresh = await t.app.inject({ url: PRODUCT_JWKS_PATH });
+      expect(fresh.headers['set-cookie']).toBeUndefined();
+      expect(fresh.headers[CSRF_HEADER]).toBeUndefined();
       const jwks: JSONWebKeySet = res.json();
       expect(jwks.keys).toHaveLength(1);
       expect(Object.keys(jwks.keys[0] ?? {}).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
