@@ -89,6 +89,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://mail.test' }).publicUrl).toBe('http://localhost:8080');
   });
 
+  it('refuses a PUBLIC_URL that is no origin: served from the root, a portal under a path would answer its own links with 404', () => {
+    for (const PUBLIC_URL of [
+      'https://www.district.test/login',
+      'https://portal.test/?x=1',
+      'https://portal.test/#top',
+      'https://admin:pw@portal.test',
+      'ftp://portal.test',
+    ])
+      expect(() => loadConfig({ PUBLIC_URL }), PUBLIC_URL).toThrow(/PUBLIC_URL must be an origin/);
+    for (const PUBLIC_URL of ['https://portal.test', 'https://portal.test/', 'http://127.0.0.1:8204'])
+      expect(loadConfig({ PUBLIC_URL }).publicUrl, PUBLIC_URL).toBe(PUBLIC_URL.replace(/\/$/, ''));
+  });
+
   it('refuses an SMTP_URL or DATABASE_URL that is not a URL of its kind, never showing its password', () => {
     for (const SMTP_URL of ['smtp://mail.test', 'smtps://user:pw@mail.test:465', 'SMTP://mail.test:587'])
       expect(loadConfig({ SMTP_URL }).smtpUrl).toBe(SMTP_URL);

@@ -424,6 +424,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   } catch {
     throw new ConfigError(`PUBLIC_URL is not a URL: ${publicUrl}`);
   }
+  // pages, static files, the API and /oidc are served from the root: under a path every link would 404
+  if (!['http:', 'https:'].includes(publicOrigin.protocol) || publicOrigin.origin + '/' !== publicOrigin.href)
+    throw new ConfigError(
+      `PUBLIC_URL must be an origin, the scheme and host people type (https://login.example.org), with no path, query or user: ${publicUrl}. Frontdoor is served from the root of its own host name; a proxy that serves it under a path is not supported.`,
+    );
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   // development tools come on by themselves only for a portal reached on this machine
   const local = publicOrigin.protocol === 'http:' && LOOPBACK_HOSTS.includes(publicOrigin.hostname);

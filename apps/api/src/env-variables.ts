@@ -40,7 +40,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     defaultText: 'http://localhost:PORT outside production; production requires it',
     meaning:
-      'The origin the browser sees (https://login.example.org): the issuer of the authorization server and the product token, the base of config.json loginUrl and redirectUri and of mail links (config.json apiUrl is the relative /api/, so pages work at any name or address). Cookies are Secure unless it is http://localhost, 127.0.0.1 or [::1].',
+      'The origin the browser sees (https://login.example.org), with no path: the issuer of the authorization server and the product token, the base of config.json loginUrl and redirectUri and of mail links (config.json apiUrl is the relative /api/, so pages work at any name or address). Cookies are Secure unless it is http://localhost, 127.0.0.1 or [::1].',
   },
   TRUST_PROXY: {
     group: 'Server',
