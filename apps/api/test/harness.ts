@@ -249,7 +249,16 @@ export const portalAuthorizeUrl = (t: Pick<TestApp, 'ctx'>, extra: Record<string
 
 /** Sends what the outbox holds, then the newest mail to an address in the dev mailbox and the six-digit code it carries. */
 export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {
-  await t.ctx.outbox.drain();
+  // one row at a time, in the outbox's order: its lanes send at once, and the mailbox would list
+  // whichever send ended first as the newest (a sign-up's code after the reset queued behind it)
+  const due = await t.db
+    .selectFrom('outbox')
+    .select('id')
+    .where('next_attempt_at', '<=', t.ctx.now())
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .execute();
+  for (const { id } of due) await t.ctx.outbox.deliver(id);
   const mail = await t.db
     .selectFrom('mailbox')
     .selectAll()
