@@ -45,6 +45,7 @@ import { MAIL_LANGUAGES, type MailLanguage } from '../mail/render.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { PRODUCT_KEY_PUBLISH_AHEAD_MS, productKeys } from '../services/product-keys.ts';
+import { copyToPostgres, copyUsageProblem } from './db-copy.ts';
 
 export type AdminContext = Pick<AppContext, 'db' | 'config' | 'outbox' | 'logger' | 'now'> & {
   /** Asks for a password: unseen at a terminal, or the first line of stdin (admin/cli.ts). */
@@ -165,6 +166,11 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'keys rotate': {
     usage: '',
     summary: `A new key is published now and signs the product token of auth/sig from signsFrom, ${PRODUCT_KEY_PUBLISH_AHEAD_MS / 60_000} minutes later, once products may have fetched it (the first key of a deployment at once); the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published, signsFrom}.`,
+  },
+  'db copy': {
+    usage: '--to <postgres URL>',
+    summary:
+      "Copies the SQLite database of DATA_DIR (the server stopped) into a new, empty PostgreSQL database: migrates it as the server would, copies every table in one transaction and sets its id sequences → {copied, tables: {<table>: rows}, next}. Refused when a table there holds rows, or when the SQLite database is not at this release's migrations. Start the server on it with the same SECRET (and OIDC_COOKIE_KEYS, if set): docs/DEPLOYMENT.md.",
   },
 };
 
@@ -591,6 +597,11 @@ async function execute(
         published: published.map((key) => key.jwk.kid),
         signsFrom: new Date(signsFrom).toISOString(),
       };
+    }
+    case 'db copy': {
+      const problem = copyUsageProblem(ctx.config, values.to);
+      if (problem) throw new UsageError(problem);
+      return copyToPostgres(ctx, values.to ?? '');
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'no command given');
