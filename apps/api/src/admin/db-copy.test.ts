@@ -229,7 +229,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
     sourceRows.audit_log = sourceRows.audit_log?.filter((row) => !row.includes('admin.command')) ?? [];
     expect(await contents(copied, tables)).toEqual(sourceRows);
     expect(result.copied).toMatch(
-      /^\d+ rows of 18 tables from SQLite in DATA_DIR .* to PostgreSQL at 127\.0\.0\.1:5432\/api_test_\w+, its id sequences set/,
+      /^\d+ rows of \d+ tables from SQLite in DATA_DIR .* to PostgreSQL at \S+\/api_test_\w+, its id sequences set/,
     );
     expect(result.next).toMatch(/same SECRET as the SQLite server had/);
     expect(JSON.stringify(result)).not.toMatch(/postgres:\/\//);
@@ -347,7 +347,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
       const refused = copyDatabase(behind.db, copied, { secret: source.ctx.config.secret });
       await expect(refused).rejects.toThrow(CopyRefused);
       await expect(refused).rejects.toThrow(
-        /has not run migration 017_outbox_request of this release: start this release once on SQLite/,
+        /has not run migration 017_outbox_request(, \w+)* of this release: start this release once on SQLite/,
       );
       const { rows } = await sql`select tablename from pg_tables where schemaname = current_schema()`.execute(
         copied,
