@@ -36,6 +36,7 @@ import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
+import { replaceSession } from '../services/sessions.ts';
 
 const PW = 'Admin-Created-Passw0rd';
 
@@ -525,6 +526,70 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       (entries as { event: string; detail: { command?: string } }[]).map((e) => e.detail.command ?? e.event),
     ).toEqual(['user delete', 'account.deleted', 'user show', 'access-code create', 'user create']);
   });
+
+  it.skipIf(skip)(
+    'user list --inactive-since lists the dormant accounts, last signed in (or made, never signed in) before that day, the longest unused first',
+    async () => {
+      const DAY_MS = 24 * 60 * 60 * 1000;
+      const made = t.clock.now();
+      const never = await seedUser(t, { email: 'dormant-never@cli.test' });
+      const once = await seedUser(t, { email: 'dormant-once@cli.test' });
+      const active = await seedUser(t, { email: 'still-active@cli.test' });
+      const signIn = (id: string) =>
+        replaceSession(t.db, [], id, t.clock.now(), { via: 'password', address: '198.51.100.4' });
+      t.clock.advance(DAY_MS);
+      await signIn(once.id);
+      t.clock.advance(2 * DAY_MS);
+      await signIn(active.id);
+      // the day after `once` signed in: before it, `never` (made earlier) and `once`, not `active`
+      const day = new Date(made + 2 * DAY_MS).toISOString().slice(0, 10);
+      const ours = (users: unknown) =>
+        (users as { email: string; lastSignInAt: string | null }[]).filter((u) =>
+          u.email.endsWith('@cli.test'),
+        );
+      const dormant = ours((await run('user', 'list', '--inactive-since', day, '--limit', '500')).users);
+      const at = (ms: number) => new Date(ms).toISOString();
+      expect(dormant.slice(-2)).toEqual([
+        expect.objectContaining({ id: never.id, createdAt: at(made), lastSignInAt: null }),
+        expect.objectContaining({ id: once.id, lastSignInAt: at(made + DAY_MS) }),
+      ]);
+      expect(dormant.map((u) => u.email)).not.toContain(active.email);
+      // the longest unused first: no account listed was used after one below it
+      const lastUse = (u: { lastSignInAt: string | null; createdAt?: string }) =>
+        Date.parse(u.lastSignInAt ?? u.createdAt ?? '');
+      const uses = dormant.map(lastUse);
+      expect(uses).toEqual([...uses].sort((a, b) => a - b));
+      expect(uses.every((use) => use < Date.parse(`${day}T00:00:00Z`))).toBe(true);
+      // a limit keeps the longest unused
+      const [first] = ours((await run('user', 'list', '--inactive-since', day, '--limit', '1')).users);
+      expect(first).toEqual(dormant[0]);
+
+      const listed = ours((await run('user', 'list', '--limit', '500')).users);
+      expect(listed).toContainEqual(
+        expect.objectContaining({ id: active.id, lastSignInAt: at(t.clock.now()) }),
+      );
+      expect((await run('user', 'show', '--id', once.id)).lastSignInAt).toBe(at(made + DAY_MS));
+      // the audit log keeps the day asked for
+      const [command] = (await run('audit', 'list', '--event', 'admin.command', '--limit', '1')).entries as {
+        detail: { options: Record<string, unknown> };
+      }[];
+      expect(command?.detail.options).toEqual({ id: once.id });
+      const asked = (await run('audit', 'list', '--event', 'admin.command', '--limit', '5')).entries as {
+        detail: { command: string; options: Record<string, unknown> };
+      }[];
+      expect(
+        asked.find((e) => e.detail.command === 'user list' && 'inactive-since' in e.detail.options)?.detail
+          .options,
+      ).toEqual({
+        'inactive-since': day,
+        limit: '1',
+      });
+      for (const bad of ['2026-02-30', '15.01.2026', '2026-1-5'])
+        await expect(run('user', 'list', '--inactive-since', bad)).rejects.toThrow(
+          `--inactive-since must be a day as YYYY-MM-DD, got ${bad}`,
+        );
+    },
+  );
 
   it.skipIf(skip)(
     "user show answers a helpdesk: whether the account's mails went out and when, and until when its delay holds",

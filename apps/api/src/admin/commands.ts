@@ -81,9 +81,9 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
       'Creates an account → {id}. --set-password asks for the password (typed unseen in a terminal, or the first line of stdin: `echo "$PW" | npm run admin -- user create … --set-password`); never on the command line, where shell history and the process list keep it. Without it the account has email status "verify".',
   },
   'user list': {
-    usage: '[--limit <n>]',
+    usage: '[--inactive-since <YYYY-MM-DD>] [--limit <n>]',
     summary:
-      'Accounts, newest first → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt}]}.',
+      'Accounts, newest first (at most 50 unless --limit) → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt, lastSignInAt}]}. --inactive-since: the dormant ones, last signed in (or, never signed in, created) before that day (UTC), the longest unused first; delete each with `user delete --id`.',
   },
   'user find': {
     usage: '--email <e>',
@@ -93,7 +93,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities, liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt} (never the password hash, never a code).',
+      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities, liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code).',
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',
@@ -222,6 +222,7 @@ const OPTIONS = {
   'ttl-days': { type: 'string' },
   event: { type: 'string' },
   limit: { type: 'string' },
+  'inactive-since': { type: 'string' },
 } as const;
 
 export function parseAdminArgs(argv: string[]) {
@@ -292,6 +293,17 @@ function positiveInteger(values: Values, name: 'ttl-days' | 'limit' | 'id'): num
   return n;
 }
 
+/** A day given as YYYY-MM-DD, as the epoch ms of its start (UTC); undefined when not given. */
+function dayStart(values: Values, name: 'inactive-since'): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Number.NaN;
+  // Date.parse takes 2026-02-30 as March 2nd: a day must read back as it was typed
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== raw)
+    throw new UsageError(`--${name} must be a day as YYYY-MM-DD, got ${raw}`);
+  return day;
+}
+
 async function providerId(ctx: AdminContext, values: Values): Promise<string> {
   const spId = required(values, 'sp');
   if (!(await findServiceProvider(ctx.db, spId))) throw new UsageError(`no service provider ${spId}`);
@@ -330,6 +342,7 @@ const AUDITED_AS_GIVEN = new Set([
   'event',
   'limit',
   'yes',
+  'inactive-since',
 ]);
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
@@ -501,7 +514,12 @@ async function execute(
       return rotated;
     }
     case 'user list':
-      return { users: await listUsers(ctx, positiveInteger(values, 'limit') ?? 50) };
+      return {
+        users: await listUsers(ctx, {
+          limit: positiveInteger(values, 'limit') ?? 50,
+          inactiveSince: dayStart(values, 'inactive-since'),
+        }),
+      };
     case 'user find':
       return findAccounts(ctx, email(values));
     case 'user show':

@@ -39,6 +39,11 @@ export interface UsersTable {
    * erasure was queued (migration 015). A deletion asks the CRM to erase the contact from it.
    */
   crm_contact_at: Generated<number | null>;
+  /**
+   * When a session last started for the account (services/sessions.ts replaceSession); null when
+   * never since migration 018, which took the latest `session.started` of the audit log.
+   */
+  last_sign_in_at: Generated<number | null>;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */

@@ -996,6 +996,14 @@ function suite(dialect: Dialect, skip: boolean) {
           .where('id', '=', userId ?? '')
           .executeTakeFirstOrThrow();
         expect([user.first, user.last]).toEqual(['Ada', 'Byron']);
+        // the session's start dates the account's last sign-in (`user list --inactive-since`)
+        const started = await h.db
+          .selectFrom('audit_log')
+          .select('at')
+          .where('user_id', '=', user.id)
+          .where('event', '=', 'session.started')
+          .executeTakeFirstOrThrow();
+        expect(user.last_sign_in_at).toBe(started.at);
       });
     }
   });

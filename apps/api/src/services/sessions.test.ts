@@ -8,6 +8,7 @@ import {
 } from '@frontdoor/contract';
 import {
   DIALECTS,
+  TEST_PASSWORD,
   basicAuth,
   createTestApp,
   seedServiceProvider,
@@ -17,6 +18,8 @@ import {
 } from '../../test/harness.ts';
 import type { ApiClient } from '../../test/harness.ts';
 import { sha256 } from './crypto.ts';
+import { createAccessCode } from './access-codes.ts';
+import { createLoginRequest } from './login-requests.ts';
 import { isSessionActive, replaceSession } from './sessions.ts';
 
 const MINUTE_MS = 60 * 1000;
@@ -101,6 +104,44 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
       } finally {
         await lab.close();
       }
+    },
+  );
+
+  it.skipIf(skip)(
+    "each session's start dates the account's last sign-in: a password, an access code's cookie (a provider's callback: identity/loop.test.ts); a failed password does not",
+    async () => {
+      const lastSignIn = async (id: string) =>
+        (
+          await t.db
+            .selectFrom('users')
+            .select('last_sign_in_at')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).last_sign_in_at;
+      const pupil = await seedUser(t, { email: 'returning@school.test' });
+      expect(await lastSignIn(pupil.id)).toBeNull();
+      const login = (password: string) =>
+        t.client().post('/api/cognito/login', { email: pupil.email, password });
+      expect((await login('Wrong-Passw0rd-Typed')).statusCode).toBe(401);
+      expect(await lastSignIn(pupil.id)).toBeNull();
+      expect((await login(TEST_PASSWORD)).statusCode).toBe(200);
+      const first = t.clock.now();
+      expect(await lastSignIn(pupil.id)).toBe(first);
+
+      const spId = 'last-sign-in-sp';
+      const returnUrl = 'https://app.last.test/class';
+      await seedServiceProvider(t, spId, ['https://app.last.test']);
+      const { code } = await createAccessCode(t.ctx, { spId, userId: pupil.id });
+      t.clock.advance(MINUTE_MS);
+      const c = t.client();
+      await c.get('/api/auth/sig');
+      const hash = String((await c.get(`/api/accessCodes/login/${code}/${spId}`)).json().payload.cookie_hash);
+      // the code alone starts no session: the cookie it is traded for does
+      expect(await lastSignIn(pupil.id)).toBe(first);
+      const token = await createLoginRequest(t.db, { spId, url: returnUrl, isTeacher: false }, t.clock.now());
+      const query = new URLSearchParams({ hash, return_url: returnUrl, token });
+      expect((await c.get(`/api/auth/cookie?${query.toString()}`)).statusCode).toBe(302);
+      expect(await lastSignIn(pupil.id)).toBe(t.clock.now());
     },
   );
 

@@ -127,8 +127,10 @@ export interface SessionStart {
 
 /**
  * Signs a browser in as userId: the session it held before ends (on a shared classroom device,
- * the previous person's), the start is written to the audit log, and the new session's token is
- * returned for its cookie.
+ * the previous person's), the start is written to the audit log and dates the account's last
+ * sign-in (how an operator finds dormant accounts: `user list --inactive-since`), and the new
+ * session's token is returned for its cookie. Every sign-in of a browser comes here: a password,
+ * a provider's callback (api/auth/callback), an access code's cookie (auth/cookie).
  */
 export async function replaceSession(
   db: Db,
@@ -139,6 +141,7 @@ export async function replaceSession(
 ): Promise<string> {
   await revokeSessions(db, previousTokens, now);
   const token = await createSession(db, userId, { now });
+  await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
   await audit(
     { db, now: () => now },
     {

@@ -1,4 +1,5 @@
 import { ABUSE_LIMITS, cleanName } from '@frontdoor/contract';
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { audit } from './audit.ts';
@@ -14,15 +15,24 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 const isLocked = (user: User, now: number): boolean =>
   user.locked_at !== null && user.locked_at + ABUSE_LIMITS.accountLockMs > now;
 
-/** Accounts for `user list`, newest first: who they are and their state, never a hash. */
-export async function listUsers(ctx: AdminCtx, limit: number) {
+/**
+ * Accounts for `user list`, newest first: who they are and their state, never a hash. With
+ * `inactiveSince` (epoch ms), the dormant ones a retention rule deletes: last signed in (or, never
+ * signed in, made) before then, the longest unused first.
+ */
+export async function listUsers(
+  ctx: AdminCtx,
+  options: { limit: number; inactiveSince?: number | undefined },
+) {
   const now = ctx.now();
-  const rows = await ctx.db
-    .selectFrom('users')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+  const { inactiveSince } = options;
+  let query = ctx.db.selectFrom('users').selectAll().limit(options.limit);
+  if (inactiveSince === undefined) query = query.orderBy('created_at', 'desc');
+  else {
+    const lastUse = sql<number>`coalesce(last_sign_in_at, created_at)`;
+    query = query.where(lastUse, '<', inactiveSince).orderBy(lastUse).orderBy('id');
+  }
+  const rows = await query.execute();
   return rows.map((user) => ({
     id: user.id,
     email: user.email,
@@ -32,6 +42,7 @@ export async function listUsers(ctx: AdminCtx, limit: number) {
     isStudent: user.is_student === null ? null : user.is_student === 1,
     locked: isLocked(user, now),
     createdAt: iso(user.created_at),
+    lastSignInAt: iso(user.last_sign_in_at),
   }));
 }
 
@@ -177,6 +188,8 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     })),
     createdAt: iso(user.created_at),
     updatedAt: iso(user.updated_at),
+    // when a session last started for it (null: never since migration 018): `user list --inactive-since`
+    lastSignInAt: iso(user.last_sign_in_at),
   };
 }
 

@@ -103,6 +103,7 @@ export function newUserRow(account: NewAccount, now: number): User {
     signup_browser: account.signupBrowser ?? null,
     names_proven: 1,
     crm_contact_at: null,
+    last_sign_in_at: null,
   };
 }
 

@@ -15,6 +15,7 @@ describe('migration 010 on a database with accounts', () => {
         signup_browser: _new,
         names_proven: _later,
         crm_contact_at: _evenLater,
+        last_sign_in_at: _latest,
         ...row
       } = newUserRow({ email, first: 'A', last: 'B', passwordHash, confirmed }, 1);
       return row;

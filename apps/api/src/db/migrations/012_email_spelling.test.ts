@@ -11,11 +11,12 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
       const { db, drop } = await createTestDb(dialect, undefined, '011_names_proven');
       try {
         const account = (email: string) => {
-          // the row as it was before migration 015's column
-          const { crm_contact_at: _later, ...row } = newUserRow(
-            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true },
-            1,
-          );
+          // the row as it was before migration 015's column (and 018's)
+          const {
+            crm_contact_at: _later,
+            last_sign_in_at: _latest,
+            ...row
+          } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
           return row;
         };
         const international = account('a@bücher.example');

@@ -12,10 +12,11 @@ describe.each(DIALECTS)('migration 015 on a database with accounts ($dialect)', 
       try {
         const account = (email: string) => {
           // the row as it was before the column
-          const { crm_contact_at: _new, ...row } = newUserRow(
-            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true },
-            1,
-          );
+          const {
+            crm_contact_at: _new,
+            last_sign_in_at: _later,
+            ...row
+          } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
           return row;
         };
         const forwarded = account('forwarded@school.test');
