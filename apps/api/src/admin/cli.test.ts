@@ -627,6 +627,57 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  /** An account a roster sign-in made with a placeholder address, its identity asserting `email`. */
+  const rostered = async (provider: string, subject: string, email: string, claims?: object) => {
+    const account = await seedUser(t, { email: `${subject}@federated.invalid`, password: null });
+    await t.db
+      .insertInto('user_identities')
+      .values({
+        user_id: account.id,
+        provider,
+        subject,
+        email,
+        created_at: t.clock.now(),
+        claims: claims ? JSON.stringify(claims) : null,
+      })
+      .execute();
+    return account;
+  };
+
+  it.skipIf(skip)(
+    'an address only linked identities asserted: user show and user delete --email name the accounts user find lists and ask for --id; user find audits their ids',
+    async () => {
+      const address = 'guardian-only@cli.test';
+      const clever = await rostered('Clever', 'clever-only', address);
+      t.clock.advance(1000); // `user find` lists them as they were made
+      const classlink = await rostered('ClassLink', 'classlink-only', address);
+      const refusal = `no account has the email ${address} as its own, but a linked identity of ${clever.id} (Clever), ${classlink.id} (ClassLink) asserted it (user find --email ${address}): name the account with --id <id>`;
+      await expect(run('user', 'show', '--email', address)).rejects.toThrow(refusal);
+      await expect(run('user', 'delete', '--email', address, '--yes')).rejects.toThrow(refusal);
+      expect(await findUserByEmail(t.db, `clever-only@federated.invalid`)).toMatchObject({ id: clever.id });
+      await expect(run('user', 'show', '--email', 'nobody-at-all@cli.test')).rejects.toThrow(
+        'no account with the email nobody-at-all@cli.test',
+      );
+
+      const { accounts } = await run('user', 'find', '--email', address);
+      expect((accounts as { id: string }[]).map((account) => account.id)).toEqual([clever.id, classlink.id]);
+      // the request was handled, and `audit list --id` of each account says so
+      for (const id of [clever.id, classlink.id]) {
+        const { entries } = await run('audit', 'list', '--id', id, '--limit', '1');
+        expect((entries as { detail: unknown }[])[0]?.detail).toEqual({
+          command: 'user find',
+          options: { email: { userIds: [clever.id, classlink.id] } },
+          ok: true,
+        });
+      }
+      await run('user', 'find', '--email', 'nobody-at-all@cli.test');
+      const [nobody] = (await run('audit', 'list', '--event', 'admin.command', '--limit', '1')).entries as {
+        detail: unknown;
+      }[];
+      expect(nobody?.detail).toMatchObject({ options: { email: { userIds: [] } } });
+    },
+  );
+
   it.skipIf(skip)(
     'finds, shows and deletes an account whose address an older release took and the forms now refuse',
     async () => {
@@ -639,6 +690,14 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect(await run('user', 'delete', '--email', 'teacher@old_district.test', '--yes')).toEqual({
         deleted: true,
       });
+      // each command that named it by that address is found by its id
+      const { entries } = await run('audit', 'list', '--id', old.id);
+      expect((entries as { detail: { command?: string } }[]).map((e) => e.detail.command)).toEqual([
+        'user delete',
+        undefined, // account.deleted
+        'user show',
+        'user find',
+      ]);
       // what is created is judged as the forms judge it
       await expect(run('invite', 'create', '--email', 'teacher@old_district.test')).rejects.toThrow(
         '--email: not a valid email address',
@@ -650,23 +709,16 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     'user find lists every account of a person known by an address, roster accounts with a placeholder address included; user delete --id removes each',
     async () => {
       const own = await seedUser(t, { email: 'family@cli.test' });
-      const rostered = async (provider: string, subject: string) => {
-        const account = await seedUser(t, { email: `${subject}@federated.invalid`, password: null });
-        await t.db
-          .insertInto('user_identities')
-          .values({
-            user_id: account.id,
-            provider,
-            subject,
-            email: 'family@cli.test',
-            created_at: t.clock.now(),
-            claims: null,
-          })
-          .execute();
-        return account;
+      const cleverClaims = {
+        emailVerified: false,
+        emailTrusted: false,
+        district: 'district-7',
+        schools: ['school-3'],
+        roles: ['student'],
       };
-      const clever = await rostered('Clever', 'clever-family');
-      const classlink = await rostered('ClassLink', 'classlink-family');
+      const clever = await rostered('Clever', 'clever-family', 'family@cli.test', cleverClaims);
+      // linked before migration 007 kept what it asserted
+      const classlink = await rostered('ClassLink', 'classlink-family', 'family@cli.test');
       const accounts = (await run('user', 'find', '--email', 'family@cli.test')).accounts as unknown[];
       expect(accounts).toHaveLength(3);
       expect(accounts[0]).toMatchObject({ id: own.id, email: 'family@cli.test', namedBy: ['account'] });
@@ -680,9 +732,18 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
           expect.objectContaining({ id: classlink.id, namedBy: ['ClassLink'] }),
         ]),
       );
-      // `user show` names what each identity asserted
+      // `user show` names what each identity asserted: the roster's district, schools and roles too
       expect((await run('user', 'show', '--id', clever.id)).identities).toEqual([
-        expect.objectContaining({ provider: 'Clever', subject: 'clever-family', email: 'family@cli.test' }),
+        {
+          provider: 'Clever',
+          subject: 'clever-family',
+          email: 'family@cli.test',
+          linkedAt: expect.any(String),
+          claims: cleverClaims,
+        },
+      ]);
+      expect((await run('user', 'show', '--id', classlink.id)).identities).toEqual([
+        expect.objectContaining({ provider: 'ClassLink', claims: null }),
       ]);
       for (const id of [own.id, clever.id, classlink.id])
         expect(await run('user', 'delete', '--id', id, '--yes')).toEqual({ deleted: true });

@@ -93,7 +93,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      'One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities, liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code).',
+      "One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities: [{provider, subject, email, linkedAt, claims: what it asserted}], liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code). --email is the account's own address: one only a linked identity asserted is refused with the accounts `user find` lists, to name by --id.",
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',
@@ -103,7 +103,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user delete': {
     usage: '--email <e> | --id <id>, --yes',
     summary:
-      'Deletes the account with its sessions, codes, links and identities → {deleted}; the audit log keeps its id.',
+      "Deletes the account with its sessions, codes, links and identities → {deleted}; the audit log keeps its id. --email is the account's own address (`user find` lists every account of a person, to delete each by --id).",
   },
   'user unlock': {
     usage: '--email <e>',
@@ -310,9 +310,23 @@ async function providerId(ctx: AdminContext, values: Values): Promise<string> {
   return spId;
 }
 
-/** The account `--id` names, else the one of `--email`. */
+/**
+ * The account `--id` names, else the one whose own address `--email` is. An address that is only a
+ * linked identity's (a Clever or ClassLink sign-in whose account has a placeholder address) names the
+ * accounts `user find` lists, for the operator to choose one by its id.
+ */
 async function userOf(ctx: AdminContext, values: Values) {
-  if (values.id === undefined) return userByEmail(ctx, email(values));
+  if (values.id === undefined) {
+    const address = email(values);
+    const user = await findUserByEmail(ctx.db, address);
+    if (user) return user;
+    const { accounts } = await findAccounts(ctx, address);
+    if (!accounts.length) throw new UsageError(`no account with the email ${address}`);
+    const named = accounts.map((account) => `${account.id} (${account.namedBy.join(', ')})`).join(', ');
+    throw new UsageError(
+      `no account has the email ${address} as its own, but a linked identity of ${named} asserted it (user find --email ${address}): name the account with --id <id>`,
+    );
+  }
   const user = await findUserById(ctx.db, values.id);
   if (!user) throw new UsageError(`no account with the id ${values.id}`);
   return user;
@@ -347,13 +361,15 @@ const AUDITED_AS_GIVEN = new Set([
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
 
-/** The accounts the options name by email, as ids: looked up before a command and after it. */
+/**
+ * The accounts the options name by email, as ids: looked up before a command and after it. The
+ * address spelled as the commands look it up (email()), so one an older release took is found too.
+ */
 async function namedAccounts(ctx: AdminContext, values: Values): Promise<Map<string, string | null>> {
   const accounts = new Map<string, string | null>();
   for (const [name, value] of Object.entries(values)) {
     if (!AUDITED_AS_ACCOUNT.has(name) || typeof value !== 'string') continue;
-    const address = emailSchema.safeParse(value);
-    const user = address.success ? await findUserByEmail(ctx.db, address.data) : undefined;
+    const user = await findUserByEmail(ctx.db, normalizeEmail(value));
     accounts.set(name, user?.id ?? null);
   }
   return accounts;
@@ -362,10 +378,12 @@ async function namedAccounts(ctx: AdminContext, values: Values): Promise<Map<str
 /**
  * What the audit log keeps of a command's options: an account named by email as its id, the one
  * there after the command (an account it created) or else before it (one it deleted), so that
- * `audit list --id` finds the command.
+ * `audit list --id` finds the command. `user find` keeps the id of every account it lists (a
+ * family's request about an address that is only a roster identity's concerns those).
  */
 async function auditedOptions(
   ctx: AdminContext,
+  command: string,
   values: Values,
   before: Map<string, string | null>,
 ): Promise<Record<string, unknown>> {
@@ -374,7 +392,10 @@ async function auditedOptions(
   for (const [name, value] of Object.entries(values)) {
     if (name === 'json' || name === 'help' || value === undefined) continue;
     if (AUDITED_AS_GIVEN.has(name)) options[name] = value;
-    else if (after.has(name)) options[name] = { userId: after.get(name) ?? before.get(name) ?? null };
+    else if (command === 'user find' && name === 'email' && typeof value === 'string') {
+      const { accounts } = await findAccounts(ctx, normalizeEmail(value));
+      options[name] = { userIds: accounts.map((account) => account.id) };
+    } else if (after.has(name)) options[name] = { userId: after.get(name) ?? before.get(name) ?? null };
     else options[name] = true;
   }
   return options;
@@ -390,6 +411,7 @@ export async function runAdminCommand(
   values: Values,
 ): Promise<Record<string, unknown>> {
   let ok = false;
+  const command = positionals.slice(0, 2).join(' ');
   const startedAt = ctx.now();
   const named = await namedAccounts(ctx, values);
   try {
@@ -403,8 +425,8 @@ export async function runAdminCommand(
     await audit(ctx, {
       event: 'admin.command',
       detail: {
-        command: positionals.slice(0, 2).join(' '),
-        options: await auditedOptions(ctx, values, named),
+        command,
+        options: await auditedOptions(ctx, command, values, named),
         ok,
       },
     });

@@ -97,7 +97,7 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
   const now = ctx.now();
   const identities = await ctx.db
     .selectFrom('user_identities')
-    .select(['provider', 'subject', 'email', 'created_at'])
+    .select(['provider', 'subject', 'email', 'created_at', 'claims'])
     .where('user_id', '=', user.id)
     .execute();
   const sessions = await ctx.db
@@ -159,6 +159,8 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
       subject: i.subject,
       email: i.email,
       linkedAt: iso(i.created_at),
+      // what the provider asserted at its latest sign-in (a roster's district, schools, roles)
+      claims: storedClaims(i.claims),
     })),
     liveSessions: Number(sessions.n),
     description: user.description,
@@ -191,6 +193,19 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     // when a session last started for it (null: never since migration 018): `user list --inactive-since`
     lastSignInAt: iso(user.last_sign_in_at),
   };
+}
+
+/**
+ * An identity's user_identities.claims as stored, all of it (a family's request to see what is kept
+ * reads this): null when nothing was kept (linked before migration 007), the text when not JSON.
+ */
+function storedClaims(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
 }
 
 /** How many of an account's latest mails `user show` lists. */
