@@ -103,7 +103,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
   'user delete': {
     usage: '--email <e> | --id <id>, --yes',
     summary:
-      "Deletes the account with its sessions, codes, links and identities → {deleted}; the audit log keeps its id. --email is the account's own address (`user find` lists every account of a person, to delete each by --id).",
+      "Deletes the account with its sessions, codes, links, identities and the authorization server's grants and tokens → {deleted}; the audit log keeps its id and events, without their client addresses. --email is the account's own address (`user find` lists every account of a person, to delete each by --id).",
   },
   'user unlock': {
     usage: '--email <e>',

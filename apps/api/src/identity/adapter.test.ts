@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrateToLatest, type Db } from '../db/index.ts';
-import { TEST_START, testClock } from '../../test/harness.ts';
-import { TEST_SECRET } from '../../test/test-db.ts';
-import { kyselyAdapter } from './adapter.ts';
+import { DIALECTS, TEST_START, testClock } from '../../test/harness.ts';
+import { TEST_SECRET, createTestDb } from '../../test/test-db.ts';
+import { deleteAccountPayloads, kyselyAdapter } from './adapter.ts';
 import { loadIdentityKeys } from './keys.ts';
 
 describe('oidc-provider Kysely adapter (SQLite)', () => {
@@ -82,4 +82,39 @@ describe('oidc-provider Kysely adapter (SQLite)', () => {
     expect(first.jwks.keys[0]?.d).toBeDefined();
     expect((await loadIdentityKeys(db, clock.now(), ['k2', 'k1'])).cookieKeys).toEqual(['k2', 'k1']);
   });
+});
+
+describe.each(DIALECTS)('deleteAccountPayloads ($dialect)', ({ dialect, skip }) => {
+  it.skipIf(skip)(
+    "deletes every row naming the account and every row of its grants; another account's stay, an id's LIKE characters taken literally",
+    async () => {
+      const { db, drop } = await createTestDb(dialect);
+      try {
+        const clock = testClock(TEST_START);
+        const model = (name: string) => kyselyAdapter(db, clock.now)(name);
+        const account = 'acc_1%';
+        await model('Grant').upsert('grant-1', { accountId: account, clientId: 'portal' }, 60);
+        await model('AuthorizationCode').upsert('code-1', { accountId: account, grantId: 'grant-1' }, 60);
+        await model('AccessToken').upsert('token-1', { accountId: account, grantId: 'grant-1' }, 60);
+        // a row of the grant that does not name the account itself
+        await model('RefreshToken').upsert('refresh-1', { grantId: 'grant-1' }, 60);
+        await model('Session').upsert('session-1', { accountId: account, uid: 'u-1' }, 60);
+        await model('Interaction').upsert('interaction-1', { result: { login: { accountId: account } } }, 60);
+        // another account, whose id LIKE's `_` and `%` would match
+        await model('Grant').upsert('grant-2', { accountId: 'accX1%more', clientId: 'portal' }, 60);
+        await model('AccessToken').upsert('token-2', { accountId: 'accX1%more', grantId: 'grant-2' }, 60);
+        await model('Session').upsert('session-2', { accountId: 'acc_1%-other' }, 60);
+
+        await deleteAccountPayloads(db, account);
+        const left = await db.selectFrom('oidc_payloads').select(['type', 'id']).orderBy('id').execute();
+        expect(left).toEqual([
+          { type: 'Grant', id: 'grant-2' },
+          { type: 'Session', id: 'session-2' },
+          { type: 'AccessToken', id: 'token-2' },
+        ]);
+      } finally {
+        await drop();
+      }
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/index.ts';
 
@@ -64,4 +65,32 @@ export function kyselyAdapter(db: Db, now: () => number, namespace = ''): Adapte
       },
     };
   };
+}
+
+/**
+ * Deletes the authorization server's rows of a deleted account (`user delete`), which would otherwise
+ * stay until they expire: its grants, what each grant issued (codes, tokens), its sessions and
+ * interactions. Each payload names the account as `"accountId":"<id>"` (upsert's JSON.stringify, no
+ * spaces); a grant's codes and tokens are its rows by grant_id too.
+ */
+export async function deleteAccountPayloads(db: Db, accountId: string): Promise<void> {
+  // the property and the id as JSON writes them, LIKE's own characters taken literally
+  const named = `%${`"accountId":${JSON.stringify(accountId)}`.replace(/[\\%_]/g, '\\$&')}%`;
+  await db
+    .deleteFrom('oidc_payloads')
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`${eb.ref('oidc_payloads.payload')} like ${named} escape '\\'`,
+        eb(
+          'grant_id',
+          'in',
+          eb
+            .selectFrom('oidc_payloads as grants')
+            .select('grants.id')
+            .where('grants.type', '=', 'Grant')
+            .where(sql<boolean>`grants.payload like ${named} escape '\\'`),
+        ),
+      ]),
+    )
+    .execute();
 }

@@ -12,6 +12,7 @@ import {
   type LinkedIdentity,
   type UpstreamProvider,
 } from '@frontdoor/contract';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
@@ -248,6 +249,65 @@ function suite(dialect: Dialect, skip: boolean) {
         ['sign-in', { method: 'password' }],
         ['session.started', { via: 'callback' }],
       ]);
+    });
+
+    it("user delete leaves no sign-in history with an address: the account's audit rows keep their events without one, and no authorization-server row names it", async () => {
+      // a password sign-in and a Clever one: sessions, grants, codes and tokens of the authorization server
+      const user = await addPasswordUser(h, 'erased-pupil@school.example');
+      const { browser, login } = await postPassword(h, user.email);
+      expect(login.status).toBe(200);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      await browser.navigate(payload.redirect, isSpaPage);
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      await postPassword(h, user.email, 'Wrong-password-1!');
+      const { browser: rostered } = await upstreamLoop(h, 'Clever', {
+        email: 'erased-rostered@district.example',
+        first: 'Ro',
+        last: 'Ster',
+      });
+      const rosteredId = (await sessionUser(h, rostered)) ?? '';
+      const bystander = await addPasswordUser(h, 'stays@school.example');
+      await (await postPassword(h, bystander.email)).browser.navigate(payload.redirect, isSpaPage);
+
+      const history = (id: string) =>
+        h.db
+          .selectFrom('audit_log')
+          .select(['event', 'address'])
+          .where('user_id', '=', id)
+          .orderBy('id')
+          .execute();
+      const naming = async (id: string) =>
+        (
+          await h.db
+            .selectFrom('oidc_payloads')
+            .select(['type', 'payload'])
+            .where('payload', 'like', `%${id}%`)
+            .execute()
+        ).map((row) => row.type);
+      const before = new Map<string, { event: string; address: string | null }[]>();
+      for (const id of [user.id, rosteredId]) {
+        before.set(id, await history(id));
+        expect(before.get(id)?.every((row) => row.address !== null)).toBe(true);
+        // the provider session ends as its code is issued (oidc-common.ts); the grant, code and token stay
+        expect(await naming(id)).toEqual(
+          expect.arrayContaining(['Grant', 'AuthorizationCode', 'AccessToken']),
+        );
+      }
+      const bystanderRows = await naming(bystander.id);
+
+      for (const id of [user.id, rosteredId]) {
+        const { positionals, values } = parseAdminArgs(['user', 'delete', '--id', id, '--yes']);
+        expect(await runAdminCommand(h.ctx, positionals, values)).toEqual({ deleted: true });
+        // the events stay (what happened to the account, by its id), their addresses do not
+        expect(await history(id)).toEqual([
+          ...(before.get(id) ?? []).map((row) => ({ ...row, address: null })),
+          { event: 'account.deleted', address: null },
+        ]);
+        expect(await naming(id)).toEqual([]);
+      }
+      // another account's keep theirs
+      expect((await history(bystander.id)).every((row) => row.address !== null)).toBe(true);
+      expect(await naming(bystander.id)).toEqual(bystanderRows);
     });
 
     it('COGNITO: a wrong password answers the contract message and signs nobody in', async () => {

@@ -2,6 +2,7 @@ import { ABUSE_LIMITS, cleanName } from '@frontdoor/contract';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
+import { deleteAccountPayloads } from '../identity/adapter.ts';
 import { audit } from './audit.ts';
 import { queueCrmErasure } from './crm.ts';
 import { lockAccount } from './accounts.ts';
@@ -228,8 +229,10 @@ function mailState(row: {
 
 /**
  * Deletes an account: its sessions, codes, identities, access codes, preferences and outbox rows go
- * with it (foreign keys cascade), and the CRM is told to erase the address it may have learnt
- * (queueCrmErasure); the audit log keeps the id, never the address.
+ * with it (foreign keys cascade), and so do the authorization server's grants, codes and tokens
+ * issued to it; the CRM is told to erase the address it may have learnt (queueCrmErasure). The audit
+ * log keeps the id and the events (what was done, the accountability trail), never the email, and
+ * no longer the client addresses of its sign-ins: a child's sign-in history by IP address.
  */
 export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<boolean> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
@@ -237,6 +240,13 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
     // account's row before its codes and identities, they the other way round (a deadlock on PostgreSQL)
     await lockAccount(trx, user.id);
     await queueCrmErasure(ctx, trx, user);
+    await trx
+      .updateTable('audit_log')
+      .set({ address: null })
+      .where('user_id', '=', user.id)
+      .where('address', 'is not', null)
+      .execute();
+    await deleteAccountPayloads(trx, user.id);
     const res = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
   });
