@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { createDb, migrateToLatest } from './db/index.ts';
+import { createDb, migrateTo, migrateToLatest } from './db/index.ts';
 import { startupFailure, type StartupSettings } from './startup-failure.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fd-startup-'));
@@ -156,6 +156,27 @@ describe('startupFailure', () => {
         message:
           'the database was migrated by a newer release of Frontdoor (migration 999_from_the_future, unknown to this one): run that release again, or restore the backup taken before its upgrade',
         fields: { migrations: ['999_from_the_future'] },
+      });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('says a failed migration kept nothing, with what to do, in one line without a stack', async () => {
+    const dataDir = mkdtempSync(path.join(dir, 'failed-migration-'));
+    const db = createDb({ dataDir });
+    try {
+      await migrateTo(db, { secret: 'startup-test-secret' }, '015_crm_contact');
+      // in the way of 016's second index, once its first is made
+      await sql`create index outbox_user on users (email)`.execute(db);
+      const failure = startupFailure(
+        await thrownBy(() => migrateToLatest(db, { secret: 'startup-test-secret' })),
+        { ...sqlite, dataDir },
+      );
+      expect(failure).toEqual({
+        message:
+          'database migration 016_foreign_key_indexes failed (index outbox_user already exists), and nothing of it or of the migrations run with it was kept, the database is as it was before: start the release that ran on it before, and report this line to the maintainers of Frontdoor',
+        fields: { migration: '016_foreign_key_indexes', errorCode: 'SQLITE_ERROR' },
       });
     } finally {
       await db.destroy();

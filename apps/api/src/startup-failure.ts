@@ -1,5 +1,5 @@
 import { ConfigError, type AppConfig } from './config.ts';
-import { NewerDatabaseError } from './db/index.ts';
+import { MigrationError, NewerDatabaseError } from './db/index.ts';
 
 /** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
 export interface StartupFailure {
@@ -72,8 +72,8 @@ export function databaseLocation(databaseUrl: string): string {
 
 /**
  * The operator's sentence for an error that stopped the server (or the admin CLI) before it could
- * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use. Anything else
- * is "start-up failed" with the error itself, stack included.
+ * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use, a migration
+ * that failed. Anything else is "start-up failed" with the error itself, stack included.
  */
 export function startupFailure(err: unknown, settings?: StartupSettings): StartupFailure {
   if (err instanceof ConfigError) return { message: err.message, fields: {} };
@@ -127,6 +127,13 @@ export function startupFailure(err: unknown, settings?: StartupSettings): Startu
           fields: { ...fields, setting: 'DATA_DIR', dataDir },
         };
     }
+  }
+  if (err instanceof MigrationError && err.migration) {
+    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    return {
+      message: `database migration ${err.migration} failed (${cause}), and nothing of it or of the migrations run with it was kept, the database is as it was before: start the release that ran on it before, and report this line to the maintainers of Frontdoor`,
+      fields: { migration: err.migration, ...(coded && { errorCode: coded.code }) },
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { message: `start-up failed: ${message}`, fields: { err } };

@@ -4,8 +4,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestDb, postgresReachable, TEST_DATABASE_URL } from '../../test/test-db.ts';
-import { assertWritable, createDb, migrateToLatest, type Db } from './index.ts';
+import { DIALECTS } from '../../test/harness.ts';
+import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET } from '../../test/test-db.ts';
+import { assertWritable, createDb, migrateToLatest, MigrationError, type Db } from './index.ts';
 
 describe('createDb on SQLite', () => {
   let dataDir: string;
@@ -50,6 +51,44 @@ describe('createDb on SQLite', () => {
     await sql`insert into blobs values (${Buffer.alloc(10)})`.execute(db);
     expect(await count()).toBe(1);
   });
+});
+
+describe.each(DIALECTS)('a failed migration ($dialect)', ({ dialect, skip }) => {
+  /** Whether an index of this name exists, and the migrations the database recorded. */
+  async function state(db: Db) {
+    const index =
+      dialect === 'sqlite'
+        ? sql`select name from sqlite_master where type = 'index' and name = 'sessions_masq_user'`
+        : sql`select indexname from pg_indexes where indexname = 'sessions_masq_user'`;
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return { indexed: (await index.execute(db)).rows.length > 0, last: rows.at(-1)?.name };
+  }
+
+  it.skipIf(skip)(
+    'keeps nothing of the migrations run with it (one transaction on SQLite too), so the next start finds nothing in its way and runs them whole',
+    async () => {
+      // SQLite as a server keeps it: a file in WAL mode
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-db-'));
+      const { db, drop } = await createTestDb(dialect, dataDir, '015_crm_contact');
+      try {
+        // in the way of 016's second index, once its first is made
+        await sql`create index outbox_user on users (email)`.execute(db);
+        const failed = await migrateToLatest(db, { secret: TEST_SECRET }).catch((error: unknown) => error);
+        expect(failed).toBeInstanceOf(MigrationError);
+        expect(failed).toMatchObject({ migration: '016_foreign_key_indexes' });
+        // 016's first index went with the rest: before, every later start failed on it ("already exists")
+        expect(await state(db)).toEqual({ indexed: false, last: '015_crm_contact' });
+
+        await sql`drop index outbox_user`.execute(db);
+        const ran = await migrateToLatest(db, { secret: TEST_SECRET });
+        expect(ran.slice(0, 2)).toEqual(['016_foreign_key_indexes', '017_outbox_request']);
+        expect(await state(db)).toEqual({ indexed: true, last: ran.at(-1) });
+      } finally {
+        await drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('assertWritable', () => {

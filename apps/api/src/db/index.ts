@@ -5,8 +5,10 @@ import pg from 'pg';
 import {
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   sql,
+  type DialectAdapter,
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
@@ -93,6 +95,25 @@ function preparedOnce(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * SQLite undoes DDL on rollback as PostgreSQL does, but Kysely's adapter says it cannot: its Migrator
+ * ran each statement alone, and a start killed mid-migration (systemd, the OOM killer) left part of
+ * one applied and unrecorded, failing every later start on what it had made ("already exists"). Said
+ * true, a run's pending migrations are one transaction, as on PostgreSQL. So a migration must not
+ * set PRAGMA foreign_keys (ignored inside a transaction) nor VACUUM (refused there).
+ */
+class SqliteTransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class SqliteTransactionalDdlDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new SqliteTransactionalDdlAdapter();
+  }
+}
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -124,7 +145,9 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // the admin CLI may write beside a running server: wait for the lock instead of failing
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteTransactionalDdlDialect({ database: preparedOnce(sqlite) }),
+  });
   if (file !== ':memory:') {
     const { dev, ino } = statSync(location);
     openedFiles.set(db, { location, dev, ino, sqlite });
@@ -216,6 +239,21 @@ export class NewerDatabaseError extends Error {
   }
 }
 
+/**
+ * A migration that failed, or the migrator before any ran (no `migration` then). A run's migrations
+ * are one transaction on both dialects: none of them was kept, the database is as the run found it.
+ */
+export class MigrationError extends Error {
+  readonly migration: string | undefined;
+  constructor(migration: string | undefined, error: unknown) {
+    // the driver's error is the cause, whose code says what failed (ECONNREFUSED, SQLITE_FULL: startup-failure.ts)
+    super(`database migration failed${migration ? ` at ${migration}` : ''}: ${String(error)}`, {
+      cause: error,
+    });
+    this.migration = migration;
+  }
+}
+
 /** Whether no migration has run on this database yet: a file or database nothing has used. */
 export async function isNewDatabase(db: Db): Promise<boolean> {
   return (await executedMigrations(db)).length === 0;
@@ -273,12 +311,6 @@ export async function migrateTo(db: Db, options: { secret: string }, name?: stri
   if (unknown.length) throw new NewerDatabaseError(unknown);
   const { error, results } = await (name ? migrator.migrateTo(name) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(
-      `database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
-      // the driver's error, whose code says what failed (ECONNREFUSED, SQLITE_CANTOPEN: startup-failure.ts)
-      { cause: error },
-    );
-  }
+  if (error || failed) throw new MigrationError(failed?.migrationName, error);
   return (results ?? []).map((result) => result.migrationName);
 }
