@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
+import { sql } from 'kysely';
 import { startFakeServer } from '../test/fake-http.ts';
+import { DIALECTS } from '../test/harness.ts';
+import { createTestDb } from '../test/test-db.ts';
 
 /** As `npm run serve` starts it: Node's own type stripping, no other flag. */
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
@@ -231,6 +234,44 @@ describe('main.ts as a process', () => {
       }
     },
     30_000,
+  );
+
+  it.for(DIALECTS)(
+    'finds its port held (the old release still running) before it touches the database, which stays as that release left it ($dialect)',
+    { timeout: 30_000 },
+    async ({ dialect, skip }, context) => {
+      if (skip) context.skip();
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const port = (holder.address() as AddressInfo).port;
+      // the old release's database: a migration behind this one
+      const oldDir = mkdtempSync(path.join(dataDir, 'old-release-'));
+      const { db, databaseUrl, drop } = await createTestDb(dialect, oldDir, '016_foreign_key_indexes');
+      const migrations = async () =>
+        (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map(
+          (row) => row.name,
+        );
+      const before = await migrations();
+      try {
+        const run = spawnSync(process.execPath, [MAIN], {
+          env: developmentEnv({ PORT: String(port), DATA_DIR: oldDir, DATABASE_URL: databaseUrl ?? '' }),
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(run.status).toBe(1);
+        expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({
+          level: 60,
+          setting: 'PORT',
+          msg: expect.stringContaining(`PORT ${port} is already in use on 127.0.0.1`),
+        });
+        expect(run.stdout).not.toContain('database migrated');
+        expect(before.at(-1)).toBe('016_foreign_key_indexes');
+        expect(await migrations()).toEqual(before);
+      } finally {
+        holder.close();
+        await drop();
+      }
+    },
   );
 
   it('ends any other failed start in one fatal line saying what to do, no stack trace, exit 1', async () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -29,13 +30,29 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const FILE_CHECK_INTERVAL_MS = 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Opens the database, migrates it, builds the app and listens. */
+/**
+ * Fails as app.listen would (the port in use, below 1024, HOST not this machine's) before the database
+ * is opened: a start that migrated and then found its port held by the old release still running left
+ * that release a database it refuses. A listen closed at once; PORT 0 (any free port) needs none.
+ */
+async function assertCanListen(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port, host }, resolve);
+  });
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Checks the port, opens the database, migrates it, builds the app and listens. */
 async function start(config: AppConfig, logger: Logger) {
   // development answers the pages with how to build them; production never starts without them
   if (config.production && !existsSync(path.join(config.webDist, 'index.html')))
     throw new ConfigError(
       `WEB_DIST ${config.webDist} holds no web build (index.html): run \`npm run build\` before the production start, or set WEB_DIST to where it is`,
     );
+  await assertCanListen(config.port, config.host);
   const db = createDb({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
