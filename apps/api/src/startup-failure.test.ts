@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TLSSocket } from 'node:tls';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
@@ -139,6 +141,98 @@ describe('startupFailure', () => {
     });
     for (const { message, fields } of [failure, wrongPasswordFailure, readOnlyFailure])
       expect(message + JSON.stringify(fields)).not.toContain(PASSWORD);
+  });
+
+  it('names DATABASE_URL and what to do when PostgreSQL offers no TLS or a certificate that fails the check', async () => {
+    // a certificate of the district's own making, as `openssl req -x509` makes one
+    const key = path.join(dir, 'db-key.pem');
+    const cert = path.join(dir, 'db-cert.pem');
+    // prettier-ignore
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+      '-nodes', '-days', '2', '-subj', '/CN=db.district.test', '-addext', 'subjectAltName=DNS:db.district.test',
+      '-keyout', key, '-out', cert], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    /** A PostgreSQL that answers a client's SSLRequest with `answer` ('S': TLS follows, 'N': none). */
+    const handshakes: string[] = [];
+    const fakePostgres = async (answer: 'S' | 'N') => {
+      const server = createServer((socket) => {
+        socket.on('error', () => {});
+        socket.once('data', () => {
+          socket.write(answer);
+          if (answer === 'N') return;
+          const secure = new TLSSocket(socket, {
+            isServer: true,
+            key: readFileSync(key),
+            cert: readFileSync(cert),
+          });
+          secure.on('error', () => {});
+          secure.once('secure', () => handshakes.push('secure'));
+          // the startup message: hang up, the test is over once TLS is
+          secure.on('data', () => secure.destroy());
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { server, port: (server.address() as AddressInfo).port };
+    };
+    const failureWith = async (databaseUrl: string) => {
+      const db = createDb({ databaseUrl, dataDir: dir });
+      try {
+        return startupFailure(await thrownBy(() => migrateToLatest(db, { secret: 'x' })), {
+          ...postgres,
+          databaseUrl,
+        });
+      } finally {
+        await db.destroy();
+      }
+    };
+    const tls = await fakePostgres('S');
+    const plain = await fakePostgres('N');
+    const at = (port: number, query: string) =>
+      `postgres://frontdoor:${PASSWORD}@127.0.0.1:${port}/frontdoor?${query}`;
+    try {
+      const untrusted = await failureWith(at(tls.port, 'sslmode=require'));
+      expect(untrusted).toEqual({
+        message: `PostgreSQL at 127.0.0.1:${tls.port}/frontdoor (DATABASE_URL) could not be reached over TLS (self-signed certificate): its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL, or uselibpqcompat=true&sslmode=require to encrypt without checking the certificate`,
+        fields: {
+          errorCode: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+          setting: 'DATABASE_URL',
+          database: `127.0.0.1:${tls.port}/frontdoor`,
+        },
+      });
+      // with the authority's certificate the check passes, and then asks for the name it certifies
+      const misnamed = await failureWith(at(tls.port, `sslmode=verify-full&sslrootcert=${cert}`));
+      expect(misnamed.fields).toMatchObject({
+        errorCode: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        setting: 'DATABASE_URL',
+      });
+      expect(misnamed.message).toMatch(
+        /\(DATABASE_URL\) could not be reached over TLS \(Hostname\/IP does not match .*\): its TLS certificate is for another host name: name the server in DATABASE_URL as its certificate does$/,
+      );
+      // the other way out the line gives: encrypted, unchecked, as libpq's sslmode=require
+      expect(handshakes).toEqual([]);
+      const unchecked = await failureWith(at(tls.port, 'uselibpqcompat=true&sslmode=require'));
+      expect(handshakes).toEqual(['secure']);
+      expect(unchecked.message).not.toContain('TLS');
+
+      const noTls = await failureWith(at(plain.port, 'sslmode=require'));
+      expect(JSON.stringify([untrusted, misnamed, noTls])).not.toContain(PASSWORD);
+      expect(noTls).toEqual({
+        message: `PostgreSQL at 127.0.0.1:${plain.port}/frontdoor (DATABASE_URL) does not offer TLS, which DATABASE_URL asks for with sslmode or ssl: turn ssl on at the server, or take sslmode out of DATABASE_URL where the network to the server is trusted`,
+        fields: { setting: 'DATABASE_URL', database: `127.0.0.1:${plain.port}/frontdoor` },
+      });
+    } finally {
+      tls.server.close();
+      plain.server.close();
+    }
+    const missing = await failureWith(at(1, 'sslmode=verify-full&sslrootcert=/no/such/ca.pem'));
+    expect(missing).toEqual({
+      message: `PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) cannot be reached: the file sslrootcert names cannot be read (ENOENT: no such file or directory, open '/no/such/ca.pem'): correct its path in DATABASE_URL, or let this user read it`,
+      fields: { errorCode: 'ENOENT', setting: 'DATABASE_URL', database: '127.0.0.1:1/frontdoor' },
+    });
+    const expired = coded('certificate has expired', { code: 'CERT_HAS_EXPIRED' });
+    expect(startupFailure(expired, postgres).message).toBe(
+      'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) could not be reached over TLS (certificate has expired): its TLS certificate has expired: renew it at the server',
+    );
   });
 
   it('says a database a newer release migrated is ahead of this one, naming the migration, with what to do', async () => {

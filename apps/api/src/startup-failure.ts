@@ -10,24 +10,28 @@ export interface StartupFailure {
 /** The settings a start-up failure can point at; absent when the configuration itself was refused. */
 export type StartupSettings = Pick<AppConfig, 'port' | 'host' | 'dataDir' | 'databaseUrl'>;
 
-/** What Node, better-sqlite3 and pg put on their errors (a code, the system call, a host name). */
+/** What Node, better-sqlite3 and pg put on their errors (a code, the system call, a host name, a file). */
 interface CodedError {
   message: string;
   code: string;
   syscall?: unknown;
   hostname?: unknown;
+  path?: unknown;
   severity?: unknown;
 }
 
-const isCoded = (value: unknown): value is CodedError =>
+const isCoded = (value: unknown): value is Error & CodedError =>
   value instanceof Error && typeof (value as { code?: unknown }).code === 'string';
 
-/** The error itself or the first cause with a code: the migrator's error wraps the driver's. */
-function codedError(err: unknown): CodedError | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
-    if (isCoded(e)) return e;
-  return undefined;
+/** The error itself, then its causes: the migrator's error wraps the driver's. */
+function causes(err: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e = err; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e);
+  return chain;
 }
+
+/** The error itself or the first cause with a code. */
+const codedError = (err: unknown): CodedError | undefined => causes(err).find(isCoded);
 
 /** Network failures of a connection to PostgreSQL. */
 const UNREACHABLE = new Set([
@@ -44,6 +48,32 @@ const PG_REFUSED = /^(28|3D)[0-9A-Z]{3}$/;
 
 /** PostgreSQL's refusal of a write in a read-only transaction (a replica, default_transaction_read_only). */
 const PG_READ_ONLY = '25006';
+
+/**
+ * What to do about DATABASE_URL for each TLS failure of a connection. node-postgres (pg 8) checks the
+ * server's certificate and name for sslmode=require too, as libpq does only for verify-full (pg 9 will
+ * not: verify-full says it in both); uselibpqcompat=true gives sslmode libpq's meaning now (require:
+ * encrypted, nothing checked).
+ */
+const PG_TLS_ADVICE: [Set<string>, string][] = [
+  [
+    new Set([
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    ]),
+    'its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL, or uselibpqcompat=true&sslmode=require to encrypt without checking the certificate',
+  ],
+  [new Set(['CERT_HAS_EXPIRED']), 'its TLS certificate has expired: renew it at the server'],
+  [
+    new Set(['ERR_TLS_CERT_ALTNAME_INVALID']),
+    'its TLS certificate is for another host name: name the server in DATABASE_URL as its certificate does',
+  ],
+];
+
+/** pg's error when sslmode (or ssl=true) asks for TLS and the server answers that it has none. */
+const PG_NO_TLS = 'The server does not support SSL connections';
 
 /** What to do about DATA_DIR for each code creating it, opening the file or migrating it can end in. */
 const DATA_DIR_ADVICE: [RegExp, string][] = [
@@ -72,13 +102,20 @@ export function databaseLocation(databaseUrl: string): string {
 
 /**
  * The operator's sentence for an error that stopped the server (or the admin CLI) before it could
- * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use, a migration
- * that failed. Anything else is "start-up failed" with the error itself, stack included.
+ * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use (TLS included), a
+ * migration that failed. Anything else is "start-up failed" with the error itself, stack included.
  */
 export function startupFailure(err: unknown, settings?: StartupSettings): StartupFailure {
   if (err instanceof ConfigError) return { message: err.message, fields: {} };
   if (err instanceof NewerDatabaseError)
     return { message: err.message, fields: { migrations: err.migrations } };
+  if (settings?.databaseUrl && causes(err).some((e) => e.message === PG_NO_TLS)) {
+    const database = databaseLocation(settings.databaseUrl);
+    return {
+      message: `PostgreSQL at ${database} (DATABASE_URL) does not offer TLS, which DATABASE_URL asks for with sslmode or ssl: turn ssl on at the server, or take sslmode out of DATABASE_URL where the network to the server is trusted`,
+      fields: { setting: 'DATABASE_URL', database },
+    };
+  }
   const coded = codedError(err);
   if (settings && coded) {
     const { code, syscall } = coded;
@@ -107,6 +144,23 @@ export function startupFailure(err: unknown, settings?: StartupSettings): Startu
       if (UNREACHABLE.has(code))
         return {
           message: `PostgreSQL at ${database} (DATABASE_URL) cannot be reached (${coded.message}): start it, or correct the host and port in DATABASE_URL`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
+      // sslrootcert, sslcert, sslkey: files node-postgres reads as it connects
+      const parameter = [...(URL.parse(databaseUrl)?.searchParams ?? [])].find(
+        ([name, value]) => name.startsWith('ssl') && value === coded.path,
+      )?.[0];
+      if (parameter && coded.syscall === 'open')
+        return {
+          message: `PostgreSQL at ${database} (DATABASE_URL) cannot be reached: the file ${parameter} names cannot be read (${coded.message}): correct its path in DATABASE_URL, or let this user read it`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
+      const tls = PG_TLS_ADVICE.find(([codes]) => codes.has(code))?.[1];
+      if (tls)
+        return {
+          // without Node's own advice, "; if the root CA is installed locally, try running Node.js with
+          // --use-system-ca": node-postgres gives the CA in DATABASE_URL
+          message: `PostgreSQL at ${database} (DATABASE_URL) could not be reached over TLS (${coded.message.split('; ')[0]}): ${tls}`,
           fields: { ...fields, setting: 'DATABASE_URL', database },
         };
       if (code === PG_READ_ONLY)
