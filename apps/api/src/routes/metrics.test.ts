@@ -274,7 +274,8 @@ describe.each(DIALECTS)('GET /metrics on $dialect', ({ dialect, skip }) => {
       expect(text).not.toMatch(/^frontdoor_outbox_pending\{/m);
       expect(text).toContain('process_resident_memory_bytes');
       expect(text).toMatch(/^frontdoor_http_request_duration_seconds_count\{/m);
-      await down.app.close();
+      // the app, then its database (on PostgreSQL a database of its own, left behind by app.close alone)
+      await down.close();
     });
 
     it('counts limit refusals by code: the flood guard', async () => {
