@@ -5,6 +5,7 @@ import {
   developmentLinks,
   developmentWarning,
   proxyWarning,
+  corsOriginsWarning,
   loadConfig,
   logLevel,
 } from './config.ts';
@@ -306,6 +307,19 @@ describe('loadConfig', () => {
     expect(proxyWarning(loadConfig({ ...prod, TRUST_PROXY: '1', HOST: '127.0.0.1' }))).toBeNull();
     // a plain-HTTP PUBLIC_URL may be served straight to its clients
     expect(proxyWarning(loadConfig({}))).toBeNull();
+  });
+
+  it('warns at start about http CORS_ORIGINS under an https PUBLIC_URL: an http page is another site than the portal, and never sees its session', () => {
+    const https = { PUBLIC_URL: 'https://login.school.test' };
+    expect(
+      corsOriginsWarning(
+        loadConfig({ ...https, CORS_ORIGINS: 'https://math.school.test, http://art.school.test' }),
+      ),
+    ).toMatch(
+      /CORS_ORIGINS lists http:\/\/art\.school\.test, http under an https PUBLIC_URL.*Serve those products over https/,
+    );
+    expect(corsOriginsWarning(loadConfig({ ...https, CORS_ORIGINS: 'https://math.school.test' }))).toBeNull();
+    expect(corsOriginsWarning(loadConfig({ CORS_ORIGINS: 'http://127.0.0.1:5173' }))).toBeNull();
   });
 
   it('warns at start when a hop count is trusted on every interface: a client past the proxy would choose its own address', () => {

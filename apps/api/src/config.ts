@@ -295,6 +295,18 @@ export function proxyWarning(config: AppConfig): string | null {
   return "PUBLIC_URL is https, but TRUST_PROXY is off: behind the TLS proxy every client counts as the proxy's one address for the abuse limits (a whole district as one school). Set TRUST_PROXY to the number of proxies in front (usually 1).";
 }
 
+/**
+ * The start's warning about http CORS_ORIGINS under an https PUBLIC_URL: an http page is another site
+ * than the portal, which never carries the session cookie (SameSite=Lax), so listing it lets its
+ * calls in but never shows it a session.
+ */
+export function corsOriginsWarning(config: Pick<AppConfig, 'publicUrl' | 'corsOrigins'>): string | null {
+  if (!config.publicUrl.startsWith('https://')) return null;
+  const plain = config.corsOrigins.filter((origin) => origin.startsWith('http://'));
+  if (!plain.length) return null;
+  return `CORS_ORIGINS lists ${plain.join(', ')}, http under an https PUBLIC_URL: another site, whose pages never carry the session cookie, so they cannot read auth/sig. Serve those products over https (docs/identity.md, "Integrating a product").`;
+}
+
 export interface DevelopmentLink {
   label: string;
   /** A URL to open or a command to run. */

@@ -7,6 +7,7 @@ import { createLogger, terminalDestination } from './services/logger.ts';
 import { buildApp } from './app.ts';
 import {
   ConfigError,
+  corsOriginsWarning,
   developmentBanner,
   developmentLinks,
   developmentWarning,
@@ -137,8 +138,8 @@ async function main(): Promise<void> {
       warning,
     );
 
-  const proxy = proxyWarning(config);
-  if (proxy) logger.warn(proxy);
+  for (const startWarning of [proxyWarning(config), corsOriginsWarning(config)])
+    if (startWarning) logger.warn(startWarning);
 
   // mail and CRM calls go out from the outbox (services/outbox.ts), also those left from a previous run
   ctx.outbox.start();

@@ -787,7 +787,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    "sp create notes each origin whose pages cannot read auth/sig: one not in CORS_ORIGINS, the portal's own aside",
+    "sp create notes each origin whose pages cannot read auth/sig: one not in CORS_ORIGINS, the portal's own aside, and an http one under an https portal",
     async () => {
       const config = { ...t.ctx.config, corsOrigins: ['https://listed.test'] };
       const create = (id: string, ...origins: string[]) => {
@@ -806,6 +806,19 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect(await create('cors-fine', 'https://listed.test/', portal)).not.toHaveProperty('notes');
       expect((await create('cors-missing', 'https://listed.test', 'https://unlisted.test')).notes).toEqual([
         'https://unlisted.test is not in this command\'s CORS_ORIGINS (the server\'s must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
+      ]);
+      // under an https portal an http page is another site: CORS_ORIGINS cannot help it
+      const https = {
+        ...config,
+        publicUrl: 'https://login.school.test',
+        corsOrigins: ['http://math.school.test'],
+      };
+      const { positionals, values } = parseAdminArgs([
+        ...['sp', 'create', '--id', 'plain-http', '--name', 'Math'],
+        ...['--origin', 'http://math.school.test'],
+      ]);
+      expect((await runAdminCommand({ ...t.ctx, config: https }, positionals, values)).notes).toEqual([
+        'http://math.school.test is http, the portal https: another site, whose pages never carry the session cookie, so they cannot read auth/sig; serve the product over https (docs/identity.md, "Integrating a product")',
       ]);
     },
   );

@@ -434,18 +434,26 @@ export async function runAdminCommand(
 }
 
 /**
- * What `sp create` tells the operator of a product's origins: a page on one that is not in
- * CORS_ORIGINS (nor the portal itself) cannot read auth/sig, the token the product needs.
+ * What `sp create` tells the operator of a product's origins: an http page under an https portal is
+ * another site, which never carries the session cookie (SameSite=Lax), so it cannot read auth/sig,
+ * the token the product needs, whatever CORS_ORIGINS says; nor can a page of an origin that is not in
+ * CORS_ORIGINS (nor the portal itself).
  */
-function corsNotes(config: AdminContext['config'], origins: string[]): string[] {
-  const portal = new URL(config.publicUrl).origin;
+function originNotes(config: AdminContext['config'], origins: string[]): string[] {
+  const portal = new URL(config.publicUrl);
   return origins
-    .map((o) => originOf(o) ?? o)
-    .filter((origin) => origin !== portal && !config.corsOrigins.includes(origin))
-    .map(
-      (origin) =>
-        `${origin} is not in this command's CORS_ORIGINS (the server's must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")`,
-    );
+    .map((o) => new URL(originOf(o) ?? o))
+    .filter((url) => url.origin !== portal.origin)
+    .flatMap((url) => {
+      if (portal.protocol === 'https:' && url.protocol === 'http:')
+        return [
+          `${url.origin} is http, the portal https: another site, whose pages never carry the session cookie, so they cannot read auth/sig; serve the product over https (docs/identity.md, "Integrating a product")`,
+        ];
+      if (config.corsOrigins.includes(url.origin)) return [];
+      return [
+        `${url.origin} is not in this command's CORS_ORIGINS (the server's must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")`,
+      ];
+    });
 }
 
 async function execute(
@@ -482,7 +490,7 @@ async function execute(
         { spId, name: required(values, 'name'), origins },
         ctx.now(),
       );
-      const notes = corsNotes(ctx.config, origins);
+      const notes = originNotes(ctx.config, origins);
       return notes.length ? { ...created, notes } : created;
     }
     case 'login create': {
