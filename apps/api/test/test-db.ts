@@ -40,10 +40,7 @@ export async function createTestDb(
     await migrateTo(db, { secret: TEST_SECRET }, upTo);
     return { db, databaseUrl: undefined, drop: () => db.destroy() };
   }
-  const name = `api_test_${randomBytes(6).toString('hex')}`;
-  const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  const databaseUrl = `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`;
+  const { url: databaseUrl, drop } = await createPostgresDatabase();
   const db = createDb({ databaseUrl, dataDir: '.' });
   await migrateTo(db, { secret: TEST_SECRET }, upTo);
   return {
@@ -51,6 +48,20 @@ export async function createTestDb(
     databaseUrl,
     drop: async () => {
       await db.destroy();
+      await drop();
+    },
+  };
+}
+
+/** A new PostgreSQL database of its own, with nothing in it (not even the schema), and its dropping. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `api_test_${randomBytes(6).toString('hex')}`;
+  const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  return {
+    url: `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`,
+    drop: async () => {
+      // the pools' backends go a moment after destroy() resolves
       for (let attempt = 0; attempt < 100; attempt++) {
         const { rows } = await sql<{
           n: number;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Insertable } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,33 +21,11 @@ import {
   seedUser,
   type TestApp,
 } from '../../test/harness.ts';
-import { TEST_DATABASE_URL } from '../../test/test-db.ts';
+import { createPostgresDatabase } from '../../test/test-db.ts';
 import { COPY_BATCH_ROWS, CopyRefused, copyDatabase, foreignKeyOrder } from './db-copy.ts';
 import { parseAdminArgs, runAdminCommand } from './commands.ts';
 
 const pgSkipped = DIALECTS.find((d) => d.dialect === 'postgres')?.skip ?? true;
-
-/** A new PostgreSQL database with nothing in it, not even the schema: what `createdb` gives an operator. */
-async function emptyPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `api_test_${randomBytes(6).toString('hex')}`;
-  const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  return {
-    url: `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${name}`,
-    drop: async () => {
-      // as test-db.ts: the pools' backends go a moment after destroy() resolves
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const { rows } = await sql<{
-          n: number;
-        }>`select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(admin);
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await sql`drop database ${sql.id(name)}`.execute(admin);
-      await admin.destroy();
-    },
-  };
-}
 
 /**
  * Rows for the tables no flow of the test fills. Typed over every table of `Database`: a table
@@ -211,7 +188,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
     // rows past a deleted one: SQLite never gives the deleted id again, nor may PostgreSQL
     await t.db.deleteFrom('user_identities').where('provider', '=', 'apple').execute();
 
-    const { url } = (target = await emptyPostgres());
+    const { url } = (target = await createPostgresDatabase());
     const result = await run('--json', 'db', 'copy', '--to', url);
 
     const tables = Object.keys(result.tables as Record<string, number>);
@@ -304,7 +281,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
           .insertInto('mailbox')
           .values(rows.slice(i, i + 100))
           .execute();
-      target = await emptyPostgres();
+      target = await createPostgresDatabase();
       copied = createDb({ databaseUrl: target.url, dataDir: '.' });
       const result = await copyDatabase(db, copied, { secret: source.ctx.config.secret, batchRows: 100 });
       expect(result.tables.mailbox).toBe(rows.length);
@@ -328,7 +305,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
   }, 60_000);
 
   it('refuses a PostgreSQL database holding rows, and leaves it as it was', async () => {
-    target = await emptyPostgres();
+    target = await createPostgresDatabase();
     await run('db', 'copy', '--to', target.url);
     copied = createDb({ databaseUrl: target.url, dataDir: '.' });
     const users = await copied.selectFrom('users').select('id').execute();
@@ -342,7 +319,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
   it('refuses a SQLite database behind this release, naming what to do, and leaves PostgreSQL without even the schema', async () => {
     const behind = await createTestDb('sqlite', undefined, '016_foreign_key_indexes');
     try {
-      target = await emptyPostgres();
+      target = await createPostgresDatabase();
       copied = createDb({ databaseUrl: target.url, dataDir: '.' });
       const refused = copyDatabase(behind.db, copied, { secret: source.ctx.config.secret });
       await expect(refused).rejects.toThrow(CopyRefused);

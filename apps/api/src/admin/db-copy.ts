@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE } from 'kysely/migration';
 import type { AppConfig } from '../config.ts';
-import { createDb, migrateToLatest, type Db } from '../db/index.ts';
+import { createDb, executedMigrations, migrateToLatest, type Db } from '../db/index.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/types.ts';
 import { databaseLocation } from '../startup-failure.ts';
@@ -79,19 +79,10 @@ export async function copyDatabase(
   );
 }
 
-async function migrationNames(db: Kysely<Database>): Promise<string[]> {
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-  if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
-  const { rows } = await sql<{
-    name: string;
-  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
-  return rows.map((row) => row.name);
-}
-
 /** The source must have run exactly the migrations this release made the target with. */
 async function assertSameMigrations(source: Kysely<Database>, target: Kysely<Database>): Promise<void> {
-  const latest = await migrationNames(target);
-  const ran = await migrationNames(source);
+  const latest = await executedMigrations(target);
+  const ran = await executedMigrations(source);
   const missing = latest.filter((name) => !ran.includes(name));
   if (missing.length)
     throw new CopyRefused(

@@ -260,7 +260,7 @@ export async function isNewDatabase(db: Db): Promise<boolean> {
 }
 
 /** The names of the migrations a database ran: none on a new one, which has no table of them yet. */
-async function executedMigrations(db: Db): Promise<string[]> {
+export async function executedMigrations(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((table) => table.name === DEFAULT_MIGRATION_TABLE)) return [];
   const { rows } = await sql<{
