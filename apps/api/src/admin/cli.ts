@@ -6,7 +6,15 @@ import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
 import { createOutbox } from '../services/outbox.ts';
 import { databaseLocation, startupFailure } from '../startup-failure.ts';
-import { HELP, UsageError, formatResult, helpFor, parseAdminArgs, runAdminCommand } from './commands.ts';
+import {
+  COMMANDS,
+  HELP,
+  UsageError,
+  formatResult,
+  helpFor,
+  parseAdminArgs,
+  runAdminCommand,
+} from './commands.ts';
 import { readPassword } from './read-password.ts';
 
 /** `npm run admin -- <command>`: same DATA_DIR / DATABASE_URL as the server. Exit 0 ok, 1 failure, 2 usage. */
@@ -41,7 +49,9 @@ async function main(argv: string[]): Promise<number> {
     // a DATA_DIR mistyped, or relative to another directory, gives an empty database, which would
     // take the command as if it were the server's: say so before doing it
     if (await isNewDatabase(db)) notice(newDatabaseNotice(config));
-    await migrateToLatest(db, { secret: config.secret });
+    // db copy leaves its source as it is: migrated here, an older release could no longer start on it
+    if (!COMMANDS[positionals.slice(0, 2).join(' ')]?.unmigrated)
+      await migrateToLatest(db, { secret: config.secret });
   } catch (err) {
     // the server's sentence for a setting it cannot start with, not a stack trace
     fail(startupFailure(err, config).message);

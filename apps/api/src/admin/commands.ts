@@ -45,6 +45,7 @@ import { MAIL_LANGUAGES, type MailLanguage } from '../mail/render.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
 import { PRODUCT_KEY_PUBLISH_AHEAD_MS, productKeys } from '../services/product-keys.ts';
+import { isNewDatabase } from '../db/index.ts';
 import { copyToPostgres, copyUsageProblem } from './db-copy.ts';
 
 export type AdminContext = Pick<AppContext, 'db' | 'config' | 'outbox' | 'logger' | 'now'> & {
@@ -55,7 +56,15 @@ export type AdminContext = Pick<AppContext, 'db' | 'config' | 'outbox' | 'logger
 export class UsageError extends Error {}
 
 /** Every command: its usage line and what it does (→ what it prints). HELP and `<command> --help` come from here. */
-export const COMMANDS: Record<string, { usage: string; summary: string }> = {
+export const COMMANDS: Record<
+  string,
+  {
+    usage: string;
+    summary: string;
+    /** Runs on the database as it is, not migrated first: its own checks decide (db copy's source). */
+    unmigrated?: true;
+  }
+> = {
   'sp create': {
     usage: '--id <sp_id> --name <name> --origin <origin> [--origin <origin> ...]',
     summary: 'Registers a service provider → {sp_id, clientId, clientSecret} (the secret is shown once).',
@@ -168,6 +177,7 @@ export const COMMANDS: Record<string, { usage: string; summary: string }> = {
     summary: `A new key is published now and signs the product token of auth/sig from signsFrom, ${PRODUCT_KEY_PUBLISH_AHEAD_MS / 60_000} minutes later, once products may have fetched it (the first key of a deployment at once); the replaced one stays published until its tokens have expired (rotation is automatic every 30 days) → {kid, published, signsFrom}.`,
   },
   'db copy': {
+    unmigrated: true,
     usage: '--to <postgres URL>',
     summary:
       "Copies the SQLite database of DATA_DIR (the server stopped) into a new, empty PostgreSQL database: migrates it as the server would, copies every table in one transaction and sets its id sequences → {copied, tables: {<table>: rows}, next}. Refused when a table there holds rows, or when the SQLite database is not at this release's migrations. Start the server on it with the same SECRET (and OIDC_COOKIE_KEYS, if set): docs/DEPLOYMENT.md.",
@@ -360,15 +370,22 @@ const AUDITED_AS_GIVEN = new Set([
 ]);
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
+/** `--to` names a person only for `mailbox list`; db copy's is a database URL (with its password). */
+const namesAccount = (command: string, option: string): boolean =>
+  AUDITED_AS_ACCOUNT.has(option) && (option !== 'to' || command === 'mailbox list');
 
 /**
  * The accounts the options name by email, as ids: looked up before a command and after it. The
  * address spelled as the commands look it up (email()), so one an older release took is found too.
  */
-async function namedAccounts(ctx: AdminContext, values: Values): Promise<Map<string, string | null>> {
+async function namedAccounts(
+  ctx: AdminContext,
+  command: string,
+  values: Values,
+): Promise<Map<string, string | null>> {
   const accounts = new Map<string, string | null>();
   for (const [name, value] of Object.entries(values)) {
-    if (!AUDITED_AS_ACCOUNT.has(name) || typeof value !== 'string') continue;
+    if (!namesAccount(command, name) || typeof value !== 'string') continue;
     const user = await findUserByEmail(ctx.db, normalizeEmail(value));
     accounts.set(name, user?.id ?? null);
   }
@@ -387,7 +404,7 @@ async function auditedOptions(
   values: Values,
   before: Map<string, string | null>,
 ): Promise<Record<string, unknown>> {
-  const after = await namedAccounts(ctx, values);
+  const after = await namedAccounts(ctx, command, values);
   const options: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     if (name === 'json' || name === 'help' || value === undefined) continue;
@@ -413,7 +430,10 @@ export async function runAdminCommand(
   let ok = false;
   const command = positionals.slice(0, 2).join(' ');
   const startedAt = ctx.now();
-  const named = await namedAccounts(ctx, values);
+  // a command run on the database as it is (db copy) may meet one no migration ran on: it has no
+  // audit log to write to, and the command's own refusal is the answer
+  const auditable = !COMMANDS[command]?.unmigrated || !(await isNewDatabase(ctx.db));
+  const named = auditable ? await namedAccounts(ctx, command, values) : new Map<string, string | null>();
   try {
     const result = await execute(ctx, positionals, values);
     // the mail the command wrote (an invite) goes now, even with no server running; one that fails
@@ -422,14 +442,15 @@ export async function runAdminCommand(
     ok = true;
     return result;
   } finally {
-    await audit(ctx, {
-      event: 'admin.command',
-      detail: {
-        command,
-        options: await auditedOptions(ctx, command, values, named),
-        ok,
-      },
-    });
+    if (auditable)
+      await audit(ctx, {
+        event: 'admin.command',
+        detail: {
+          command,
+          options: await auditedOptions(ctx, command, values, named),
+          ok,
+        },
+      });
   }
 }
 

@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Insertable } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_JWKS_PATH, sessionSchema } from '@frontdoor/contract';
 import { buildApp } from '../app.ts';
-import { createDb, type Db } from '../db/index.ts';
+import { createDb, executedMigrations, type Db } from '../db/index.ts';
 import type { Database } from '../db/types.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
@@ -26,6 +32,8 @@ import { COPY_BATCH_ROWS, CopyRefused, copyDatabase, foreignKeyOrder } from './d
 import { parseAdminArgs, runAdminCommand } from './commands.ts';
 
 const pgSkipped = DIALECTS.find((d) => d.dialect === 'postgres')?.skip ?? true;
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
+const exec = promisify(execFile);
 
 /**
  * Rows for the tables no flow of the test fills. Typed over every table of `Database`: a table
@@ -203,6 +211,8 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
     const sourceRows = await contents(t.db, tables);
     const auditOfCopy = sourceRows.audit_log?.filter((row) => row.includes('admin.command')) ?? [];
     expect(auditOfCopy).toHaveLength(1);
+    // its --to is a database URL: recorded as given at all, never looked up as a person's address
+    expect(auditOfCopy[0]).toContain(String.raw`\"options\":{\"to\":true}`);
     sourceRows.audit_log = sourceRows.audit_log?.filter((row) => !row.includes('admin.command')) ?? [];
     expect(await contents(copied, tables)).toEqual(sourceRows);
     expect(result.copied).toMatch(
@@ -332,6 +342,43 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
       expect(rows).toEqual([]);
     } finally {
       await behind.db.destroy();
+    }
+  }, 60_000);
+
+  it('as the CLI runs it, leaves a SQLite database behind this release as it was and refuses it, and refuses a DATA_DIR holding no database', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-copy-'));
+    try {
+      const behind = await createTestDb('sqlite', dataDir, '016_foreign_key_indexes');
+      await behind.db.destroy();
+      target = await createPostgresDatabase();
+      const copy = (from: string) =>
+        exec(process.execPath, [CLI, '--json', 'db', 'copy', '--to', target?.url ?? ''], {
+          env: { ...process.env, DATA_DIR: from, APP_ENV: 'development', DATABASE_URL: '' },
+        }).then(
+          () => ({ code: 0, error: '' }),
+          (e: { code: number; stderr: string }) => ({
+            code: e.code,
+            error: (JSON.parse(e.stderr.trim().split('\n').at(-1) ?? '{}') as { error?: string }).error,
+          }),
+        );
+      expect(await copy(dataDir)).toEqual({
+        code: 1,
+        error: expect.stringMatching(
+          /has not run migration 017_outbox_request.*start this release once on SQLite/,
+        ),
+      });
+      // not migrated by the CLI: the release that ran on it still starts on it
+      const kept = createDb({ dataDir });
+      expect((await executedMigrations(kept)).at(-1)).toBe('016_foreign_key_indexes');
+      await kept.destroy();
+      expect(await copy(path.join(dataDir, 'mistyped'))).toEqual({
+        code: 1,
+        error: expect.stringMatching(
+          /^the SQLite database to copy from is new and empty.*DATA_DIR must name/,
+        ),
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 

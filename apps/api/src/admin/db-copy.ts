@@ -83,6 +83,11 @@ export async function copyDatabase(
 async function assertSameMigrations(source: Kysely<Database>, target: Kysely<Database>): Promise<void> {
   const latest = await executedMigrations(target);
   const ran = await executedMigrations(source);
+  // a DATA_DIR mistyped or relative to another directory: the CLI opened a new, empty file there
+  if (!ran.length)
+    throw new CopyRefused(
+      'the SQLite database to copy from is new and empty, no server ever ran on it: DATA_DIR must name the directory the server keeps its database in',
+    );
   const missing = latest.filter((name) => !ran.includes(name));
   if (missing.length)
     throw new CopyRefused(
