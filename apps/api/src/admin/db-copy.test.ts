@@ -314,7 +314,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
     }
   }, 60_000);
 
-  it('refuses a PostgreSQL database holding rows, and leaves it as it was', async () => {
+  it('refuses a PostgreSQL database that has tables (one in use), before migrating it, and leaves it as it was', async () => {
     target = await createPostgresDatabase();
     await run('db', 'copy', '--to', target.url);
     copied = createDb({ databaseUrl: target.url, dataDir: '.' });

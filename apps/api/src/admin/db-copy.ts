@@ -36,8 +36,8 @@ type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 
 /**
  * Copies every row of a SQLite database (`source`) into an empty PostgreSQL database (`target`), in
- * one transaction on the target: it migrates the target with the server's migrations, refuses a
- * source not at the same migrations or a target table holding rows, copies each table in batches
+ * one transaction on the target: it refuses a target with any table, migrates it with the server's
+ * migrations, refuses a source not at the same migrations, copies each table in batches
  * (parents first), and sets each serial sequence past the ids copied. Any failure leaves the target
  * as it was. The source is read in one transaction too, so the copy is one moment of it.
  */
@@ -51,6 +51,16 @@ export async function copyDatabase(
   const batchRows = options.batchRows ?? COPY_BATCH_ROWS;
   return source.transaction().execute((snapshot) =>
     target.transaction().execute(async (trx) => {
+      // before any migration, which on a database in use would take its locks and stall its traffic
+      const { rows: existing } = await sql<{
+        name: string;
+      }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`.execute(
+        trx,
+      );
+      if (existing.length)
+        throw new CopyRefused(
+          `the PostgreSQL database is not empty (it has the tables ${existing.map((t) => t.name).join(', ')}): copy into a new, empty database (createdb), never one in use`,
+        );
       // the server's own migrations, so the target is what a server started on it would make
       await migrateToLatest(trx, { secret: options.secret });
       await assertSameMigrations(snapshot, trx);
@@ -63,14 +73,6 @@ export async function copyDatabase(
       if (unmatched.length)
         throw new CopyRefused(
           `the tables of the two databases differ (${unmatched.join(', ')}) though both ran the same migrations: the SQLite database was changed by hand`,
-        );
-      const filled: string[] = [];
-      for (const table of tables)
-        if ((await sql`select 1 from ${sql.table(table)} limit 1`.execute(trx)).rows.length)
-          filled.push(table);
-      if (filled.length)
-        throw new CopyRefused(
-          `the PostgreSQL database is not empty (${filled.join(', ')} hold rows): copy into a new, empty database (createdb), never one in use`,
         );
       const counts: Record<string, number> = {};
       for (const table of tables) counts[table] = await copyTable(snapshot, trx, table, batchRows);
