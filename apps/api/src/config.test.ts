@@ -101,6 +101,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ PUBLIC_URL }), PUBLIC_URL).toThrow(/PUBLIC_URL must be an origin/);
     for (const PUBLIC_URL of ['https://portal.test', 'https://portal.test/', 'http://127.0.0.1:8204'])
       expect(loadConfig({ PUBLIC_URL }).publicUrl, PUBLIC_URL).toBe(PUBLIC_URL.replace(/\/$/, ''));
+    // kept as browsers write the origin, so the issuer and the host the authorization server is given agree
+    expect(loadConfig({ PUBLIC_URL: 'HTTPS://Login.School.test:443/' }).publicUrl).toBe(
+      'https://login.school.test',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://anmeldung.schüle.test' }).publicUrl).toBe(
+      'https://anmeldung.xn--schle-mva.test',
+    );
   });
 
   it('refuses an SMTP_URL or DATABASE_URL that is not a URL of its kind, never showing its password', () => {

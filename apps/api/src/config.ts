@@ -429,18 +429,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // digits only: parseInt would read PORT=80abc as 80
   const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
-  const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
+  const typedUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
   let publicOrigin: URL;
   try {
-    publicOrigin = new URL(publicUrl);
+    publicOrigin = new URL(typedUrl);
   } catch {
-    throw new ConfigError(`PUBLIC_URL is not a URL: ${publicUrl}`);
+    throw new ConfigError(`PUBLIC_URL is not a URL: ${typedUrl}`);
   }
   // pages, static files, the API and /oidc are served from the root: under a path every link would 404
   if (!['http:', 'https:'].includes(publicOrigin.protocol) || publicOrigin.origin + '/' !== publicOrigin.href)
     throw new ConfigError(
-      `PUBLIC_URL must be an origin, the scheme and host people type (https://login.example.org), with no path, query or user: ${publicUrl}. Frontdoor is served from the root of its own host name; a proxy that serves it under a path is not supported.`,
+      `PUBLIC_URL must be an origin, the scheme and host people type (https://login.example.org), with no path, query or user: ${typedUrl}. Frontdoor is served from the root of its own host name; a proxy that serves it under a path is not supported.`,
     );
+  // as browsers write it (lower case, no default port, an international name in ASCII): the issuer,
+  // the product token's iss and the authorization server's pinned host (pinPublicOrigin) agree
+  const publicUrl = publicOrigin.origin;
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   // development tools come on by themselves only for a portal reached on this machine
   const local = publicOrigin.protocol === 'http:' && LOOPBACK_HOSTS.includes(publicOrigin.hostname);
