@@ -363,13 +363,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const csrf = csrfCookie(config);
   // Double-submit CSRF: a readable cookie, echoed by the SPA in a header on every state-changing call.
   app.addHook('onRequest', async (request, reply) => {
-    // a hashed file and a shared-cache answer are the same for everyone and cached: no token, no cookie
-    if (isHashedFile(request) || request.routeOptions.config.sharedCache) return;
+    // a hashed file is the same for everyone and cached for a year: no token, no cookie
+    if (isHashedFile(request)) return;
     const cookieToken = csrf.read(request);
-    const token = cookieToken ?? randomToken(24);
-    if (!cookieToken) csrf.set(reply, token);
-    reply.header(CSRF_HEADER, token);
-    request.csrfToken = token;
+    // nor on an answer shared caches keep, which the route's policy still guards
+    if (!request.routeOptions.config.sharedCache) {
+      const token = cookieToken ?? randomToken(24);
+      if (!cookieToken) csrf.set(reply, token);
+      reply.header(CSRF_HEADER, token);
+      request.csrfToken = token;
+    }
     const policy = routePolicy(request);
     if (policy.sameSiteOnly && !sentBySameSite(request, config, policy.productCall))
       throw new ApiError(403, 'crossSiteRequest');
