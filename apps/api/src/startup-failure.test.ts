@@ -192,7 +192,7 @@ describe('startupFailure', () => {
     try {
       const untrusted = await failureWith(at(tls.port, 'sslmode=require'));
       expect(untrusted).toEqual({
-        message: `PostgreSQL at 127.0.0.1:${tls.port}/frontdoor (DATABASE_URL) could not be reached over TLS (self-signed certificate): its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL, or uselibpqcompat=true&sslmode=require to encrypt without checking the certificate`,
+        message: `PostgreSQL at 127.0.0.1:${tls.port}/frontdoor (DATABASE_URL) could not be reached over TLS (self-signed certificate): its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL (docs/DEPLOYMENT.md, "PostgreSQL")`,
         fields: {
           errorCode: 'DEPTH_ZERO_SELF_SIGNED_CERT',
           setting: 'DATABASE_URL',

@@ -63,7 +63,7 @@ const PG_TLS_ADVICE: [Set<string>, string][] = [
       'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
       'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
     ]),
-    'its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL, or uselibpqcompat=true&sslmode=require to encrypt without checking the certificate',
+    'its TLS certificate is signed by no authority this machine trusts, and node-postgres checks it for sslmode=require too: put the certificate of the authority that signed it on this machine and write sslmode=verify-full&sslrootcert=<its path> in DATABASE_URL (docs/DEPLOYMENT.md, "PostgreSQL")',
   ],
   [new Set(['CERT_HAS_EXPIRED']), 'its TLS certificate has expired: renew it at the server'],
   [
