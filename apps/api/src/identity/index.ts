@@ -15,7 +15,7 @@ import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
 import { interactionRoutes } from './interactions.ts';
-import { logErrors, pinPublicOrigin } from './oidc-common.ts';
+import { behindPinnedOrigin, logErrors, pinPublicOrigin } from './oidc-common.ts';
 import { signInStepGuard } from './sign-in-steps.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { PortalCodeExchange } from './portal-login.ts';
@@ -90,8 +90,7 @@ export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch):
     available,
     idpIdentifiers: config.identity.idpIdentifiers,
   });
-  // its requests carry PUBLIC_URL's origin (pinPublicOrigin)
-  provider.proxy = true;
+  behindPinnedOrigin(provider);
   const federation = new Federation(upstreams, {
     publicUrl: config.publicUrl,
     secret: keys.secret,
@@ -155,7 +154,7 @@ export async function registerIdentity(
         settings: upstream,
         cookieKeys: engine.cookieKeys,
       });
-      idp.proxy = true;
+      behindPinnedOrigin(idp);
       mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
         /^\/((interaction|v2|v3\.0)\/|launchpad($|\?))/.test(path),
       );

@@ -18,7 +18,7 @@ import { failurePage, pageLanguage } from './pages.ts';
  * (Koa's `ctx.href`), not from its issuer. Its requests are given PUBLIC_URL's host and protocol
  * whatever arrived: the portal's own code exchange comes in process as plain HTTP, a proxy may send
  * its upstream's host, and a client may send an X-Forwarded-Host of its choosing. Koa reads the
- * protocol from X-Forwarded-Proto only as a proxy, so each provider is set as one (`proxy = true`).
+ * protocol from X-Forwarded-Proto only as a proxy, so each provider is set as one (behindPinnedOrigin).
  */
 export function pinPublicOrigin(publicUrl: string) {
   const { host, protocol } = new URL(publicUrl);
@@ -29,6 +29,16 @@ export function pinPublicOrigin(publicUrl: string) {
     headers['x-forwarded-proto'] = proto;
     delete headers['x-forwarded-host'];
   };
+}
+
+/**
+ * Sets an oidc-provider to read the protocol pinPublicOrigin gives its requests. As a proxy Koa would
+ * also take the client's address from X-Forwarded-For whatever TRUST_PROXY says; a header no one
+ * sends leaves it the peer's (nothing reads it now: the device flow, its one reader, is off).
+ */
+export function behindPinnedOrigin(provider: Provider): void {
+  provider.proxy = true;
+  provider.proxyIpHeader = 'x-frontdoor-no-client-address';
 }
 
 /**
