@@ -7,7 +7,7 @@ import { TLSSocket } from 'node:tls';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { createDb, migrateTo, migrateToLatest } from './db/index.ts';
+import { MigrationError, createDb, migrateTo, migrateToLatest } from './db/index.ts';
 import { startupFailure, type StartupSettings } from './startup-failure.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fd-startup-'));
@@ -274,6 +274,20 @@ describe('startupFailure', () => {
       });
     } finally {
       await db.destroy();
+    }
+  });
+
+  it("says a PostgreSQL migration that lost to another instance's at the same moment (a deadlock, a lock) kept nothing and to start again", () => {
+    for (const code of ['40P01', '55P03']) {
+      const race = new MigrationError(
+        '018_last_sign_in',
+        coded('deadlock detected', { code, severity: 'ERROR' }),
+      );
+      expect(startupFailure(race, postgres), code).toEqual({
+        message:
+          'database migration 018_last_sign_in met another process using the database (deadlock detected), another instance or the admin CLI migrating it at the same moment; nothing of it was kept: start again',
+        fields: { migration: '018_last_sign_in', errorCode: code },
+      });
     }
   });
 

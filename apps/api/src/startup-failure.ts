@@ -48,6 +48,12 @@ const PG_REFUSED = /^(28|3D)[0-9A-Z]{3}$/;
 
 /** PostgreSQL's refusal of a write in a read-only transaction (a replica, default_transaction_read_only). */
 const PG_READ_ONLY = '25006';
+/**
+ * A migration on PostgreSQL that lost to another instance's at the same moment: a deadlock, a lock not
+ * available, a serialization failure. Starting again finds the database migrated. (SQLite's busy file
+ * is DATA_DIR's: one server per file.)
+ */
+const MIGRATION_RACE = /^(40P01|55P03|40001)$/;
 
 /**
  * What to do about DATABASE_URL for each TLS failure of a connection. node-postgres (pg 8) checks the
@@ -184,6 +190,11 @@ export function startupFailure(err: unknown, settings?: StartupSettings): Startu
   }
   if (err instanceof MigrationError && err.migration) {
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    if (coded && MIGRATION_RACE.test(coded.code))
+      return {
+        message: `database migration ${err.migration} met another process using the database (${cause}), another instance or the admin CLI migrating it at the same moment; nothing of it was kept: start again`,
+        fields: { migration: err.migration, errorCode: coded.code },
+      };
     return {
       message: `database migration ${err.migration} failed (${cause}), and nothing of it or of the migrations run with it was kept, the database is as it was before: start the release that ran on it before, and report this line to the maintainers of Frontdoor`,
       fields: { migration: err.migration, ...(coded && { errorCode: coded.code }) },
