@@ -77,6 +77,10 @@ describe('security headers without a translation widget or error reporting', () 
     expect((await t.app.inject({ url: '/healthz' })).headers['x-frame-options']).toBe('DENY');
   });
 
+  it('isolates a page from the window that opened it (Cross-Origin-Opener-Policy same-origin)', async () => {
+    expect((await pageGet(t)).headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
   it('gives every other answer the same CSP, computed at start, with no nonce (only pages ask for one)', async () => {
     const page = String((await pageGet(t)).headers['content-security-policy']);
     const answers = await Promise.all(
