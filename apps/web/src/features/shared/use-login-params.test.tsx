@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS, apiPaths } from '@frontdoor/contract';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from './browser.ts';
 import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
@@ -55,6 +55,21 @@ describe("useLoginParams: the URL and the tab's storage are the one store of the
       ...params,
       sp_id: 'sp-lc-new',
     });
+  });
+
+  it("a link whose request is not found acts for no request, not for the tab's earlier one", async () => {
+    // the tab holds a teacher's request; the link names another, unknown or expired
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-teacher');
+    sessionStorage.setItem(
+      STORAGE_KEYS.loginParams,
+      JSON.stringify({ url: 'https://teacher.example/after', isTeacher: true, sp_id: 'sp-teacher' }),
+    );
+    server.use(http.get(api('gateway/getCsrfLogin/:csrf'), () => fail(404, 'loginRequestNotFound')));
+    renderRoute('/post-login/lc-expired', { shell: false });
+    expect(await screen.findByText(messages.loginRequestNotFound)).toBeInTheDocument();
+    // the teacher's request would skip the student question and return to the teacher's product
+    expect(screen.getByRole('heading', { name: 'Are you a Student?' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Email preferences' })).not.toBeInTheDocument();
   });
 
   it('back to a login request after another: storage follows the URL, never a stale answer', async () => {

@@ -137,9 +137,9 @@ export function useLoginParams(): LoginParamsState {
 
   if (!csrf) return { loading: false, loginParams: stored, error: null };
   if (hydrating) return { loading: true, loginParams: null, error: null };
-  if (query.error) {
-    return { loading: false, loginParams: stored, error: message(query.error, 'loginParamsFailure') };
-  }
+  // the tab's stored request is another link's: acting for it would send this page to its product
+  if (query.error)
+    return { loading: false, loginParams: null, error: message(query.error, 'loginParamsFailure') };
   return { loading: query.isPending, loginParams: query.data ?? null, error: null };
 }
 
