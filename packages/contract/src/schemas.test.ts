@@ -109,6 +109,20 @@ describe('payload schemas', () => {
       false,
     );
   });
+
+  it('subscriptionChanges names each id once: a contradictory list would reach the CRM as it came', () => {
+    const k12 = SUBSCRIPTION_IDS.k12;
+    const twice = [
+      { id: k12, subscribed: true },
+      { id: k12, subscribed: false },
+    ];
+    expect(subscriptionBody.safeParse({ subscriptionChanges: twice }).success).toBe(false);
+    const each = [
+      { id: k12, subscribed: true },
+      { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
+    ];
+    expect(subscriptionBody.safeParse({ subscriptionChanges: each }).success).toBe(true);
+  });
 });
 
 describe('email fields: one normalisation (normalizeEmail), in the contract', () => {

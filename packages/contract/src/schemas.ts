@@ -295,7 +295,12 @@ export const subscriptionChangeSchema = lazySchema(() =>
 );
 export const subscriptionBody = lazySchema(() =>
   z.object({
-    subscriptionChanges: z.array(subscriptionChangeSchema).check(z.minLength(1), z.maxLength(4)),
+    subscriptionChanges: z.array(subscriptionChangeSchema).check(
+      z.minLength(1),
+      z.maxLength(4),
+      // each topic once: the last of two contradictory entries would win here and both reach the CRM
+      z.refine((changes) => new Set(changes.map((c) => c.id)).size === changes.length),
+    ),
   }),
 );
 export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;

@@ -352,7 +352,7 @@ describe.each(DIALECTS)(
         expect(last?.headers[CRM_HEADERS.timestamp]).toBe(String(Math.floor(t.clock.now() / 1000)));
       });
 
-      it('refuses unknown subscription ids and malformed bodies', async () => {
+      it('refuses unknown subscription ids, a topic named twice and malformed bodies', async () => {
         const user = await seedUser(t, { email: 'prefs-bad@school.test' });
         const c = await signedInClient(t, user.id);
         for (const body of [
@@ -360,6 +360,13 @@ describe.each(DIALECTS)(
           { subscriptionChanges: [] },
           { subscriptionChanges: 'all' },
           {},
+          // one topic twice, contradicting itself
+          {
+            subscriptionChanges: [
+              { id: SUBSCRIPTION_IDS.k12, subscribed: true },
+              { id: SUBSCRIPTION_IDS.k12, subscribed: false },
+            ],
+          },
         ]) {
           const res = await c.post('/api/hs/subscription', body);
           expect(res.statusCode).toBe(400);
