@@ -68,7 +68,7 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     await expect(page).toHaveURL(new RegExp(`/access-code/${csrf}$`));
   });
 
-  test("a code of another service provider → 'The code you entered is not for <its name>'", async ({
+  test("a code of another service provider → 'The code you entered is not for <the product signed into>'", async ({
     page,
     sp,
     loginRequest,
@@ -82,7 +82,9 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     await page.goto(`/access-code/${csrf}`);
     await page.getByLabel(en.accessCode.code_label).fill(code);
     await page.getByRole('button', { name: en.accessCode.submit }).click();
-    await expect(page.getByText(`${messages.accessCodeWrongProviderPrefix} ${other.name}`)).toBeVisible();
+    await expect(page.getByText(`${messages.accessCodeWrongProviderPrefix} ${sp.name}`)).toBeVisible();
+    // whose code it is stays unsaid
+    await expect(page.getByText(other.name)).toHaveCount(0);
     await expect(page.getByText(messages.accessCodeFailed)).toHaveCount(0);
   });
 

@@ -149,17 +149,18 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
       expect(row.user_id).toBe(student.id);
     });
 
-    it("names the code's own provider when the code belongs to another one", async () => {
+    it('names the product being signed into when the code belongs to another one', async () => {
       const student = await seedUser(t, { email: 'reader@school.test' });
       const { code } = await createAccessCode(t.ctx, { spId: 'readingroom', userId: student.id });
       const res = await t.client().get(`/api/accessCodes/login/${code}/mathworld`);
       expect(res.statusCode).toBe(400);
-      expect(res.json().msg).toBe('The code you entered is not for readingroom Learning');
+      // the code is readingroom's: the sentence is about mathworld, and never names whose code it is
+      expect(res.json().msg).toBe('The code you entered is not for mathworld Learning');
       expect(res.json().msg.startsWith(messages.accessCodeWrongProviderPrefix)).toBe(true);
       // the SPA knows it by this code, never by its text, and says it in the page's language with the
       // name it is given apart
       expect(res.json().code).toBe('accessCodeWrongProviderPrefix');
-      expect(res.json().sp_name).toBe('readingroom Learning');
+      expect(res.json().sp_name).toBe('mathworld Learning');
     });
 
     it('refuses unknown or revoked codes (404) and codes of the wrong length (400)', async () => {

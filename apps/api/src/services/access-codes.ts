@@ -414,8 +414,10 @@ async function lookUpGuess(
   if (!other) throw new ApiError(404, 'accessCodeNotFound');
   await countProviderFailure(ctx, other.sp_id);
   await noticeIfSpent(ctx, other.sp_id);
-  const owner = await findServiceProvider(ctx.db, other.sp_id);
-  const name = owner?.name ?? other.sp_id;
+  // the product being signed into: the code is not for it (naming the code's own would say the opposite,
+  // and tell a guesser whose code it found)
+  const signingInto = await findServiceProvider(ctx.db, input.spId);
+  const name = signingInto?.name ?? input.spId;
   const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
   refusal.spName = name;
   throw refusal;

@@ -572,7 +572,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       const wrongProvider = await accessCode(t, '198.51.100.80', code, 'mathworld');
       expect(wrongProvider).toMatchObject({
         status: 400,
-        body: { msg: 'The code you entered is not for readingroom Learning' },
+        body: { msg: 'The code you entered is not for mathworld Learning' },
       });
       // a wrong-provider answer is a failure of both providers
       expect((await accessCodeBudgetOf(t.ctx, 'mathworld')).failures).toBe(1);
