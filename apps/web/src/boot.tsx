@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
+import { loadAnewFromBackForwardCache } from './lib/back-forward-cache.ts';
 import { ConfigError, loadConfig } from './lib/config.tsx';
 import { initTranslation, initialLanguage, isBundled } from './lib/i18n/index.ts';
 import { createQueryClient } from './lib/query.ts';
@@ -42,6 +43,7 @@ export async function boot(
   container: HTMLElement,
   options: { loadSentry?: SentryImporter } = {},
 ): Promise<{ outcome: 'started' | 'config-error'; root: Root }> {
+  loadAnewFromBackForwardCache();
   let cfg;
   try {
     await nextTask();
@@ -64,17 +66,13 @@ export async function boot(
     prerendered ? pageLanguage : undefined,
   );
   const queryClient = createQueryClient();
-  // a page back from the back/forward cache (Back, on a shared device, after a sign-out elsewhere)
-  // asks again who is signed in, instead of naming the last person from memory; only that (a page's
-  // other answers, a confirmed code, stay as they were)
-  const askWhoIsSignedIn = (staleTime?: number) =>
-    queryClient.invalidateQueries({ queryKey: sessionQueryKey, staleTime });
-  addEventListener('pageshow', (event) => event.persisted && askWhoIsSignedIn());
   // a tab come back to once its answer is past the 30-minute cache (a Chromebook's lid closed over
-  // lunch) asks again too, instead of naming whoever was signed in before the break
+  // lunch) asks again who is signed in, instead of naming whoever was signed in before the break
   document.addEventListener(
     'visibilitychange',
-    () => document.visibilityState === 'visible' && askWhoIsSignedIn(SESSION_CACHE_MS),
+    () =>
+      document.visibilityState === 'visible' &&
+      queryClient.invalidateQueries({ queryKey: sessionQueryKey, staleTime: SESSION_CACHE_MS }),
   );
   const app = (
     <App cfg={cfg} i18n={i18n} translation={service} queryClient={queryClient} Router={BrowserRouter} />
