@@ -121,6 +121,24 @@ describe('main.ts as a process', () => {
     await expect(fetch(`${address}/readyz`)).rejects.toThrow();
   }, 30_000);
 
+  it("stopped after its SQLite file was removed under it, moves that file's journal aside, never to be replayed onto the copy put back", async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'fd-main-removed-'));
+    try {
+      const { child, exited, log } = await startMain({ DATA_DIR: own });
+      rmSync(path.join(own, 'frontdoor.sqlite'));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const files = readdirSync(own);
+      expect(files.filter((name) => /^frontdoor\.sqlite-(wal|shm)$/.test(name))).toEqual([]);
+      expect(files.some((name) => name.startsWith('frontdoor.sqlite-wal.set-aside-'))).toBe(true);
+      expect(log()).toMatch(
+        /"setAside":\[.*frontdoor\.sqlite-wal\.set-aside-.*journal of the database file removed/,
+      );
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it('on SIGTERM with SHUTDOWN_DRAIN_SECONDS, goes on answering for that long with /readyz at 503 and connections closed after each answer, then exits 0', async () => {
     const { child, address, exited, log } = await startMain({ SHUTDOWN_DRAIN_SECONDS: '1.5' });
     expect((await fetch(`${address}/readyz`)).status).toBe(200);

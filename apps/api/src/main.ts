@@ -18,7 +18,7 @@ import {
 } from './config.ts';
 import type { AppContext } from './context.ts';
 import { watchDatabaseFile } from './db/file-watch.ts';
-import { assertWritable, createDb, migrateToLatest } from './db/index.ts';
+import { assertWritable, closeDatabase, createDb, migrateToLatest } from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -190,7 +190,12 @@ async function main(): Promise<void> {
       clearInterval(reaper);
       await outboxStopped;
       await mailer.close();
-      await db.destroy();
+      const setAside = await closeDatabase(db, ctx.now());
+      if (setAside.length > 0)
+        logger.warn(
+          { setAside },
+          'the journal of the database file removed or replaced under the server was moved aside, so that it is never replayed onto the file put at the path',
+        );
       logger.info('stopped');
       process.exit(0);
     } catch (err) {

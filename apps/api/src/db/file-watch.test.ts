@@ -5,16 +5,18 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../services/logger.ts';
 import { watchDatabaseFile } from './file-watch.ts';
-import { createDb, databaseFileProblem, type Db } from './index.ts';
+import { closeDatabase, createDb, databaseFileProblem, type Db } from './index.ts';
 
 describe('the SQLite file removed or replaced under a running server', () => {
   let dataDir: string;
   let db: Db;
   let lines: Record<string, unknown>[];
   let check: () => Promise<void>;
+  let closed = false;
   const file = () => path.join(dataDir, 'frontdoor.sqlite');
   beforeEach(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'fd-file-watch-'));
+    closed = false;
     db = createDb({ dataDir });
     await sql`create table notes (v text)`.execute(db);
     await sql`insert into notes values ('kept')`.execute(db);
@@ -28,7 +30,7 @@ describe('the SQLite file removed or replaced under a running server', () => {
     check = watchDatabaseFile(db, logger, () => clock++);
   });
   afterEach(async () => {
-    await db.destroy();
+    if (!closed) await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -73,5 +75,26 @@ describe('the SQLite file removed or replaced under a running server', () => {
     await check();
     expect(lines[0]?.msg).toMatch(/^the database file was replaced under the running server/);
     expect(await notesIn(String(lines[0]?.rescuedTo))).toEqual(['kept']);
+  });
+
+  it('stops leaving no journal of its own at the path: the rescued copy moved there, as the error line says, starts sound', async () => {
+    rmSync(file());
+    await check();
+    const rescuedTo = String(lines[0]?.rescuedTo);
+    // a morning of sign-ins written to the removed file after the copy: its journal grows at the path
+    for (let i = 0; i < 300; i++) await sql`insert into notes values (${'x'.repeat(2000)})`.execute(db);
+    const setAside = await closeDatabase(db, Date.parse('2026-11-26T12:05:00Z'));
+    closed = true;
+    expect(setAside).toContain(`${file()}-wal.set-aside-2026-11-26T12-05-00-000Z`);
+    expect(readdirSync(dataDir).filter((name) => /\.sqlite-(wal|shm)$/.test(name))).toEqual([]);
+    renameSync(rescuedTo, file());
+    const started = createDb({ dataDir });
+    try {
+      const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(started);
+      expect(check.rows).toEqual([{ integrity_check: 'ok' }]);
+      expect((await sql<{ v: string }>`select v from notes`.execute(started)).rows).toEqual([{ v: 'kept' }]);
+    } finally {
+      await started.destroy();
+    }
   });
 });

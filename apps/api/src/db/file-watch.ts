@@ -3,9 +3,9 @@ import { databaseFileProblem, rescueDatabase, type Db } from './index.ts';
 
 const WHAT_TO_DO = {
   removed:
-    'the database file was removed under the running server: all it writes is lost when it stops; stop it, move the rescued copy (rescuedTo) to databaseAt and start it again',
+    "the database file was removed under the running server: all it writes is lost when it stops; stop it, move the rescued copy (rescuedTo) to databaseAt and start it again (if it was killed rather than stopped, first delete the -wal and -shm files beside databaseAt: they are the removed file's)",
   replaced:
-    'the database file was replaced under the running server, which still writes to the old one (lost when it stops): stop it; to keep the old data, move the rescued copy (rescuedTo) to databaseAt before starting it again',
+    "the database file was replaced under the running server, which still writes to the old one (lost when it stops): stop it; to keep the old data, move the rescued copy (rescuedTo) to databaseAt before starting it again (if it was killed rather than stopped, first delete the -wal and -shm files beside databaseAt: they are the old file's)",
 } as const;
 
 /**

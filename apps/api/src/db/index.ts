@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -201,6 +201,27 @@ export async function rescueDatabase(db: Db, now: number): Promise<string> {
   mkdirSync(path.dirname(copy), { recursive: true });
   await opened.sqlite.backup(copy);
   return copy;
+}
+
+/**
+ * Closes the database. When the file at its path is no longer the one it wrote to (removed or
+ * replaced under it: databaseFileProblem), the `-wal` and `-shm` beside the path are the journal of
+ * the file it wrote to, and SQLite would replay them onto whatever is put at the path (the rescued
+ * copy, as the error line says: "database disk image is malformed"). They are moved aside, named
+ * like the rescued copy; returns where they went.
+ */
+export async function closeDatabase(db: Db, now: number): Promise<string[]> {
+  const problem = databaseFileProblem(db);
+  await db.destroy();
+  if (!problem) return [];
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const setAside: string[] = [];
+  for (const journal of [`${problem.location}-wal`, `${problem.location}-shm`]) {
+    if (!existsSync(journal)) continue;
+    renameSync(journal, `${journal}.set-aside-${stamp}`);
+    setAside.push(`${journal}.set-aside-${stamp}`);
+  }
+  return setAside;
 }
 
 /**
