@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '../config.ts';
-import { createDb, isNewDatabase, migrateToLatest, type Db } from '../db/index.ts';
+import { SQLITE_FILE, createDb, isNewDatabase, migrateToLatest, type Db } from '../db/index.ts';
 import { readEnvFile } from '../env-file.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
@@ -45,13 +47,20 @@ async function main(argv: string[]): Promise<number> {
     // the server's .env, read the same way: the real environment wins
     readEnvFile();
     config = loadConfig(process.env);
+    const unmigrated = COMMANDS[positionals.slice(0, 2).join(' ')]?.unmigrated;
+    // db copy leaves its source as it is: a DATA_DIR mistyped gets no new, empty database made there
+    if (unmigrated && !config.databaseUrl && !existsSync(path.join(config.dataDir, SQLITE_FILE))) {
+      fail(
+        `DATA_DIR ${config.dataDir} holds no database (${SQLITE_FILE}): DATA_DIR must name the directory the server keeps its database in`,
+      );
+      return 1;
+    }
     db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     // a DATA_DIR mistyped, or relative to another directory, gives an empty database, which would
     // take the command as if it were the server's: say so before doing it
     if (await isNewDatabase(db)) notice(newDatabaseNotice(config));
     // db copy leaves its source as it is: migrated here, an older release could no longer start on it
-    if (!COMMANDS[positionals.slice(0, 2).join(' ')]?.unmigrated)
-      await migrateToLatest(db, { secret: config.secret });
+    if (!unmigrated) await migrateToLatest(db, { secret: config.secret });
   } catch (err) {
     // the server's sentence for a setting it cannot start with, not a stack trace
     fail(startupFailure(err, config).message);

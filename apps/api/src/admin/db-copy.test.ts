@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -371,7 +371,18 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
       const kept = createDb({ dataDir });
       expect((await executedMigrations(kept)).at(-1)).toBe('016_foreign_key_indexes');
       await kept.destroy();
+      // a DATA_DIR mistyped: refused, and nothing made there
       expect(await copy(path.join(dataDir, 'mistyped'))).toEqual({
+        code: 1,
+        error: expect.stringMatching(
+          /^DATA_DIR \S+mistyped holds no database \(frontdoor\.sqlite\): DATA_DIR must name/,
+        ),
+      });
+      expect(existsSync(path.join(dataDir, 'mistyped'))).toBe(false);
+      // an empty file where the database should be: no server ever ran on it
+      mkdirSync(path.join(dataDir, 'empty'));
+      writeFileSync(path.join(dataDir, 'empty', 'frontdoor.sqlite'), '');
+      expect(await copy(path.join(dataDir, 'empty'))).toEqual({
         code: 1,
         error: expect.stringMatching(
           /^the SQLite database to copy from is new and empty.*DATA_DIR must name/,

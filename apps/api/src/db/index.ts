@@ -114,6 +114,9 @@ class SqliteTransactionalDdlDialect extends SqliteDialect {
   }
 }
 
+/** The SQLite file's name in DATA_DIR. */
+export const SQLITE_FILE = 'frontdoor.sqlite';
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -131,7 +134,7 @@ export function createDb(options: DbOptions): Db {
     pool.on('connect', (client) => client.on('error', lost));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  const file = options.sqliteFile ?? 'frontdoor.sqlite';
+  const file = options.sqliteFile ?? SQLITE_FILE;
   let location = file;
   if (file !== ':memory:') {
     mkdirSync(options.dataDir, { recursive: true });
