@@ -121,6 +121,16 @@ describe('main.ts as a process', () => {
     await expect(fetch(`${address}/readyz`)).rejects.toThrow();
   }, 30_000);
 
+  it('names every address it listens on: HOST=0.0.0.0 is every interface, not the first one found', async () => {
+    const { child, exited, log } = await startMain({ HOST: '0.0.0.0' });
+    child.kill('SIGTERM');
+    await exited;
+    const line = log()
+      .split('\n')
+      .find((l) => l.includes('"msg":"frontdoor listening"'));
+    expect(JSON.parse(line ?? '{}').addresses).toEqual([expect.stringMatching(/^0\.0\.0\.0:\d+$/)]);
+  }, 30_000);
+
   it("stopped after its SQLite file was removed under it, moves that file's journal aside, never to be replayed onto the copy put back", async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'fd-main-removed-'));
     try {

@@ -116,6 +116,16 @@ async function main(): Promise<void> {
   logger.info(
     {
       address,
+      // HOST=0.0.0.0 listens on every interface, `address` names the first one only
+      addresses: app
+        .addresses()
+        .map((a) =>
+          typeof a === 'string'
+            ? a
+            : a.family === 'IPv6'
+              ? `[${a.address}]:${a.port}`
+              : `${a.address}:${a.port}`,
+        ),
       publicUrl: config.publicUrl,
       env: config.env,
       database: config.databaseUrl ? 'postgres' : 'sqlite',
