@@ -269,7 +269,7 @@ export function developmentWarning(config: AppConfig): string | null {
   if (config.production) return null;
   const tools = [
     config.devIdp &&
-      `the development identity provider at ${config.publicUrl}/dev/idp (it vouches for any email typed)`,
+      `the development identity provider at ${config.publicUrl}/dev/idp/<provider>, behind every provider button (it vouches for any email typed)`,
     config.devMailbox &&
       `the development mailbox at ${config.publicUrl}/dev/mailbox (every mail, readable by anyone who reaches it)`,
     config.secret === DEV_SECRET && 'the public development SECRET',
