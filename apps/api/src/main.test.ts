@@ -141,8 +141,10 @@ describe('main.ts as a process', () => {
       const files = readdirSync(own);
       expect(files.filter((name) => /^frontdoor\.sqlite-(wal|shm)$/.test(name))).toEqual([]);
       expect(files.some((name) => name.startsWith('frontdoor.sqlite-wal.set-aside-'))).toBe(true);
+      // a last copy of all it wrote, the removed file's only trace
+      expect(files.some((name) => name.startsWith('frontdoor.sqlite.rescued-'))).toBe(true);
       expect(log()).toMatch(
-        /"setAside":\[.*frontdoor\.sqlite-wal\.set-aside-.*journal of the database file removed/,
+        /"rescuedTo":"[^"]*frontdoor\.sqlite\.rescued-[^"]*","setAside":\[[^\]]*frontdoor\.sqlite-wal\.set-aside-.*a last copy of all it wrote is at rescuedTo/,
       );
     } finally {
       rmSync(own, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import {
 } from './config.ts';
 import type { AppContext } from './context.ts';
 import { watchDatabaseFile } from './db/file-watch.ts';
-import { assertWritable, closeDatabase, createDb, migrateToLatest } from './db/index.ts';
+import { assertWritable, closeDatabase, createDb, migrateToLatest, noteOwnJournal } from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -67,6 +67,8 @@ async function start(config: AppConfig, logger: Logger) {
   if (migrations.length)
     logger.info({ migrations, ms: Math.round(performance.now() - migrating) }, 'database migrated');
   await assertWritable(db);
+  // the file was just written: its journal is beside it, and closeDatabase must know it as its own
+  noteOwnJournal(db);
   const now = () => Date.now();
   const mailer = createMailer(config, db, now);
   const ctx: AppContext = {
@@ -200,11 +202,11 @@ async function main(): Promise<void> {
       clearInterval(reaper);
       await outboxStopped;
       await mailer.close();
-      const setAside = await closeDatabase(db, ctx.now());
-      if (setAside.length > 0)
+      const closed = await closeDatabase(db, ctx.now());
+      if (closed.rescuedTo)
         logger.warn(
-          { setAside },
-          'the journal of the database file removed or replaced under the server was moved aside, so that it is never replayed onto the file put at the path',
+          closed,
+          'the database file was removed or replaced under the server: a last copy of all it wrote is at rescuedTo, and its journal was moved aside (setAside), never to be replayed onto the file put at the path',
         );
       logger.info('stopped');
       process.exit(0);

@@ -77,24 +77,47 @@ describe('the SQLite file removed or replaced under a running server', () => {
     expect(await notesIn(String(lines[0]?.rescuedTo))).toEqual(['kept']);
   });
 
-  it('stops leaving no journal of its own at the path: the rescued copy moved there, as the error line says, starts sound', async () => {
+  it('stops with a last copy of all it wrote and no journal of its own at the path: that copy moved there, as the error line says, starts sound', async () => {
+    // the minute's check, while the file is in place
+    await check();
     rmSync(file());
     await check();
-    const rescuedTo = String(lines[0]?.rescuedTo);
-    // a morning of sign-ins written to the removed file after the copy: its journal grows at the path
+    // a morning of sign-ins written to the removed file after the first copy: its journal grows at the path
     for (let i = 0; i < 300; i++) await sql`insert into notes values (${'x'.repeat(2000)})`.execute(db);
-    const setAside = await closeDatabase(db, Date.parse('2026-11-26T12:05:00Z'));
+    const { rescuedTo, setAside } = await closeDatabase(db, Date.parse('2026-11-26T12:05:00Z'));
     closed = true;
+    expect(rescuedTo).toBe(`${file()}.rescued-2026-11-26T12-05-00-000Z`);
     expect(setAside).toContain(`${file()}-wal.set-aside-2026-11-26T12-05-00-000Z`);
     expect(readdirSync(dataDir).filter((name) => /\.sqlite-(wal|shm)$/.test(name))).toEqual([]);
-    renameSync(rescuedTo, file());
+    renameSync(String(rescuedTo), file());
     const started = createDb({ dataDir });
     try {
       const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(started);
       expect(check.rows).toEqual([{ integrity_check: 'ok' }]);
-      expect((await sql<{ v: string }>`select v from notes`.execute(started)).rows).toEqual([{ v: 'kept' }]);
+      // nothing written before the stop is lost
+      const { rows } = await sql<{ n: number }>`select count(*) as n from notes`.execute(started);
+      expect(rows).toEqual([{ n: 301 }]);
     } finally {
       await started.destroy();
     }
+  });
+
+  it('leaves alone the journal a file put in its place brought: only its own is moved aside', async () => {
+    await check();
+    // a backup restored with its journal while the server runs (DEPLOYMENT's restore, done too early)
+    const restored = createDb({ dataDir, sqliteFile: 'restored.sqlite' });
+    await sql`create table restored (v text)`.execute(restored);
+    await sql`insert into restored values ('the backup')`.execute(restored);
+    for (const name of readdirSync(dataDir).filter((n) => n.startsWith('restored.sqlite')))
+      renameSync(
+        path.join(dataDir, name),
+        path.join(dataDir, name.replace('restored.sqlite', 'frontdoor.sqlite')),
+      );
+    const { setAside } = await closeDatabase(db, Date.parse('2026-11-26T12:05:00Z'));
+    closed = true;
+    expect(setAside).toEqual([]);
+    const journal = readdirSync(dataDir).filter((name) => /^frontdoor\.sqlite-(wal|shm)$/.test(name));
+    expect(journal.sort()).toEqual(['frontdoor.sqlite-shm', 'frontdoor.sqlite-wal']);
+    await restored.destroy();
   });
 });

@@ -3,9 +3,9 @@ import { databaseFileProblem, rescueDatabase, type Db } from './index.ts';
 
 const WHAT_TO_DO = {
   removed:
-    "the database file was removed under the running server: all it writes is lost when it stops; stop it, move the rescued copy (rescuedTo) to databaseAt and start it again (if it was killed rather than stopped, first delete the -wal and -shm files beside databaseAt: they are the removed file's)",
+    "the database file was removed under the running server: all it writes would be lost when it stops; stop it (it then saves a last copy, named in its warning line, and sets the removed file's journal aside), move that copy to databaseAt and start it again (if it was killed instead, move the newest rescued copy after deleting the -wal and -shm files beside databaseAt)",
   replaced:
-    "the database file was replaced under the running server, which still writes to the old one (lost when it stops): stop it; to keep the old data, move the rescued copy (rescuedTo) to databaseAt before starting it again (if it was killed rather than stopped, first delete the -wal and -shm files beside databaseAt: they are the old file's)",
+    'the database file was replaced under the running server, which still writes to the old one: stop it (it then saves a last copy of the old one, named in its warning line); to keep the old data, move that copy to databaseAt before starting it again',
 } as const;
 
 /**

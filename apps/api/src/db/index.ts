@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -153,16 +153,40 @@ export function createDb(options: DbOptions): Db {
   });
   if (file !== ':memory:') {
     const { dev, ino } = statSync(location);
-    openedFiles.set(db, { location, dev, ino, sqlite });
+    const opened = { location, dev, ino, sqlite, journals: new Map<string, FileIdentity>() };
+    openedFiles.set(db, opened);
+    noteJournals(opened);
   }
   return db;
 }
 
-/** The SQLite file each database opened (its inode) and its connection, to copy it from. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+/**
+ * The SQLite file each database opened (its inode), its connection, to copy it from, and the
+ * journal files (`-wal`, `-shm`) it writes beside it, once they exist (a new database's come with
+ * its first write).
+ */
 const openedFiles = new WeakMap<
   Db,
-  { location: string; dev: number; ino: number; sqlite: SQLite.Database }
+  FileIdentity & { location: string; sqlite: SQLite.Database; journals: Map<string, FileIdentity> }
 >();
+
+/** Notes which `-wal` and `-shm` are this database's: called while its file is the one at its path. */
+function noteJournals(opened: { location: string; journals: Map<string, FileIdentity> }): void {
+  for (const journal of [`${opened.location}-wal`, `${opened.location}-shm`]) {
+    if (opened.journals.has(journal)) continue;
+    try {
+      const { dev, ino } = statSync(journal);
+      opened.journals.set(journal, { dev, ino });
+    } catch {
+      // not written yet
+    }
+  }
+}
 
 export interface DatabaseFileProblem {
   /** removed: nothing at the path; replaced: another file there. */
@@ -188,9 +212,19 @@ export function databaseFileProblem(db: Db): DatabaseFileProblem | undefined {
       : undefined;
   }
   // a volume mounted in its place may hold the same inode number: the device tells them apart
-  return now.dev === opened.dev && now.ino === opened.ino
-    ? undefined
-    : { problem: 'replaced', location: opened.location };
+  if (now.dev !== opened.dev || now.ino !== opened.ino)
+    return { problem: 'replaced', location: opened.location };
+  // the file is in place: the journal beside it is its own (closeDatabase)
+  noteJournals(opened);
+  return undefined;
+}
+
+/**
+ * Notes the journal beside a SQLite database's file as its own (a new database's comes with its first
+ * write, after createDb), so that closeDatabase can tell it from a journal another file brought.
+ */
+export function noteOwnJournal(db: Db): void {
+  databaseFileProblem(db);
 }
 
 /**
@@ -202,29 +236,54 @@ export async function rescueDatabase(db: Db, now: number): Promise<string> {
   if (!opened) throw new Error('not a SQLite database opened from a file');
   const copy = `${opened.location}.rescued-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
   mkdirSync(path.dirname(copy), { recursive: true });
-  await opened.sqlite.backup(copy);
+  const backup = opened.sqlite.backup(copy);
+  rescuesUnderWay.set(db, backup);
+  try {
+    await backup;
+  } finally {
+    if (rescuesUnderWay.get(db) === backup) rescuesUnderWay.delete(db);
+  }
   return copy;
 }
 
+/** A copy still being written: closing the database would cut it short (better-sqlite3 deletes it). */
+const rescuesUnderWay = new WeakMap<Db, Promise<unknown>>();
+
 /**
  * Closes the database. When the file at its path is no longer the one it wrote to (removed or
- * replaced under it: databaseFileProblem), the `-wal` and `-shm` beside the path are the journal of
- * the file it wrote to, and SQLite would replay them onto whatever is put at the path (the rescued
- * copy, as the error line says: "database disk image is malformed"). They are moved aside, named
- * like the rescued copy; returns where they went.
+ * replaced under it: databaseFileProblem), what it wrote is first copied beside the path once more
+ * (rescueDatabase, after any copy under way: nothing written until the stop is lost), and its own
+ * journal (`-wal`, `-shm`, told by their inodes from a journal the file put at the path brought) is
+ * moved aside after closing: SQLite would replay it onto whatever is put at the path, the rescued
+ * copy as the error line says ("database disk image is malformed").
  */
-export async function closeDatabase(db: Db, now: number): Promise<string[]> {
+export async function closeDatabase(
+  db: Db,
+  now: number,
+): Promise<{ rescuedTo?: string; setAside: string[] }> {
+  const opened = openedFiles.get(db);
   const problem = databaseFileProblem(db);
+  let rescuedTo: string | undefined;
+  if (opened && problem) {
+    await rescuesUnderWay.get(db)?.catch(() => undefined);
+    rescuedTo = await rescueDatabase(db, now);
+  }
   await db.destroy();
-  if (!problem) return [];
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
   const setAside: string[] = [];
-  for (const journal of [`${problem.location}-wal`, `${problem.location}-shm`]) {
-    if (!existsSync(journal)) continue;
+  if (!opened || !problem) return { setAside };
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  for (const [journal, own] of opened.journals) {
+    let there: FileIdentity;
+    try {
+      there = statSync(journal);
+    } catch {
+      continue;
+    }
+    if (there.dev !== own.dev || there.ino !== own.ino) continue;
     renameSync(journal, `${journal}.set-aside-${stamp}`);
     setAside.push(`${journal}.set-aside-${stamp}`);
   }
-  return setAside;
+  return { rescuedTo, setAside };
 }
 
 /**
