@@ -43,7 +43,6 @@ export async function boot(
   container: HTMLElement,
   options: { loadSentry?: SentryImporter } = {},
 ): Promise<{ outcome: 'started' | 'config-error'; root: Root }> {
-  loadAnewFromBackForwardCache();
   let cfg;
   try {
     await nextTask();
@@ -66,13 +65,16 @@ export async function boot(
     prerendered ? pageLanguage : undefined,
   );
   const queryClient = createQueryClient();
+  const askWhoIsSignedIn = (staleTime?: number) =>
+    queryClient.invalidateQueries({ queryKey: sessionQueryKey, staleTime });
+  // Back, on a shared device after a sign-out elsewhere: a page from the back/forward cache names no
+  // one from memory (back-forward-cache.ts)
+  loadAnewFromBackForwardCache(() => void askWhoIsSignedIn());
   // a tab come back to once its answer is past the 30-minute cache (a Chromebook's lid closed over
-  // lunch) asks again who is signed in, instead of naming whoever was signed in before the break
+  // lunch) asks again too, instead of naming whoever was signed in before the break
   document.addEventListener(
     'visibilitychange',
-    () =>
-      document.visibilityState === 'visible' &&
-      queryClient.invalidateQueries({ queryKey: sessionQueryKey, staleTime: SESSION_CACHE_MS }),
+    () => document.visibilityState === 'visible' && askWhoIsSignedIn(SESSION_CACHE_MS),
   );
   const app = (
     <App cfg={cfg} i18n={i18n} translation={service} queryClient={queryClient} Router={BrowserRouter} />

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadAnewFromBackForwardCache } from './back-forward-cache.ts';
+import { handingOn, loadAnewFromBackForwardCache } from './back-forward-cache.ts';
 import { reloadPage } from './reload.ts';
 
 vi.mock('./reload.ts', () => ({ reloadPage: vi.fn() }));
@@ -8,7 +8,7 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-/** A window of its own, so that the listeners of one test never hear another's events. */
+/** A window of its own: the listeners and the handing on of one test never reach another's. */
 function freshWindow(): Window {
   const frame = document.createElement('iframe');
   document.body.append(frame);
@@ -18,32 +18,66 @@ function freshWindow(): Window {
 const pageEvent = (type: 'pagehide' | 'pageshow', persisted: boolean) =>
   new PageTransitionEvent(type, { persisted });
 
+/** A page with a typed address, password, class code and note, a ticked box and a hidden field. */
+function formPage() {
+  const win = freshWindow();
+  win.document.body.innerHTML = `
+    <input type="email" value="ana@school.org">
+    <input type="password" value="Maple-Orbit-2718">
+    <input autocomplete="one-time-code" inputmode="numeric" value="584959">
+    <textarea>a note</textarea>
+    <input type="checkbox" value="k12" checked>
+    <input type="hidden" value="csrf-token">`;
+  const values = () =>
+    [...win.document.querySelectorAll<HTMLInputElement>('input,textarea')].map((f) => f.value);
+  return { win, values };
+}
+
+const TYPED = ['ana@school.org', 'Maple-Orbit-2718', '584959', 'a note', 'k12', 'csrf-token'];
+
 describe('loadAnewFromBackForwardCache', () => {
-  it('empties what was typed as the page goes into the cache, and only then', () => {
-    const win = freshWindow();
-    win.document.body.innerHTML = `
-      <input type="email" value="ana@school.org">
-      <input type="password" value="Maple-Orbit-2718">
-      <input autocomplete="one-time-code" inputmode="numeric" value="584959">
-      <textarea>a note</textarea>
-      <input type="checkbox" value="k12" checked>
-      <input type="hidden" value="csrf-token">`;
-    loadAnewFromBackForwardCache(win);
-    const values = () =>
-      [...win.document.querySelectorAll<HTMLInputElement>('input,textarea')].map((f) => f.value);
+  it('a page the sign-in handed on empties what was typed as it goes into the cache, and only then', () => {
+    const { win, values } = formPage();
+    loadAnewFromBackForwardCache(() => undefined, win);
+    handingOn(win);
     // leaving for good (no cache): nothing to hide
     win.dispatchEvent(pageEvent('pagehide', false));
-    expect(values()).toEqual(['ana@school.org', 'Maple-Orbit-2718', '584959', 'a note', 'k12', 'csrf-token']);
+    expect(values()).toEqual(TYPED);
     win.dispatchEvent(pageEvent('pagehide', true));
     expect(values()).toEqual(['', '', '', '', 'k12', 'csrf-token']);
   });
 
-  it('loads anew a page shown from the cache, not a page shown by a load', () => {
-    const win = freshWindow();
-    loadAnewFromBackForwardCache(win);
+  it('a page the sign-in handed on is loaded anew when shown from the cache, not when shown by a load', () => {
+    const { win } = formPage();
+    const asked = vi.fn();
+    loadAnewFromBackForwardCache(asked, win);
+    handingOn(win);
     win.dispatchEvent(pageEvent('pageshow', false));
     expect(reloadPage).not.toHaveBeenCalled();
     win.dispatchEvent(pageEvent('pageshow', true));
     expect(reloadPage).toHaveBeenCalledTimes(1);
+  });
+
+  it('offline, it is loaded anew once the network is back, not into the browser’s error page', () => {
+    const { win } = formPage();
+    loadAnewFromBackForwardCache(() => undefined, win);
+    handingOn(win);
+    const online = vi.spyOn(win.navigator, 'onLine', 'get').mockReturnValue(false);
+    win.dispatchEvent(pageEvent('pageshow', true));
+    expect(reloadPage).not.toHaveBeenCalled();
+    online.mockReturnValue(true);
+    win.dispatchEvent(new Event('online'));
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+  });
+
+  it('a page left another way (a footer link) keeps its half-filled form and only asks again who is signed in', () => {
+    const { win, values } = formPage();
+    const asked = vi.fn();
+    loadAnewFromBackForwardCache(asked, win);
+    win.dispatchEvent(pageEvent('pagehide', true));
+    win.dispatchEvent(pageEvent('pageshow', true));
+    expect(values()).toEqual(TYPED);
+    expect(reloadPage).not.toHaveBeenCalled();
+    expect(asked).toHaveBeenCalledTimes(1);
   });
 });

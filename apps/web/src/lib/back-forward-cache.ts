@@ -4,24 +4,39 @@ import { reloadPage } from './reload.ts';
 const TYPED_FIELDS =
   'input:not([type=hidden],[type=checkbox],[type=radio],[type=button],[type=submit],[type=reset],[type=file],[type=image]),textarea';
 
+/** The windows whose page has handed the browser on to the next step of a sign-in. */
+const handedOn = new WeakSet<Window>();
+
 /**
- * A page left for another document (a provider, the authorization server's sign-in page, the product)
- * comes back on Back from the browser's back/forward cache exactly as it was left: a typed password or
- * class code in its fields, a pressed button still busy with an answer that already took the browser
- * on (it takes no press again), whoever was signed in then. On a shared classroom device that is the
- * last person's. So a page going into the cache empties what was typed into it, and the cache's copy
- * holds none of it while it shows for a moment; a page shown from the cache is loaded anew, and the
- * server says again who is signed in and where the sign-in stands.
+ * The page hands the browser on to the next step of a sign-in: a provider, the authorization server,
+ * the product (features/shared/browser.ts goToUrl). Kept in memory, which the back/forward cache
+ * keeps too: a page shown from it again still knows how it was left.
  */
-export function loadAnewFromBackForwardCache(target: Window = window): void {
+export function handingOn(target: Window = window): void {
+  handedOn.add(target);
+}
+
+/**
+ * Back can show a page from the browser's back/forward cache exactly as it was left. Left by the
+ * sign-in (handingOn), it would hold what was typed (on a shared classroom device, the last person's
+ * password, class code or new password) and a pressed button still busy with an answer that already
+ * took the browser on, which takes no press again: so it empties its typed fields as it goes into the
+ * cache, and is loaded anew when shown from it (once the network is back, if it is not). Left any
+ * other way (a footer link), it keeps a half-filled form, and only asks again who is signed in.
+ */
+export function loadAnewFromBackForwardCache(askWhoIsSignedIn: () => void, target: Window = window): void {
   target.addEventListener('pagehide', (event) => {
-    if (!event.persisted) return;
+    if (!event.persisted || !handedOn.has(target)) return;
     for (const field of target.document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
       TYPED_FIELDS,
     ))
       field.value = '';
   });
   target.addEventListener('pageshow', (event) => {
-    if (event.persisted) reloadPage();
+    if (!event.persisted) return;
+    if (!handedOn.has(target)) return askWhoIsSignedIn();
+    // offline, a reload would show the browser's own error page instead of this one
+    if (target.navigator.onLine) reloadPage();
+    else target.addEventListener('online', () => reloadPage(), { once: true });
   });
 }
