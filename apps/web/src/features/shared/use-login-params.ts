@@ -137,9 +137,14 @@ export function useLoginParams(): LoginParamsState {
 
   if (!csrf) return { loading: false, loginParams: stored, error: null };
   if (hydrating) return { loading: true, loginParams: null, error: null };
-  // the tab's stored request is another link's: acting for it would send this page to its product
+  // what this link's request was, if it answered once; never the tab's stored one, another link's,
+  // which would send this page to its product
   if (query.error)
-    return { loading: false, loginParams: null, error: message(query.error, 'loginParamsFailure') };
+    return {
+      loading: false,
+      loginParams: query.data ?? null,
+      error: message(query.error, 'loginParamsFailure'),
+    };
   return { loading: query.isPending, loginParams: query.data ?? null, error: null };
 }
 
