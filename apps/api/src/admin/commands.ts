@@ -180,7 +180,7 @@ export const COMMANDS: Record<
     unmigrated: true,
     usage: '--to <postgres URL>',
     summary:
-      "Copies the SQLite database of DATA_DIR (the server stopped) into a new, empty PostgreSQL database: migrates it as the server would, copies every table in one transaction and sets its id sequences → {copied, tables: {<table>: rows}, next}. Refused when the PostgreSQL database has any table (one in use), or when the SQLite database is not at this release's migrations or is new and empty (a mistyped DATA_DIR); the SQLite database is left as it is. Start the server on it with the same SECRET (and OIDC_COOKIE_KEYS, if set): docs/DEPLOYMENT.md.",
+      "Copies the SQLite database of DATA_DIR (the server stopped) into a new, empty PostgreSQL database: migrates it as the server would, copies every table in one transaction and sets its id sequences → {copied, tables: {<table>: rows}, next}. Refused when the PostgreSQL database has any table (one in use), when DATA_DIR holds no database (none is made there), or when the SQLite database is not at this release's migrations or is new and empty; the SQLite database is left as it is. Start the server on it with the same SECRET (and OIDC_COOKIE_KEYS, if set): docs/DEPLOYMENT.md.",
   },
 };
 

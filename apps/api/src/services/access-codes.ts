@@ -36,7 +36,7 @@ export async function createAccessCode(
   for (;;) {
     const code = randomDigits(ACCESS_CODE_LENGTH);
     const codeHash = accessCodeDigest(ctx.config.secret, code);
-    // unique in the deployment, so 'not for <provider>' names exactly one provider
+    // unique in the deployment, so a code typed at the wrong product is found at exactly one other
     const taken = await ctx.db
       .selectFrom('access_codes')
       .select('id')
@@ -269,7 +269,7 @@ async function noticeIfSpent(ctx: AppContext, spId: string): Promise<void> {
 }
 
 /**
- * Whether a wrong guess may still learn that its code is another provider's ('not for <provider>').
+ * Whether a wrong guess may still learn that its code is another provider's ('not for …').
  * That answer tests a guess against every live code of the deployment, so its budget is the
  * deployment's: today's failures of every provider within accessCodeBudget of all live codes. Past
  * it, such a code answers like any wrong one, and no provider's codes are exposed beyond the risk.
@@ -302,7 +302,7 @@ const forgivenKey = (codeHash: string) => `access-code-forgave:${codeHash}`;
 /**
  * GET accessCodes/login/{code}/{sp_id}: the code is looked up within the provider asked for. A
  * wrong guess counts against that provider's daily budget and the address; a code of another
- * provider answers the spec's 'not for <provider>' (while the deployment's budget allows it,
+ * provider answers the spec's 'not for <the product being signed into>' (while the deployment's budget allows it,
  * mayNameOtherProvider) and counts against both providers. While the budget is spent, the
  * provider's class-code sign-in answers 429 without looking anything up.
  */
@@ -416,8 +416,7 @@ async function lookUpGuess(
   await noticeIfSpent(ctx, other.sp_id);
   // the product being signed into: the code is not for it (naming the code's own would say the opposite,
   // and tell a guesser whose code it found)
-  const signingInto = await findServiceProvider(ctx.db, input.spId);
-  const name = signingInto?.name ?? input.spId;
+  const name = (await findServiceProvider(ctx.db, input.spId))?.name ?? input.spId;
   const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
   refusal.spName = name;
   throw refusal;

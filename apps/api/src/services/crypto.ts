@@ -21,7 +21,8 @@ export function safeEqual(a: string, b: string): boolean {
 
 /**
  * The stored form of a classroom access code: keyed, so a copy of the table reveals no code, and
- * the same for every provider, so a code is unique in the deployment (the spec's 'not for <provider>').
+ * the same for every provider, so a code is unique in the deployment (a code typed at the wrong product
+ * is found at exactly one other: the spec's 'not for …').
  */
 export const accessCodeDigest = (pepper: string, code: string): string =>
   pepperedDigest(pepper, `access-code:${code}`);

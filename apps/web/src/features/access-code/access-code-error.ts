@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/http.ts';
 import { callErrorMessage } from '../shared/messages.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 
-/** The server's refusal of a code that belongs to another provider; its msg names that provider. */
+/** The server's refusal of a code that belongs to another provider; its msg names the product signed into. */
 const WRONG_PROVIDER = 'accessCodeWrongProviderPrefix' satisfies MessageCode;
 
 export interface AccessCodeRefusal {
@@ -13,8 +13,8 @@ export interface AccessCodeRefusal {
 }
 
 /**
- * §6/§8: a refusal naming another provider ('The code you entered is not for…') is shown as the
- * server wrote it, in the page's language: its prefix translated, the provider's name the server
+ * §6/§8: the refusal of another provider's code ('The code you entered is not for…') is shown as the
+ * server wrote it, in the page's language: its prefix translated, the product's name the server
  * names (sp_name); a server that names none is shown as it wrote. A refusal made before any code
  * was looked at, an abuse limit's 429 or a busy server's 503 (other 5xx go to /error-generic
  * first), shows that limit's own message as on every other form: a correct code must not be called
