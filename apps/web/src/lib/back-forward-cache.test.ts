@@ -18,25 +18,31 @@ function freshWindow(): Window {
 const pageEvent = (type: 'pagehide' | 'pageshow', persisted: boolean) =>
   new PageTransitionEvent(type, { persisted });
 
-/** A page with a typed address, password, class code and note, a ticked box and a hidden field. */
+/** A page whose form holds a typed address, password, class code and note, a ticked box, a hidden field. */
 function formPage() {
   const win = freshWindow();
   win.document.body.innerHTML = `
-    <input type="email" value="ana@school.org">
-    <input type="password" value="Maple-Orbit-2718">
-    <input autocomplete="one-time-code" inputmode="numeric" value="584959">
-    <textarea>a note</textarea>
-    <input type="checkbox" value="k12" checked>
-    <input type="hidden" value="csrf-token">`;
-  const values = () =>
-    [...win.document.querySelectorAll<HTMLInputElement>('input,textarea')].map((f) => f.value);
+    <form>
+      <input type="email">
+      <input type="password">
+      <input autocomplete="one-time-code" inputmode="numeric">
+      <textarea></textarea>
+      <input type="checkbox" value="k12">
+      <input type="hidden" value="csrf-token">
+    </form>`;
+  const fields = [...win.document.querySelectorAll<HTMLInputElement>('input,textarea')];
+  ['ana@school.org', 'Maple-Orbit-2718', '584959', 'a note'].forEach(
+    (typed, i) => (fields[i]!.value = typed),
+  );
+  fields[4]!.checked = true;
+  const values = () => fields.map((f) => (f.type === 'checkbox' ? String(f.checked) : f.value));
   return { win, values };
 }
 
-const TYPED = ['ana@school.org', 'Maple-Orbit-2718', '584959', 'a note', 'k12', 'csrf-token'];
+const TYPED = ['ana@school.org', 'Maple-Orbit-2718', '584959', 'a note', 'true', 'csrf-token'];
 
 describe('loadAnewFromBackForwardCache', () => {
-  it('a page the sign-in handed on empties what was typed as it goes into the cache, and only then', () => {
+  it('a page the sign-in handed on resets its forms as it goes into the cache, and only then', () => {
     const { win, values } = formPage();
     loadAnewFromBackForwardCache(() => undefined, win);
     handingOn(win);
@@ -44,7 +50,7 @@ describe('loadAnewFromBackForwardCache', () => {
     win.dispatchEvent(pageEvent('pagehide', false));
     expect(values()).toEqual(TYPED);
     win.dispatchEvent(pageEvent('pagehide', true));
-    expect(values()).toEqual(['', '', '', '', 'k12', 'csrf-token']);
+    expect(values()).toEqual(['', '', '', '', 'false', 'csrf-token']);
   });
 
   it('a page the sign-in handed on is loaded anew when shown from the cache, not when shown by a load', () => {

@@ -1,9 +1,5 @@
 import { reloadPage } from './reload.ts';
 
-/** The fields a person types into; boxes, buttons and hidden fields hold nothing typed. */
-const TYPED_FIELDS =
-  'input:not([type=hidden],[type=checkbox],[type=radio],[type=button],[type=submit],[type=reset],[type=file],[type=image]),textarea';
-
 /** The windows whose page has handed the browser on to the next step of a sign-in. */
 const handedOn = new WeakSet<Window>();
 
@@ -20,23 +16,19 @@ export function handingOn(target: Window = window): void {
  * Back can show a page from the browser's back/forward cache exactly as it was left. Left by the
  * sign-in (handingOn), it would hold what was typed (on a shared classroom device, the last person's
  * password, class code or new password) and a pressed button still busy with an answer that already
- * took the browser on, which takes no press again: so it empties its typed fields as it goes into the
- * cache, and is loaded anew when shown from it (once the network is back, if it is not). Left any
- * other way (a footer link), it keeps a half-filled form, and only asks again who is signed in.
+ * took the browser on, which takes no press again: so its forms are reset as it goes into the cache,
+ * and it is loaded anew when shown from it (once the network is back, if it is not). Left any other
+ * way (a footer link), it keeps a half-filled form, and only asks again who is signed in.
  */
 export function loadAnewFromBackForwardCache(askWhoIsSignedIn: () => void, target: Window = window): void {
   target.addEventListener('pagehide', (event) => {
-    if (!event.persisted || !handedOn.has(target)) return;
-    for (const field of target.document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-      TYPED_FIELDS,
-    ))
-      field.value = '';
+    if (event.persisted && handedOn.has(target)) for (const form of target.document.forms) form.reset();
   });
   target.addEventListener('pageshow', (event) => {
     if (!event.persisted) return;
-    if (!handedOn.has(target)) return askWhoIsSignedIn();
+    if (!handedOn.has(target)) askWhoIsSignedIn();
     // offline, a reload would show the browser's own error page instead of this one
-    if (target.navigator.onLine) reloadPage();
-    else target.addEventListener('online', () => reloadPage(), { once: true });
+    else if (target.navigator.onLine) reloadPage();
+    else target.addEventListener('online', reloadPage, { once: true });
   });
 }
