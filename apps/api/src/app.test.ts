@@ -26,6 +26,7 @@ import {
 import { sql } from 'kysely';
 import { createDb } from './db/index.ts';
 import { DIALECTS, createTestApp, type TestApp } from '../test/harness.ts';
+import { createLogger } from './services/logger.ts';
 import { TEST_DATABASE_URL } from '../test/test-db.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
@@ -639,6 +640,32 @@ describe('a request Node cannot parse', () => {
         expect(head.toLowerCase()).toContain('x-content-type-options: nosniff');
         expect(JSON.parse(body)).toEqual({ status: 'error', msg: messages[code], code });
       }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('TRUST_PROXY with a proxy that names no client', () => {
+  it('says once that a request came without X-Forwarded-For (every client would share the proxy’s address); probes and a proxy that names its client say nothing', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'warn',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const t = await createTestApp('sqlite', { env: { TRUST_PROXY: '1' }, logger });
+    try {
+      const warnings = () =>
+        lines.filter((l) => String(l.msg).startsWith('TRUST_PROXY is set, but a request'));
+      // a load balancer's probes reach the server directly
+      for (const url of ['/healthz', '/readyz']) await t.app.inject({ url });
+      await t.app.inject({ url: '/log-in', headers: { 'x-forwarded-for': '203.0.113.9' } });
+      expect(warnings()).toEqual([]);
+      await t.app.inject({ url: '/log-in' });
+      await t.app.inject({ url: '/api/auth/sig' });
+      expect(warnings()).toHaveLength(1);
+      expect(warnings()[0]).toMatchObject({ level: 40, url: '/log-in' });
+      expect(String(warnings()[0]?.msg)).toMatch(/X-Forwarded-For.*DEPLOYMENT/);
     } finally {
       await t.close();
     }

@@ -99,6 +99,9 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 /** The status a request's log line gives a client that was gone before its answer (nginx's 499). */
 const CLIENT_GONE = 499;
 
+/** What a load balancer or a monitor asks the server directly, past any proxy. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** Node's default limit on a request's head (--max-http-header-size), its URL included. */
 const MAX_URL_BYTES = 16 * 1024;
 
@@ -316,10 +319,25 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorate('drain', () => {
     draining = true;
   });
+  // TRUST_PROXY says a proxy names each client (X-Forwarded-For): one that does not (nginx's
+  // proxy_pass alone) makes every request the proxy's, a whole district sharing one address's limits
+  let toldOfUnnamedClients = false;
   app.addHook('onRequest', (request, reply, done) => {
     // a client gone before its request is handled (a phone that lost its signal) has no address left
     // to count or allow: its request ends here, answered to no one, instead of failing every check
     if (request.ip === undefined) return void reply.code(CLIENT_GONE).send();
+    if (
+      config.trustProxy !== false &&
+      !toldOfUnnamedClients &&
+      request.headers['x-forwarded-for'] === undefined &&
+      !PROBES.has(request.url.split('?')[0] ?? '')
+    ) {
+      toldOfUnnamedClients = true;
+      ctx.logger.warn(
+        { url: request.url, remoteAddress: request.raw.socket.remoteAddress },
+        "TRUST_PROXY is set, but a request came without X-Forwarded-For: unless the proxy sends it, every client counts as the proxy's address in the abuse limits and the logs (docs/DEPLOYMENT.md shows an nginx block)",
+      );
+    }
     for (const [name, value] of isHashedFile(request) ? fileHeaders : headers)
       reply.raw.setHeader(name, value);
     if (draining) reply.raw.setHeader('connection', 'close');
