@@ -661,10 +661,12 @@ describe('TRUST_PROXY with a proxy that names no client', () => {
       for (const url of ['/healthz', '/readyz']) await t.app.inject({ url });
       await t.app.inject({ url: '/log-in', headers: { 'x-forwarded-for': '203.0.113.9' } });
       expect(warnings()).toEqual([]);
-      await t.app.inject({ url: '/log-in' });
+      // the address names what it asks for, its code scrubbed as in every request line
+      await t.app.inject({ url: '/password-reset?code=482913&email=ana%40school.org' });
       await t.app.inject({ url: '/api/auth/sig' });
       expect(warnings()).toHaveLength(1);
-      expect(warnings()[0]).toMatchObject({ level: 40, url: '/log-in' });
+      expect(warnings()[0]).toMatchObject({ level: 40, url: expect.stringMatching(/^\/password-reset/) });
+      expect(JSON.stringify(warnings()[0])).not.toMatch(/482913|ana(@|%40)school/);
       expect(String(warnings()[0]?.msg)).toMatch(/X-Forwarded-For.*DEPLOYMENT/);
     } finally {
       await t.close();

@@ -23,7 +23,7 @@ import {
   REQUEST_ID_HEADER,
   negotiateLanguage,
 } from '@frontdoor/contract';
-import { scrubText } from '@frontdoor/contract/scrub';
+import { scrubText, scrubUrl } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError, sendError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
@@ -334,7 +334,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ) {
       toldOfUnnamedClients = true;
       ctx.logger.warn(
-        { url: request.url, remoteAddress: request.raw.socket.remoteAddress },
+        { url: scrubUrl(request.url), remoteAddress: request.raw.socket.remoteAddress },
         "TRUST_PROXY is set, but a request came without X-Forwarded-For: unless the proxy sends it, every client counts as the proxy's address in the abuse limits and the logs (docs/DEPLOYMENT.md shows an nginx block)",
       );
     }
