@@ -54,7 +54,16 @@ describe('serving', () => {
     const asset = await t.app.inject({ url: '/static/index-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect((await t.app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('no-cache');
+    // never asked again, so no validators or ranges: header bytes of every first load
+    for (const name of ['etag', 'last-modified', 'accept-ranges'])
+      expect(asset.headers[name], name).toBeUndefined();
+    const favicon = await t.app.inject({ url: '/favicon.svg' });
+    expect(favicon.headers['cache-control']).toBe('no-cache');
+    const revalidated = await t.app.inject({
+      url: '/favicon.svg',
+      headers: { 'if-none-match': String(favicon.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
     const index = await t.app.inject({ url: '/index.html', headers: { accept: 'text/html' } });
     expect(index.headers['cache-control']).toBe('no-cache');
   });

@@ -209,26 +209,37 @@ async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void>
   const dist = ctx.config.webDist;
   const pages = loadWebPages(dist, portalConfig(ctx.config));
   if (pages) {
+    // in production source maps are for error reporting, not for the public
+    const publicFile = (pathName: string) => !(ctx.config.production && pathName.endsWith('.map'));
+    // hashed files never change under their name: a browser keeps them a year and never asks again,
+    // so validators and byte ranges would only add header bytes to the first load of every page
+    await app.register(fastifyStatic, {
+      root: path.join(dist, HASHED_DIR),
+      prefix: `/${HASHED_DIR}/`,
+      index: false,
+      preCompressed: true,
+      allowedPath: publicFile,
+      maxAge: '365d',
+      immutable: true,
+      etag: false,
+      lastModified: false,
+      acceptRanges: false,
+    });
     await app.register(fastifyStatic, {
       root: dist,
       prefix: '/',
+      decorateReply: false,
       index: false,
       preCompressed: true,
-      // pages (and what they are made from) and directories go to the page fallback; in
-      // production source maps are for error reporting, not for the public
+      // pages (and what they are made from) and directories go to the page fallback
       allowedPath: (pathName) =>
         !pathName.endsWith('.html') &&
         !pathName.startsWith(`/${PRERENDER_DIR}/`) &&
+        !pathName.startsWith(`/${HASHED_DIR}/`) &&
         !pathName.endsWith('/') &&
-        !(ctx.config.production && pathName.endsWith('.map')),
+        publicFile(pathName),
       cacheControl: false,
-      setHeaders: (res, filePath) => {
-        const rel = path.relative(dist, filePath).split(path.sep).join('/');
-        res.header(
-          'cache-control',
-          rel.startsWith(`${HASHED_DIR}/`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
+      setHeaders: (reply) => reply.header('cache-control', 'no-cache'),
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
