@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { CSP_NONCE_PLACEHOLDER, HASHED_DIR } from '@frontdoor/contract';
 import { languageCatalogs } from './build/catalogs.ts';
 import { eagerFirstScript } from './build/compile-hints.ts';
+import { shortClassNames } from './build/short-class-names.ts';
 import { treeShakableRouter } from './build/tree-shakable-router.ts';
 
 /** The API server (apps/api) serves the API, the authorization server, dev tools and config.json. */
@@ -10,7 +11,7 @@ const API_ORIGIN = 'http://localhost:8080';
 const proxied = ['/api', '/oidc', '/dev', '/assets/cfg'];
 
 export default defineConfig({
-  plugins: [react(), languageCatalogs(), treeShakableRouter(), eagerFirstScript()],
+  plugins: [react(), languageCatalogs(), treeShakableRouter(), eagerFirstScript(), shortClassNames()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

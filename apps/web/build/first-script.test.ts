@@ -8,6 +8,10 @@ const WEB_ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The app's chunks as `npm run build` makes them (vite.config.ts), kept in memory. */
 async function builtChunks(): Promise<Rolldown.OutputChunk[]> {
+  return (await builtFiles()).filter((file) => file.type === 'chunk');
+}
+
+async function builtFiles(): Promise<(Rolldown.OutputChunk | Rolldown.OutputAsset)[]> {
   const result = await build({
     root: WEB_ROOT,
     configFile: path.join(WEB_ROOT, 'vite.config.ts'),
@@ -15,7 +19,7 @@ async function builtChunks(): Promise<Rolldown.OutputChunk[]> {
     build: { write: false, sourcemap: false },
   });
   const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
-  return outputs.flatMap((o) => o.output.filter((file) => file.type === 'chunk'));
+  return outputs.flatMap((o) => o.output);
 }
 
 describe('the first script (issue 10)', () => {
@@ -65,5 +69,22 @@ describe('the first script (issue 10)', () => {
       // the first part names it, so a later page's route starts it beside the page's chunk
       expect(first?.dynamicImports, language).toContain(rest?.fileName);
     }
+  }, 60_000);
+
+  it("names CSS modules' classes by a few characters, in the stylesheet and in the script alike", async () => {
+    const files = await builtFiles();
+    const css = files.find((file) => file.type === 'asset' && file.fileName.endsWith('.css'));
+    const entry = files.find((file) => file.type === 'chunk' && file.isEntry);
+    const source = css?.type === 'asset' ? String(css.source) : '';
+    const classes = new Set(source.match(/(?<=\.)-?[_a-zA-Z][\w-]*/g));
+    const own = [...classes].filter((name) => /^[a-zA-Z]+\d+$/.test(name));
+    expect(own.length).toBeGreaterThan(50);
+    // the rest are global.css's words (visually-hidden), none of Vite's `_name_hash_line`
+    expect([...classes].filter((name) => !own.includes(name) && !/^[a-z]+(-[a-z]+)+$/.test(name))).toEqual(
+      [],
+    );
+    const code = entry?.type === 'chunk' ? entry.code : '';
+    // as the minifier writes a string: `d0`
+    expect(own.filter((name) => code.includes(`\`${name}\``)).length).toBeGreaterThan(30);
   }, 60_000);
 });
