@@ -513,6 +513,27 @@ describe('request guards', () => {
     expect((await post({ cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token })).statusCode).toBe(200);
   });
 
+  it('takes a CSRF cookie no token could be (bytes no header may carry) as none, and gives a new one', async () => {
+    for (const planted of ['%0A', '%E2%82%AC', '%7F', 'a%20b', 'x'.repeat(129)]) {
+      const res = await t.app.inject({
+        url: '/api/auth/sig',
+        headers: { cookie: `${CSRF_COOKIE}=${planted}` },
+      });
+      expect(res.statusCode, planted).toBe(200);
+      const fresh = res.cookies.find((c) => c.name === CSRF_COOKIE)?.value ?? '';
+      expect(fresh, planted).toMatch(/^[\w-]{32}$/);
+      expect(res.headers[CSRF_HEADER], planted).toBe(fresh);
+      // an API call with it is refused as any call without a token, in the envelope
+      const post = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/validateEmail',
+        payload: { email: 'a@b.test' },
+        headers: { cookie: `${CSRF_COOKIE}=${planted}`, [CSRF_HEADER]: decodeURIComponent(planted) },
+      });
+      expect(post.json(), planted).toMatchObject({ status: 'error', code: 'forbidden' });
+    }
+  });
+
   const csrf = { cookie: `${CSRF_COOKIE}=tok`, [CSRF_HEADER]: 'tok' };
 
   it('refuses bodies over 64 KiB with a 413 envelope', async () => {

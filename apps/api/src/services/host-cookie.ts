@@ -12,7 +12,10 @@ import type { AppConfig } from '../config.ts';
 export function hostCookie(
   name: string,
   config: Pick<AppConfig, 'cookieSecure'>,
-  { readableByScript = false } = {},
+  {
+    readableByScript = false,
+    accepts = (_value: string): boolean => true,
+  }: { readableByScript?: boolean; accepts?: (value: string) => boolean } = {},
 ) {
   const cookieName = config.cookieSecure ? `__Host-${name}` : name;
   const options = {
@@ -22,7 +25,10 @@ export function hostCookie(
     secure: config.cookieSecure,
   } as const;
   return {
-    read: (request: FastifyRequest): string | undefined => request.cookies[cookieName],
+    read: (request: FastifyRequest): string | undefined => {
+      const value = request.cookies[cookieName];
+      return value !== undefined && accepts(value) ? value : undefined;
+    },
     set: (reply: FastifyReply, value: string, ttlMs?: number): void =>
       void reply.setCookie(
         cookieName,
@@ -38,4 +44,11 @@ export function hostCookie(
  * code's sign-in is bound to (services/cookie-hashes.ts), so no sibling subdomain may choose it.
  */
 export const csrfCookie = (config: Pick<AppConfig, 'cookieSecure'>) =>
-  hostCookie(CSRF_COOKIE, config, { readableByScript: true });
+  hostCookie(CSRF_COOKIE, config, { readableByScript: true, accepts: isCsrfToken });
+
+/**
+ * A token as randomToken writes it (base64url). Any other value (a sibling site's cookie, a hand
+ * edit, a byte no header may carry, which the answer's echo of it would turn into a 500 on every
+ * page) is no token: the browser gets a new one.
+ */
+const isCsrfToken = (value: string): boolean => /^[\w-]{1,128}$/.test(value);
