@@ -218,5 +218,11 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     // an instruction, not an error: read with the page, never interrupting (issue 12)
     expect(instruction.closest('[role="alert"], [role="status"]')).toBeNull();
     expect(goToUrl).not.toHaveBeenCalled();
+    // the press is seen to do something: the instruction takes the focus, again at the next press
+    expect(instruction.closest('[tabindex="-1"]')).toHaveFocus();
+    const user = userEvent.setup();
+    await user.click(screen.getByLabelText('Access code'));
+    await user.keyboard('{Enter}');
+    expect(instruction.closest('[tabindex="-1"]')).toHaveFocus();
   });
 });

@@ -58,6 +58,9 @@ export default function AccessCodePage() {
   // a code sent while the sign-in request is still on its way (a slow Chromebook's first seconds, a
   // press made before the page hydrated): sent once it is in, not dropped
   const [held, setHeld] = useState<string | null>(null);
+  // a press with no sign-in request to use (no link, or an expired one): the notice saying why takes
+  // the focus, once a press, so the press is seen to do something
+  const [pressedWithoutLink, setPressedWithoutLink] = useState<object>();
   const send = login.mutate;
   useEffect(() => {
     if (held === null || loading) return;
@@ -68,8 +71,16 @@ export default function AccessCodePage() {
   const pending = login.isPending || login.isSuccess || held !== null;
   return (
     <PageCard title={t('title')} lead={t('intro')} footer={<LoginLink>{t('other_options')}</LoginLink>}>
-      {paramsError && <Alert tone="error">{messageText(paramsError)}</Alert>}
-      {!loading && !loginParams && !paramsError && <Alert tone="info">{t('no_login_params')}</Alert>}
+      {paramsError && (
+        <Alert tone="error" focusKey={pressedWithoutLink}>
+          {messageText(paramsError)}
+        </Alert>
+      )}
+      {!loading && !loginParams && !paramsError && (
+        <Alert tone="info" focusKey={pressedWithoutLink}>
+          {t('no_login_params')}
+        </Alert>
+      )}
       {errorSummary}
       {callError && (
         <Alert tone="error" id={CALL_ERROR_ID} focusKey={callError}>
@@ -84,6 +95,7 @@ export default function AccessCodePage() {
           if (pending) return;
           if (loginParams) login.mutate({ code, spId: loginParams.sp_id, returnUrl: loginParams.url });
           else if (loading) setHeld(code);
+          else setPressedWithoutLink({});
         })}
       >
         <CodeField
