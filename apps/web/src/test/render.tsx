@@ -15,7 +15,7 @@ import { appRoutes } from '../shell/router.tsx';
 import { testConfig } from './config.ts';
 
 export { testConfig } from './config.ts';
-export { api, fail, http, HttpResponse, ok, server } from './server.ts';
+export { api, fail, http, HttpResponse, ok, server, signedInSession } from './server.ts';
 
 export interface RenderOptions {
   /** The starting URL (path, query, hash). Default '/'. */

@@ -16,6 +16,15 @@ export const server = setupServer(
   http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
 );
 
+/** What auth/sig answers a signed-in browser (the student Ana), for pages the server shows only to one. */
+export const signedInSession = {
+  loggedin: true,
+  payload: {
+    token: 't',
+    signature: { user: { id: 'u1', email: 'ana@school.org', first: 'Ana', last: 'Lima', roles: {} } },
+  },
+};
+
 export const ok = (payload: unknown, msg?: string) => HttpResponse.json({ status: 'success', payload, msg });
 
 export const fail = (status: number, code: MessageCode, msg: string = messages[code], spName?: string) =>

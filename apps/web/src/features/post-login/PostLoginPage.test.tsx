@@ -3,10 +3,23 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, SUBSCRIPTION_IDS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
-import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import {
+  HttpResponse,
+  api,
+  fail,
+  http,
+  ok,
+  renderRoute,
+  server,
+  signedInSession,
+} from '../../test/render.tsx';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
-beforeEach(() => vi.clearAllMocks());
+// the server sends only a signed-in browser here
+beforeEach(() => {
+  vi.clearAllMocks();
+  server.use(http.get(api(apiPaths.sig), () => HttpResponse.json(signedInSession)));
+});
 
 const student = { url: 'https://app.example/home', isTeacher: false, sp_id: 'sp-1' };
 const teacher = { ...student, isTeacher: true };
@@ -191,5 +204,13 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     await user.click(await screen.findByRole('radio', { name: 'Yes' }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalledWith('https://site.example/'));
+  });
+
+  it('opened by no one signed in (a bookmark, a shared link), it says so at once with the way to sign in', async () => {
+    server.use(http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })));
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(student));
+    renderRoute('/post-login', { shell: false });
+    expect(await screen.findByText(messages.notSignedIn)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toContainElement(screen.getByRole('link', { name: 'Sign in again' }));
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useMutation } from '../../lib/query.ts';
+import { useMutation, useQuery } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
 import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
@@ -15,6 +15,7 @@ import styles from '../shared/flow.module.css';
 import { useCallError } from '../shared/use-call-error.ts';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useConfig } from '../../lib/config.tsx';
+import { sessionQueryOptions } from '../../lib/session.ts';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { clearLoginData, confirmSignIn } from '../../lib/storage.ts';
@@ -34,6 +35,9 @@ export default function PostLoginPage() {
   const cfg = useConfig();
   const { failure, messageText } = useCallError();
   const { loading, loginParams, error } = useLoginParams();
+  // asked afresh: a bookmarked or shared /post-login, opened by no one signed in, says so at once,
+  // not only after the question, whose answer it cannot save
+  const visitor = useQuery({ ...sessionQueryOptions(cfg), staleTime: 0 }).data?.loggedin === false;
   const [answer, setAnswer] = useState<'yes' | 'no' | null>(null);
   const [unanswered, setUnanswered] = useState(false);
   const [step, setStep] = useState<'student' | 'preferences'>('student');
@@ -82,14 +86,12 @@ export default function PostLoginPage() {
       </PageCard>
     );
   }
-  const shown = callError ?? error;
+  const shown: ShownMessage | null = callError ?? error ?? (visitor ? { code: 'notSignedIn' } : null);
   // a session that has ended (notSignedIn) cannot save the answer: the way on is signing in again
   const errorNotice = shown && (
     <Alert tone="error" focusKey={callError ?? undefined}>
       <p>{messageText(shown)}</p>
-      {callError && 'code' in callError && callError.code === 'notSignedIn' && (
-        <LoginLink>{t('sign_in_again')}</LoginLink>
-      )}
+      {'code' in shown && shown.code === 'notSignedIn' && <LoginLink>{t('sign_in_again')}</LoginLink>}
     </Alert>
   );
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths } from '@frontdoor/contract';
-import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { HttpResponse, api, http, ok, renderRoute, server, signedInSession } from '../../test/render.tsx';
 import { goToUrl } from './browser.ts';
 
 vi.mock('./browser.ts', () => ({ goToUrl: vi.fn() }));
@@ -43,7 +43,10 @@ describe('keyboard alone completes the flows', () => {
       STORAGE_KEYS.loginParams,
       JSON.stringify({ url: 'https://a.example/', isTeacher: false, sp_id: 's' }),
     );
-    server.use(http.get(api(apiPaths.setBasicUserRole(true)), () => ok(null)));
+    server.use(
+      http.get(api(apiPaths.sig), () => HttpResponse.json(signedInSession)),
+      http.get(api(apiPaths.setBasicUserRole(true)), () => ok(null)),
+    );
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
     await screen.findByRole('radiogroup');
