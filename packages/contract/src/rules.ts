@@ -108,6 +108,13 @@ export const normalizeDomain = normalizeEmail;
 export const cleanName = (value: string): string =>
   value.replace(/[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_C}]+/gu, ' ').trim();
 
+/**
+ * Whether a string can name anything stored: none holds a NUL (U+0000), which PostgreSQL's text
+ * cannot hold (a query carrying one fails, where SQLite would just find nothing). A token, id or code
+ * with one is the sender's mistake, answered the same on either database.
+ */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000');
+
 const DECIMAL_DIGIT = /\p{Nd}/u;
 
 /**

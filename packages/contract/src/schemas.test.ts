@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NAME_MAX_LENGTH, SUBSCRIPTION_IDS } from './constants.ts';
 import { messages } from './english-messages.ts';
-import { isMessageCode } from './messages.ts';
+import { isMessageCode, issueCode } from './messages.ts';
 import { normalizeEmail } from './rules.ts';
 import {
   accessCodeParams,
   cognitoLoginBody,
   confirmBody,
+  cookieQuery,
   emailSchema,
+  getCsrfQuery,
+  inviteCodeParams,
+  loginCsrfParams,
   realmBody,
   resetBody,
   sendResetBody,
@@ -163,6 +167,37 @@ describe('email fields: one normalisation (normalizeEmail), in the contract', ()
       expect(
         firstError(signupBody.safeParse({ first: 'Ada', last: 'L', email, pw, description: 'teacher' })),
       ).toBe(messages.emailInvalidSignup);
+    }
+  });
+});
+
+describe('tokens, ids and codes sent back to be looked up', () => {
+  it('refuse a NUL, which names nothing stored (PostgreSQL cannot hold one), with badRequest; the same value without it passes', () => {
+    const signup = {
+      first: 'Ada',
+      last: 'L',
+      email: 'ada@school.test',
+      pw: 'Abcdefgh-1234x',
+      description: 'teacher',
+    };
+    const cases: [
+      { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } },
+      (token: string) => unknown,
+    ][] = [
+      [inviteCodeParams, (code) => ({ code })],
+      [loginCsrfParams, (csrf) => ({ csrf })],
+      [accessCodeParams, (sp_id) => ({ code: '123456', sp_id })],
+      [getCsrfQuery, (c) => ({ p: 'Google', c })],
+      [signupBody, (code) => ({ ...signup, code })],
+      [cognitoLoginBody, (uid) => ({ email: 'ada@school.test', password: 'x', uid })],
+      [cookieQuery, (hash) => ({ hash, return_url: 'https://app.test/', token: 'abc' })],
+      [cookieQuery, (token) => ({ hash: 'abc', return_url: 'https://app.test/', token })],
+    ];
+    for (const [schema, body] of cases) {
+      expect(schema.safeParse(body('ab')).success, JSON.stringify(body('ab'))).toBe(true);
+      const refused = schema.safeParse(body('a\u0000b'));
+      expect(refused.success).toBe(false);
+      expect(refused.error && issueCode(refused.error)).toBe('badRequest');
     }
   });
 });

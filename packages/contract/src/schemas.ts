@@ -12,7 +12,7 @@ import {
 } from './constants.ts';
 import { errorCode, type MessageCode } from './messages.ts';
 import { lazySchema } from './lazy-schema.ts';
-import { isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
+import { isStorableText, isStrongPassword, isValidEmail, normalizeDigits, normalizeEmail } from './rules.ts';
 import { UPSTREAM_PROVIDERS, identityProviderSchema, microsoftAccountTypeSchema } from './providers.ts';
 
 /* ---------- envelope: every API answer is {status, payload} or {status:'error', msg, code} ---------- */
@@ -51,6 +51,13 @@ const emailField = (code: MessageCode) =>
       ),
     z.transform(normalizeEmail),
   );
+
+/**
+ * The check of every token, id or code a client sends back to be looked up: one holding a NUL names
+ * nothing stored (isStorableText), so it is refused here, a 400 on SQLite and PostgreSQL alike,
+ * before PostgreSQL would refuse the query.
+ */
+export const storableText = () => z.refine<string>(isStorableText);
 
 export const emailSchema = lazySchema(() => emailField('emailFormatInvalid'));
 
@@ -187,7 +194,7 @@ export const getCsrfQuery = lazySchema(() =>
     r: z.optional(z.url()),
     p: identityProviderSchema,
     /** The portal's login request csrf (login_csrf), so the callback continues to /post-login/{csrf}. */
-    c: z.optional(z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH))),
+    c: z.optional(z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH), storableText())),
   }),
 );
 export const getCsrfPayload = lazySchema(() =>
@@ -223,7 +230,7 @@ export const signupBody = lazySchema(() =>
     email: emailField('emailInvalidSignup'),
     pw: passwordSchema,
     description: descriptionSchema,
-    code: z.optional(z.string().check(z.maxLength(INVITE_CODE_MAX_LENGTH))),
+    code: z.optional(z.string().check(z.maxLength(INVITE_CODE_MAX_LENGTH), storableText())),
   }),
 );
 export type SignupBody = z.input<typeof signupBody>;
@@ -251,7 +258,7 @@ export const cognitoLoginBody = lazySchema(() =>
     email: emailSchema,
     password: z.string().check(z.minLength(1, errorCode('passwordRequired')), z.maxLength(256)),
     /** The authorization-server interaction this password check completes. */
-    uid: z.optional(z.string().check(z.maxLength(TOKEN_MAX_LENGTH))),
+    uid: z.optional(z.string().check(z.maxLength(TOKEN_MAX_LENGTH), storableText())),
   }),
 );
 export const cognitoLoginPayload = lazySchema(() => z.object({ redirect: z.string() }));
@@ -265,11 +272,11 @@ export const createCsrfLoginPayload = lazySchema(() => z.object({ csrf: z.string
 
 /** GET gateway/getCsrfLogin/{csrf}: a login request's csrf. */
 export const loginCsrfParams = lazySchema(() =>
-  z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)) }),
+  z.object({ csrf: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH), storableText()) }),
 );
 /** GET devportal/getInviteEmail/{code}. */
 export const inviteCodeParams = lazySchema(() =>
-  z.object({ code: z.string().check(z.minLength(1), z.maxLength(INVITE_CODE_MAX_LENGTH)) }),
+  z.object({ code: z.string().check(z.minLength(1), z.maxLength(INVITE_CODE_MAX_LENGTH), storableText()) }),
 );
 
 /** gateway/session/:sid: whether the session a product token names (its `sid`) is still signed in. */
@@ -311,7 +318,7 @@ export const SP_ID_MAX_LENGTH = 100;
 export const accessCodeParams = lazySchema(() =>
   z.object({
     code: accessCodeSchema,
-    sp_id: z.string().check(z.minLength(1), z.maxLength(SP_ID_MAX_LENGTH)),
+    sp_id: z.string().check(z.minLength(1), z.maxLength(SP_ID_MAX_LENGTH), storableText()),
   }),
 );
 export const accessCodePayload = lazySchema(() => z.object({ cookie_hash: z.string(), sp_id: z.string() }));
@@ -349,10 +356,10 @@ export const realmAnswer = lazySchema(() => z.unknown());
 
 export const cookieQuery = lazySchema(() =>
   z.object({
-    hash: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)),
+    hash: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH), storableText()),
     return_url: z.url(),
     // the login csrf of the sign-in request: required, so a hash alone cannot start a session
-    token: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH)),
+    token: z.string().check(z.minLength(1), z.maxLength(TOKEN_MAX_LENGTH), storableText()),
   }),
 );
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import * as z from 'zod/mini';
-import { DEV_SP_PATH, EMAIL_MAX_LENGTH } from '@frontdoor/contract';
+import { DEV_SP_PATH, EMAIL_MAX_LENGTH, storableText } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, parseWith } from '../services/http.ts';
 import { html, htmlPage } from '../services/html.ts';
@@ -14,7 +14,9 @@ import { createLoginRequest } from '../services/login-requests.ts';
 import { clearSessionCookie, revokeSessions, sessionsToEnd } from '../services/sessions.ts';
 import { sentBySameSite } from '../services/route-policy.ts';
 
-const mailboxQuery = z.object({ to: z.optional(z.string().check(z.maxLength(EMAIL_MAX_LENGTH))) });
+const mailboxQuery = z.object({
+  to: z.optional(z.string().check(z.maxLength(EMAIL_MAX_LENGTH), storableText())),
+});
 
 /** Development-only pages; in production they answer 404 (and never reach the SPA fallback). */
 export const devRoutes =
