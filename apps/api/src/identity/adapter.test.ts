@@ -118,3 +118,26 @@ describe.each(DIALECTS)('deleteAccountPayloads ($dialect)', ({ dialect, skip }) 
     },
   );
 });
+
+describe.each(DIALECTS)('oidc-provider Kysely adapter, a NUL in an id ($dialect)', ({ dialect, skip }) => {
+  it.skipIf(skip)(
+    'finds nothing by an id, uid or user code holding a NUL (PostgreSQL cannot store one) and consumes, destroys or revokes nothing by one',
+    async () => {
+      const { db, drop } = await createTestDb(dialect);
+      try {
+        const clock = testClock(TEST_START);
+        const codes = kyselyAdapter(db, clock.now)('AuthorizationCode');
+        await codes.upsert('c1', { grantId: 'g1', uid: 'u1', userCode: 'x1' }, 60);
+        expect(await codes.find('c1\u0000')).toBeUndefined();
+        expect(await codes.findByUid('u1\u0000')).toBeUndefined();
+        expect(await codes.findByUserCode?.('x1\u0000')).toBeUndefined();
+        await codes.consume('c1\u0000');
+        await codes.destroy('c1\u0000');
+        await codes.revokeByGrantId?.('g1\u0000');
+        expect(await codes.find('c1')).toEqual({ grantId: 'g1', uid: 'u1', userCode: 'x1' });
+      } finally {
+        await drop();
+      }
+    },
+  );
+});

@@ -1,18 +1,23 @@
 import { sql } from 'kysely';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { isStorableText } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 
 /**
  * oidc-provider storage over the `oidc_payloads` table (one row per model instance, keyed by
  * id and model type), so sessions, codes and interactions survive restarts and are shared by
  * every instance on PostgreSQL. `namespace` keeps the dev identity providers' rows apart from
- * the portal's authorization server. `now` (ctx.now) dates expiry and consumption.
+ * the portal's authorization server. `now` (ctx.now) dates expiry and consumption. An id holding
+ * a NUL (a client's client_id, code or token) names no row, on either database: found as nothing,
+ * so oidc-provider answers its own invalid_client or invalid_grant, where PostgreSQL would have
+ * refused the query (server_error).
  */
 export function kyselyAdapter(db: Db, now: () => number, namespace = ''): AdapterFactory {
   return (name: string): Adapter => {
     const type = `${namespace}${name}`;
 
     const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string) => {
+      if (!isStorableText(value)) return undefined;
       const row = await db
         .selectFrom('oidc_payloads')
         .select(['payload', 'expires_at', 'consumed_at'])
@@ -48,6 +53,7 @@ export function kyselyAdapter(db: Db, now: () => number, namespace = ''): Adapte
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),
       async consume(id) {
+        if (!isStorableText(id)) return;
         await db
           .updateTable('oidc_payloads')
           .set({ consumed_at: now() })
@@ -56,9 +62,11 @@ export function kyselyAdapter(db: Db, now: () => number, namespace = ''): Adapte
           .execute();
       },
       async destroy(id) {
+        if (!isStorableText(id)) return;
         await db.deleteFrom('oidc_payloads').where('type', '=', type).where('id', '=', id).execute();
       },
       async revokeByGrantId(grantId) {
+        if (!isStorableText(grantId)) return;
         // a grant's codes and tokens live under several model types; grant ids are random, so
         // matching on the id alone revokes exactly this grant's rows
         await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();

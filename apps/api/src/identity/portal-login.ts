@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { IdentityProvider } from '@frontdoor/contract';
+import { isStorableText, type IdentityProvider } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { claimOnce } from '../db/claim-once.ts';
@@ -57,7 +57,7 @@ export async function isStateOfThisBrowser(
   request: FastifyRequest,
 ): Promise<boolean> {
   const binding = existingBrowserBinding(request, ctx.config);
-  if (typeof state !== 'string' || !binding) return false;
+  if (typeof state !== 'string' || !binding || !isStorableText(state)) return false;
   const row = await ctx.db
     .selectFrom('federation_states')
     .select('browser_binding')
@@ -181,9 +181,11 @@ export async function completeSignIn(
   const now = ctx.now();
   const query = new URLSearchParams(input.search);
   const state = query.get('state');
-  const row = state
-    ? await ctx.db.selectFrom('federation_states').selectAll().where('state', '=', state).executeTakeFirst()
-    : undefined;
+  // a state holding a NUL was never issued (and PostgreSQL would refuse the query): refused as unknown
+  const row =
+    state && isStorableText(state)
+      ? await ctx.db.selectFrom('federation_states').selectAll().where('state', '=', state).executeTakeFirst()
+      : undefined;
   if (
     !state ||
     !row ||

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiPaths, basicUserRoleParam, cookieQuery, validateEmailBody } from '@frontdoor/contract';
+import {
+  apiPaths,
+  basicUserRoleParam,
+  cookieQuery,
+  isStorableText,
+  validateEmailBody,
+} from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ApiError, ok, parseWith, sendError } from '../services/http.ts';
 import { currentUser, requireOwnUser, sessionView } from '../services/current-user.ts';
@@ -21,7 +27,8 @@ async function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: 
     return sendError(reply, error.statusCode, error.code, error.message);
   const { token } = request.query as { token?: unknown };
   // a live request: the class-code page opens it again (past its hour it would refuse it too)
-  const live = typeof token === 'string' && (await findLoginParams(ctx.db, token, ctx.now()));
+  const live =
+    typeof token === 'string' && isStorableText(token) && (await findLoginParams(ctx.db, token, ctx.now()));
   return refusePage(request, reply, error.code, {
     status: error.statusCode,
     href: live

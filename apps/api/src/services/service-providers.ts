@@ -1,3 +1,4 @@
+import { isStorableText } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import type { ServiceProvidersTable } from '../db/types.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
@@ -86,6 +87,8 @@ export async function authenticateServiceProvider(
   const sep = decoded.indexOf(':');
   if (sep <= 0) return {};
   const clientId = decoded.slice(0, sep);
+  // a client id holding a NUL names no provider (and PostgreSQL would refuse the query)
+  if (!isStorableText(clientId)) return {};
   const secret = decoded.slice(sep + 1);
   const row = await db
     .selectFrom('service_providers')
