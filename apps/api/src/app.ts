@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { assertWritable, databaseFileProblem } from './db/index.ts';
+import { isUnstorableText } from './db/dialect.ts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -186,7 +187,8 @@ function errorHandler() {
     // a path no file can have (`//`, `/./`, a NUL), refused by @fastify/static: as any unknown path,
     // the login page for a browser (§2), else 404
     if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
-    const status = error.statusCode ?? 500;
+    // a NUL that reached PostgreSQL past every schema and lookup: bad input, as SQLite takes it
+    const status = isUnstorableText(error) ? 400 : (error.statusCode ?? 500);
     if (status === 413) return sendError(reply, 413, 'payloadTooLarge');
     if (status === 404) return sendError(reply, 404, 'notFound');
     if (status >= 400 && status < 500) {

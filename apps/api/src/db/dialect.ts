@@ -10,6 +10,16 @@ export const autoIncrementId =
       ? table.addColumn('id', 'serial', (c) => c.primaryKey())
       : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
+/**
+ * Whether PostgreSQL refused a value its text cannot hold: a NUL (22021, `invalid byte sequence for
+ * encoding "UTF8": 0x00`) or a `\u0000` in JSON it was to read (22P05). Only a client's input
+ * carries one, and SQLite would have found nothing by it: the client's mistake, never a 500.
+ */
+export const isUnstorableText = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+};
+
 /** Whether a write failed on a foreign key (SQLite's and PostgreSQL's codes): what it names is gone. */
 export const isForeignKeyViolation = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
