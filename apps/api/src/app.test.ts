@@ -23,11 +23,18 @@ import {
   messages,
   type PrerenderManifest,
 } from '@frontdoor/contract';
+import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { createDb } from './db/index.ts';
-import { DIALECTS, createTestApp, type TestApp } from '../test/harness.ts';
+import { DIALECTS, TEST_START, createTestApp, type TestApp } from '../test/harness.ts';
+import { deriveSecret, loadIdentityKeys } from './identity/keys.ts';
+import { PORTAL_CLIENT_ID } from './services/portal-config.ts';
 import { createLogger } from './services/logger.ts';
-import { TEST_DATABASE_URL } from '../test/test-db.ts';
+import { TEST_DATABASE_URL, TEST_SECRET, createTestDb } from '../test/test-db.ts';
+import { createTestContext } from '../test/context.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { ok } from './services/http.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'fd-dist-'));
 mkdirSync(path.join(dist, 'static'));
@@ -702,4 +709,276 @@ describe('TRUST_PROXY with a proxy that names no client', () => {
       await t.close();
     }
   });
+});
+
+/**
+ * A NUL (U+0000) in a token, id or code names nothing stored: PostgreSQL's text cannot even hold one
+ * and refused every query carrying it (22021), a 500 and an error line, where SQLite found nothing.
+ * Each request is answered as its route answers bad input or an unknown value, alike on both.
+ */
+describe('a NUL in a token, id or code', () => {
+  interface Target {
+    t: TestApp;
+    lines: { level: number }[];
+    /** HTTP Basic of the portal's own client at the authorization server. */
+    portalClient: string;
+  }
+  const targets = new Map<string, Target>();
+  beforeAll(async () => {
+    for (const { dialect } of DIALECTS.filter((d) => !d.skip)) {
+      const lines: { level: number }[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line) => void lines.push(JSON.parse(line) as { level: number }) },
+      });
+      const t = await createTestApp(dialect, { logger });
+      const { secret } = await loadIdentityKeys(t.db, t.clock.now());
+      const credentials = `${PORTAL_CLIENT_ID}:${deriveSecret(secret, 'portal-client', PORTAL_CLIENT_ID)}`;
+      targets.set(dialect, {
+        t,
+        lines,
+        portalClient: `Basic ${Buffer.from(credentials).toString('base64')}`,
+      });
+    }
+  });
+  afterAll(async () => {
+    for (const { t } of targets.values()) await t.close();
+  });
+
+  const csrf = { cookie: `${CSRF_COOKIE}=x`, [CSRF_HEADER]: 'x' };
+  const json = { 'content-type': 'application/json' };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const signup = { first: 'A', last: 'B', email: 'n@x.co', pw: 'Abcdefgh-1234x', description: 'teacher' };
+  const callback = encodeURIComponent('http://localhost:8080/api/auth/callback');
+  const browser = `fd_browser=${'b'.repeat(43)}`;
+
+  /** What a client reads of an answer: its status, then the envelope's code, OAuth's error or a page's message. */
+  const answerOf = (res: LightMyRequestResponse): string => {
+    const type = String(res.headers['content-type'] ?? '');
+    if (type.startsWith('application/json')) {
+      const body = res.json<{ code?: string; error?: string; status?: string }>();
+      return `${res.statusCode} ${body.code ?? body.error ?? body.status}`;
+    }
+    if (type.startsWith('text/html')) {
+      const alert = /<p role="alert">([^<]*)<\/p>/.exec(res.body)?.[1];
+      const note = /<p class="note"[^>]*>([^<]*)<\/p>/.exec(res.body)?.[1];
+      const code = Object.entries(messages).find(([, text]) => text === alert)?.[0] ?? alert;
+      return `${res.statusCode} page ${code}${note ? ` (${note})` : ''}`;
+    }
+    return `${res.statusCode} ${res.body}`;
+  };
+
+  const cases: [name: string, send: (target: Target) => Promise<string>, answer: string][] = [
+    ...(
+      [
+        ['an invite code', { url: '/api/devportal/getInviteEmail/a%00b' }, '400 badRequest'],
+        ["a login request's csrf", { url: '/api/gateway/getCsrfLogin/a%00b' }, '400 badRequest'],
+        [
+          "an access code's sp_id",
+          { url: '/api/accessCodes/login/123456/a%00b', headers: { 'sec-fetch-site': 'same-origin' } },
+          '400 badRequest',
+        ],
+        ["get_csrf's login csrf", { url: '/api/social/get_csrf?p=Google&c=a%00b' }, '400 badRequest'],
+        [
+          "the callback's state: the refusal page of a bad state",
+          { url: '/api/auth/callback?code=x&state=a%00b' },
+          '400 page stateInvalid',
+        ],
+        [
+          "a cookie hash's login csrf, on the refusal page a browser gets",
+          {
+            url: `/api/auth/cookie?hash=ab&return_url=${encodeURIComponent('http://x.test/')}&token=a%00b`,
+            headers: { accept: 'text/html' },
+          },
+          '400 page badRequest',
+        ],
+        [
+          "a service provider's client id (HTTP Basic)",
+          {
+            method: 'POST',
+            url: '/api/gateway/createCsrfLogin',
+            headers: { authorization: 'Basic ADoA', ...json },
+            payload: JSON.stringify({ url: 'http://127.0.0.1:8311/dev/sp' }),
+          },
+          '401 serviceProviderAuthFailed',
+        ],
+        [
+          "a service provider's client id, asking after a session",
+          { url: `/api/gateway/session/${'a'.repeat(64)}`, headers: { authorization: 'Basic ADoA' } },
+          '401 serviceProviderAuthFailed',
+        ],
+        [
+          "sign-up's invite code",
+          {
+            method: 'POST',
+            url: '/api/cognito/signup',
+            headers: { ...csrf, ...json },
+            payload: JSON.stringify({ ...signup, code: '\u0000' }),
+          },
+          '400 badRequest',
+        ],
+        [
+          "a password sign-in's interaction uid",
+          {
+            method: 'POST',
+            url: '/api/cognito/login',
+            headers: { ...csrf, ...json },
+            payload: JSON.stringify({ email: 'n@x.co', password: 'x', uid: 'a\u0000b' }),
+          },
+          '400 badRequest',
+        ],
+        [
+          "authorize's client_id",
+          { url: '/oidc/oauth2/authorize?client_id=a%00b' },
+          '400 page badRequest (client is invalid)',
+        ],
+        [
+          "revoke's token and client_id",
+          {
+            method: 'POST',
+            url: '/oidc/oauth2/revoke',
+            headers: form,
+            payload: 'token=a%00b&client_id=a%00',
+          },
+          '401 invalid_client',
+        ],
+        [
+          "the token endpoint's code and client_id",
+          {
+            method: 'POST',
+            url: '/oidc/oauth2/token',
+            headers: form,
+            payload: 'grant_type=authorization_code&code=a%00b&client_id=a%00b',
+          },
+          '401 invalid_client',
+        ],
+        ["the dev mailbox's address", { url: '/dev/mailbox.json?to=%00' }, '400 badRequest'],
+        ["the dev mailbox page's address", { url: '/dev/mailbox?to=%00' }, '400 badRequest'],
+      ] as const
+    ).map(([name, request, answer]): (typeof cases)[number] => [
+      name,
+      async ({ t }) => answerOf(await t.app.inject(request)),
+      answer,
+    ]),
+    [
+      'the code a known client trades',
+      async ({ t, portalClient }) =>
+        answerOf(
+          await t.app.inject({
+            method: 'POST',
+            url: '/oidc/oauth2/token',
+            headers: { ...form, authorization: portalClient },
+            payload: `grant_type=authorization_code&code=a%00b&redirect_uri=${callback}&code_verifier=${'v'.repeat(43)}`,
+          }),
+        ),
+      '400 invalid_grant',
+    ],
+    [
+      'the token a known client revokes',
+      async ({ t, portalClient }) =>
+        answerOf(
+          await t.app.inject({
+            method: 'POST',
+            url: '/oidc/oauth2/revoke',
+            headers: { ...form, authorization: portalClient },
+            payload: 'token=a%00b',
+          }),
+        ),
+      '200 ',
+    ],
+    [
+      "an authorization's state, at its interaction",
+      async ({ t }) => {
+        const authorize = await t.app.inject({
+          url: `/oidc/oauth2/authorize?client_id=${PORTAL_CLIENT_ID}&response_type=code&scope=openid&redirect_uri=${callback}&state=a%00b&code_challenge=${'c'.repeat(43)}&code_challenge_method=S256`,
+          headers: { cookie: browser },
+        });
+        const cookies = authorize.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+        return answerOf(
+          await t.app.inject({
+            url: String(authorize.headers.location),
+            headers: { cookie: `${browser}; ${cookies}`, accept: 'text/html' },
+          }),
+        );
+      },
+      '400 page stateInvalid',
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: no 500 and no error line; SQLite and PostgreSQL answer alike',
+    async (_name, send, answer) => {
+      const answers: Record<string, string> = {};
+      for (const [dialect, target] of targets) {
+        const before = target.lines.length;
+        answers[dialect] = await send(target);
+        expect(target.lines.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+      }
+      const expected = Object.fromEntries([...targets.keys()].map((dialect) => [dialect, answer]));
+      expect(answers).toEqual(expected);
+    },
+  );
+
+  it.skipIf(DIALECTS.some((d) => d.dialect === 'postgres' && d.skip))(
+    'a NUL past every schema and lookup (a route to come) that PostgreSQL refuses (22021, 22P05) is 400 badRequest and an info line; any other database failure stays a 500',
+    async () => {
+      const lines: { level: number; msg: string; err?: unknown }[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+      });
+      const { db, drop } = await createTestDb('postgres');
+      const config = loadConfig({
+        APP_ENV: 'development',
+        PUBLIC_URL: 'http://localhost:8080',
+        SECRET: TEST_SECRET,
+        WEB_DIST: '/nonexistent-dist',
+      });
+      const app = await buildApp(await createTestContext({ config, db, now: () => TEST_START, logger }));
+      try {
+        app.get('/api/test/user/:id', async (request) => {
+          const { id } = request.params as { id: string };
+          return ok(
+            (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) ?? null,
+          );
+        });
+        app.get('/api/test/json/:value', async (request) => {
+          const { value } = request.params as { value: string };
+          return ok((await sql`select ${value}::jsonb as v`.execute(db)).rows);
+        });
+        app.get('/api/test/broken', async () => ok(await sql`select * from no_such_table`.execute(db)));
+        await app.ready();
+        for (const [url, message] of [
+          // 22021: a NUL in a text parameter
+          ['/api/test/user/a%00b', /0x00/],
+          // 22P05: a \u0000 in JSON read as jsonb
+          [`/api/test/json/${encodeURIComponent('"a\\u0000b"')}`, /Unicode escape/],
+        ] as const) {
+          const before = lines.length;
+          const res = await app.inject({ url });
+          expect(res.statusCode, url).toBe(400);
+          expect(res.json(), url).toEqual({ status: 'error', msg: messages.badRequest, code: 'badRequest' });
+          const logged = lines.slice(before);
+          expect(
+            logged.filter((line) => line.level >= 50),
+            url,
+          ).toEqual([]);
+          expect(logged, url).toContainEqual(
+            expect.objectContaining({
+              level: 30,
+              msg: 'bad request',
+              // the logger redacts every `code`: PostgreSQL's message names the refusal
+              err: expect.objectContaining({ message: expect.stringMatching(message) }),
+            }),
+          );
+        }
+        const broken = await app.inject({ url: '/api/test/broken' });
+        expect(broken.statusCode).toBe(500);
+        expect(broken.json()).toMatchObject({ code: 'internalError' });
+      } finally {
+        await app.close();
+        await drop();
+      }
+    },
+  );
 });
