@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { isMessageCode } from '@frontdoor/contract';
+import { HASHED_DIR, isMessageCode } from '@frontdoor/contract';
 import { maskEmailsInJson, scrubUrl } from '@frontdoor/contract/scrub';
 import { answeredCode } from './http.ts';
 
@@ -166,10 +166,10 @@ export function noteOidcRefusal(
 
 /**
  * Routes answered many times a minute without anyone asking for a line: a load balancer's probes, a
- * scraper, a page's static files (@fastify/static's `/*`). Their answers are logged at debug, what goes
- * wrong with them (a status of 400 or more) as any other's.
+ * scraper, a page's static files (@fastify/static's `/*` and the hashed files' `/static/*`). Their
+ * answers are logged at debug, what goes wrong with them (a status of 400 or more) as any other's.
  */
-const ROUTINE_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/*']);
+const ROUTINE_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/*', `/${HASHED_DIR}/*`]);
 
 /**
  * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
