@@ -53,7 +53,8 @@ describe.each(DIALECTS)('migration 012 on a database with accounts ($dialect)', 
           .values({ domain: 'schule-mu\u0308llheim.de', account_type: 'Federated' })
           .execute();
 
-        await migrateTo(db, { secret: TEST_SECRET });
+        // as 012 left them (019 spells domains anew: its own test)
+        await migrateTo(db, { secret: TEST_SECRET }, '012_email_spelling');
         const users = await db.selectFrom('users').select(['id', 'email']).execute();
         const emailOf = (id: string) => users.find((user) => user.id === id)?.email;
         expect(emailOf(international.id)).toBe('a@bücher.example');

@@ -1,5 +1,12 @@
-import { normalizeDomain, normalizeEmail } from '@frontdoor/contract';
 import type { Kysely } from 'kysely';
+
+/**
+ * The spelling of contract normalizeEmail as this migration shipped: trimmed, lower case, composed.
+ * Kept here, as it was: what 019 added (the domain's ASCII form) is 019's to do, with its own rule
+ * for two accounts of one inbox.
+ */
+const normalizeEmail = (value: string): string => value.trim().toLowerCase().normalize('NFC');
+const normalizeDomain = normalizeEmail;
 
 /**
  * One spelling per address (contract normalizeEmail): stored addresses with decomposed letters take
