@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -5,8 +6,9 @@ import {
   containsPersonalWord,
   greaterThanZeroRule,
   isValidEmail,
-  normalizeEmail,
   normalizeDigits,
+  normalizeDomain,
+  normalizeEmail,
   passwordFlags,
   passwordRule,
   personalWords,
@@ -148,14 +150,113 @@ describe('email and access code rules (§5)', () => {
     for (const email of [...lists, ...more, ...odd, ...domains])
       expect(isValidEmail(email), email).toBe(false);
   });
-  it('normalises one address to one spelling: lower case, composed', () => {
+  it('normalises one address to one spelling: lower case, composed, the domain as it is mailed', () => {
     expect(normalizeEmail(' Teacher@School.ORG ')).toBe('teacher@school.org');
-    expect(normalizeEmail('Zoe\u0308@Bücher.example')).toBe('zo\u00eb@bücher.example');
+    expect(normalizeEmail('Zoe\u0308@Bücher.example')).toBe('zo\u00eb@xn--bcher-kva.example');
   });
   it('access codes are exactly 6 characters', () => {
     expect(accessCodeSchema.safeParse('123456').success).toBe(true);
     expect(accessCodeSchema.safeParse('12345').error?.issues[0]?.message).toBe('accessCodeLength');
     expect(accessCodeSchema.safeParse('1234567').error?.issues[0]?.message).toBe('accessCodeLength');
+  });
+});
+
+describe('one inbox, one spelling: the domain in its IDNA ASCII form, as nodemailer sends to it', () => {
+  // each of these was an account of its own, every mail of which went to victim@school.org
+  const lookAlikes = [
+    'victim@ｓchool.org', // full-width s
+    'victim@school\uFE00.org', // a variation selector
+    'victim@school\uFE01.org',
+    'victim@school\uFE00\uFE01.org',
+    'victim@sch\u034Fool.org', // the combining grapheme joiner
+    'victim@ſchool.org', // the long s
+    'victim@school.ｏrg',
+    'victim@SCHOOL.ORG',
+    ' victim@ＳＣＨＯＯＬ.org ',
+  ];
+
+  it('gives every look-alike of a domain the one address the mail goes to', () => {
+    for (const email of lookAlikes) {
+      expect(isValidEmail(email), email).toBe(true);
+      expect(normalizeEmail(email), email).toBe('victim@school.org');
+    }
+  });
+
+  it('spells an international domain in its xn-- form, however it was typed', () => {
+    for (const email of [
+      'a@bücher.de',
+      'a@xn--bcher-kva.de',
+      'A@XN--BCHER-KVA.DE',
+      'a@BÜCHER.de',
+      'a@bu\u0308cher.de',
+    ])
+      expect(normalizeEmail(email), email).toBe('a@xn--bcher-kva.de');
+    expect(normalizeEmail('ünï@École.example')).toBe('ünï@xn--cole-9oa.example');
+  });
+
+  it("maps the domain's letter case as the mailer does, not as toLowerCase does", () => {
+    // toLowerCase makes a word-final Σ a ς (another domain); UTS46 makes it σ
+    for (const email of ['a@ΑΣ.gr', 'a@STRA\u1E9EE.de']) {
+      const domain = email.slice(2);
+      expect(normalizeEmail(email), email).toBe(`a@${domainToASCII(domain)}`);
+    }
+    expect(normalizeEmail('a@ΑΣ.gr')).not.toBe(`a@${domainToASCII('ας.gr')}`);
+  });
+
+  it('refuses an xn-- label that does not decode, on the server as a browser does', () => {
+    for (const email of ['a@xn--zz.org', 'a@xn--a.org', 'a@xn--.org', 'a@xn--u-ccb.de', 'a@b.xn--ü.de']) {
+      expect(isValidEmail(email), email).toBe(false);
+    }
+    // a refused address keeps the spelling of old, so an account made before the rule is still found
+    expect(normalizeEmail(' A@Xn--ZZ.org ')).toBe('a@xn--zz.org');
+  });
+
+  it('refuses a domain the host parser refuses or maps to what is no domain', () => {
+    // a label that starts with a combining mark, a label of ignorable characters only, Hebrew beside
+    // Latin in one label (bidi rule), a parenthesised digit that maps to `(1)`
+    const refused = ['a@\u0301x.org', 'a@x.\u034F.org', 'a@\u05d0a.org', 'a@x⑴.org'];
+    for (const email of refused) expect(isValidEmail(email), email).toBe(false);
+    expect(normalizeEmail('Zoe\u0308@x⑴.org')).toBe('zo\u00eb@x⑴.org');
+    // what the parser would cut at a slash or a hash is refused before it reads it
+    for (const email of ['a@x.org/y.org', 'a@evil.org#x.org', 'a@x.org:25', 'a@x.org?y'])
+      expect(isValidEmail(email), email).toBe(false);
+  });
+
+  it('refuses an address whose mailed spelling is longer than an address may be', () => {
+    // twelve Han characters a label, each label some forty characters in its xn-- form
+    const label = Array.from({ length: 12 }, (_, i) => String.fromCodePoint(0x4e00 + i * 997)).join('');
+    const typed = `a@${Array(7).fill(label).join('.')}.de`;
+    expect(typed.length).toBeLessThan(100);
+    expect(isValidEmail(typed)).toBe(false);
+    expect(isValidEmail(`a@${Array(5).fill(label).join('.')}.de`)).toBe(true);
+  });
+
+  it('spells a domain on its own as an address spells it (realm overrides)', () => {
+    expect(normalizeDomain(' Bücher.DE ')).toBe('xn--bcher-kva.de');
+    expect(normalizeDomain('ｓchool\uFE00.org')).toBe('school.org');
+    expect(normalizeDomain('Sch\u00fcle-Mu\u0308llheim.de')).toBe(
+      normalizeEmail('a@schüle-müllheim.de').slice(2),
+    );
+    expect(normalizeDomain('X⑴.org')).toBe('x⑴.org');
+  });
+
+  it('gives a spelling with an ASCII domain that is its own spelling (the API may normalise what the SPA normalised)', () => {
+    const unit = fc.constantFrom(
+      ...'aZ.-@ü\u0308ſＳｓ\u034F\uFE00\u00ADΣßẞ'.split(''),
+      'xn--',
+      'bücher',
+      '.org',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 16 }), (typed) => {
+        if (!isValidEmail(typed)) return;
+        const email = normalizeEmail(typed);
+        expect(email.slice(email.lastIndexOf('@') + 1)).toMatch(/^[\x21-\x7e]+$/);
+        expect(isValidEmail(email)).toBe(true);
+        expect(normalizeEmail(email)).toBe(email);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

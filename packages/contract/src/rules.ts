@@ -1,4 +1,5 @@
-import { MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH } from './constants.ts';
+import { punycodeDecodes } from '#punycode';
+import { EMAIL_MAX_LENGTH, MIN_PASSWORD_LENGTH, MIN_PERSONAL_WORD_LENGTH } from './constants.ts';
 
 /** §5 password rule: each failure is flagged separately; valid means no flags. */
 export type PasswordFlag =
@@ -84,21 +85,50 @@ export function greaterThanZeroRule(
  * built from tables a school Chromebook would pay for before the login page answers a tap.
  */
 let emailPattern: RegExp | undefined;
-export const isValidEmail = (value: string): boolean =>
-  (emailPattern ??= new RegExp(
-    String.raw`^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
-    'u',
-  )).test(value.trim());
+
+const composed = (value: string): string => value.toLowerCase().normalize('NFC');
 
 /**
- * One spelling per address: trimmed, lower case, composed (NFC: `zoë` typed as e and a combining
- * diaeresis is the same account). An international domain stays as typed: its xn-- form would
- * cost the first script more than the rare second account of one mailbox is worth.
+ * An address in its one spelling (normalizeEmail), or undefined where it has none. The local part
+ * lower case and composed (NFC: `zoë` typed as e and a combining diaeresis is one account). The
+ * domain as the mailer sends to it: its IDNA ASCII form by the WHATWG URL host parser (UTS46, as
+ * nodemailer's url.domainToASCII and a browser's email field map it), so full-width letters are
+ * ASCII, ignorable characters (variation selectors, U+034F, a soft hyphen) gone, `ſ` an s, upper
+ * case lower and an international domain its xn-- form: `victim@ｓchool.org` and
+ * `victim@school\uFE00.org` are the one account of victim@school.org, `a@bücher.de` that of
+ * `a@xn--bcher-kva.de`. The domain goes to the parser as typed, as nodemailer hands it over: UTS46's
+ * case mapping is not toLowerCase's (`ẞ`, a word-final `Σ`). None where the parser refuses the domain
+ * or gives back what is no domain (`x⑴.org` as `x(1).org`), an xn-- label does not decode, or the
+ * spelling is longer than an address may be (a form would refuse the address it stored).
  */
-export const normalizeEmail = (value: string): string => value.trim().toLowerCase().normalize('NFC');
+function spelled(value: string): string | undefined {
+  const email = value.trim();
+  const domainAt = email.lastIndexOf('@') + 1;
+  const pattern = (emailPattern ??= new RegExp(
+    String.raw`^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$`,
+    'u',
+  ));
+  try {
+    const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
+    const spelling = composed(email.slice(0, domainAt)) + domain;
+    // what the parser gives back counts only for a typed domain of the pattern's shape: it cuts `x.org/y` to x.org
+    const shaped = pattern.test(email) && pattern.test(spelling) && spelling.length <= EMAIL_MAX_LENGTH;
+    if (shaped && punycodeDecodes(domain)) return spelling;
+  } catch {
+    // a domain the parser refuses
+  }
+}
+
+export const isValidEmail = (value: string): boolean => !!spelled(value);
+
+/**
+ * One spelling per inbox (spelled above). An address isValidEmail refuses keeps the spelling of old,
+ * trimmed, lower case and composed: an account made before a stricter rule is still found by it.
+ */
+export const normalizeEmail = (value: string): string => spelled(value) ?? composed(value.trim());
 
 /** A domain in normalizeEmail's spelling (realm discovery and its overrides are keyed by it). */
-export const normalizeDomain = normalizeEmail;
+export const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.trim()}`).slice(2);
 
 /**
  * A name as it is kept, typed or asserted by a provider: each run of controls, line breaks and bidi

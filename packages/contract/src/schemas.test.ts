@@ -159,6 +159,36 @@ describe('email fields: one normalisation (normalizeEmail), in the contract', ()
     );
   });
 
+  it('every form gives a look-alike domain the one spelling of its inbox, and refuses bad punycode', () => {
+    for (const typed of ['Victim@ｓchool.org', 'victim@school\uFE00.org', 'victim@ſchool.org']) {
+      expect(validateEmailBody.parse({ email: typed }).email).toBe('victim@school.org');
+      expect(
+        signupBody.parse({ first: 'A', last: 'L', email: typed, pw, description: 'teacher' }).email,
+      ).toBe('victim@school.org');
+      expect(sendResetBody.parse({ un: typed }).un).toBe('victim@school.org');
+    }
+    expect(realmBody.parse({ email: 'ana@Bücher.de' }).email).toBe('ana@xn--bcher-kva.de');
+    const email = 'ana@xn--zz.org';
+    expect(firstError(validateEmailBody.safeParse({ email }))).toBe(messages.emailFormatInvalid);
+    expect(
+      firstError(signupBody.safeParse({ first: 'Ada', last: 'L', email, pw, description: 'teacher' })),
+    ).toBe(messages.emailInvalidSignup);
+  });
+
+  it('an address in any script the schema gave back has an ASCII domain and parses to itself', () => {
+    const unit = fc.constantFrom(...'aB.@ü\u0308ｓſ\u034F\uFE00Σ'.split(''), 'xn--', 'bücher', '.org');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 14 }), (address) => {
+        const once = emailSchema.safeParse(address);
+        if (!once.success) return;
+        expect(once.data.slice(once.data.lastIndexOf('@') + 1)).toMatch(/^[\x21-\x7e]+$/);
+        expect(emailSchema.parse(once.data)).toBe(once.data);
+        expect(once.data).toBe(normalizeEmail(address));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('each form keeps its own refusal, for a bad or an over-long address', () => {
     const long = `${'a'.repeat(250)}@b.co`;
     for (const email of ['nope', long]) {

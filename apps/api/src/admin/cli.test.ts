@@ -54,19 +54,50 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   afterAll(async () => t?.close());
 
   it.skipIf(skip)(
-    'realm set keys a domain as an address spells it (lower case, composed), so the override holds',
+    'realm set keys a domain as an address spells it (its xn-- form), so the override holds however the address is typed',
     async () => {
       // typed decomposed: u and a combining diaeresis
       expect(
         await run('realm', 'set', '--domain', 'Schule-Mu\u0308llheim.de', '--type', 'Federated'),
       ).toEqual({
-        domain: 'schule-m\u00fcllheim.de',
+        domain: 'xn--schule-mllheim-nsb.de',
         accountType: 'Federated',
       });
-      const realm = await t
-        .client()
-        .post('/api/v2/auth/microsoft-user-realm', { email: 'a@schule-müllheim.de' });
-      expect(realm.json().payload).toMatchObject({ accountType: 'Federated' });
+      for (const email of ['a@schule-müllheim.de', 'a@xn--schule-mllheim-nsb.de', 'a@ｓchule-müllheim.de']) {
+        const realm = await t.client().post('/api/v2/auth/microsoft-user-realm', { email });
+        expect(realm.json().payload, email).toMatchObject({ accountType: 'Federated' });
+      }
+    },
+  );
+
+  it.skipIf(skip)(
+    'user create, invite create and user find spell a look-alike domain as its mail is sent',
+    async () => {
+      // typed with a full-width s, as Chromium's email field never sends it
+      const { id } = await run(
+        'user',
+        'create',
+        '--email',
+        'ana@ｓchool.example',
+        '--first',
+        'Ana',
+        '--last',
+        'L',
+      );
+      expect(await findUserByEmail(t.db, 'ana@school.example')).toMatchObject({ id });
+      for (const typed of ['ana@school.example', 'ana@ｓchool.example', 'ana@school\uFE00.example'])
+        expect(await run('user', 'find', '--email', typed)).toMatchObject({ accounts: [{ id }] });
+      expect(await run('user', 'show', '--email', 'ana@ſchool.example')).toMatchObject({ id });
+      const { code } = await run('invite', 'create', '--email', 'bo@ｓchool.example');
+      const invite = await t.db
+        .selectFrom('invites')
+        .select('email')
+        .where('code', '=', String(code))
+        .executeTakeFirstOrThrow();
+      expect(invite.email).toBe('bo@school.example');
+      await expect(
+        run('user', 'create', '--email', 'ana@xn--zz.example', '--first', 'A', '--last', 'L'),
+      ).rejects.toThrow('--email: not a valid email address');
     },
   );
 

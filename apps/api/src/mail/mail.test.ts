@@ -1,7 +1,9 @@
+import { domainToASCII } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { INVITE_TTL_DAYS, isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import {
@@ -294,6 +296,37 @@ describe('addresses a mail goes to', () => {
         if (!isValidEmail(typed)) return;
         const email = normalizeEmail(typed);
         expect(addressparser(email)).toEqual([{ name: '', address: email }]);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('every address the contract accepts is kept with the domain nodemailer sends its mail to, however typed', () => {
+    // look-alikes of ASCII letters (full-width, the long s), ignorable characters (U+034F, a variation
+    // selector), letters whose case UTS46 maps otherwise than toLowerCase (ẞ, Σ), IDN and xn-- labels
+    const unit = fc.constantFrom(
+      ...'aZ.@-ü\u0308ſＳｓ\u034F\uFE00ẞΣ'.split(''),
+      'xn--',
+      'xn--bcher-kva',
+      'bücher',
+      '.org',
+    );
+    /** The recipient nodemailer puts in the SMTP envelope (RCPT TO) of a mail to `to`. */
+    const envelopeTo = (to: string) =>
+      new MailComposer({ from: 'a@portal.test', to }).compile().getEnvelope().to;
+    const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 16 }), (typed) => {
+        if (!isValidEmail(typed)) return;
+        const stored = domainOf(normalizeEmail(typed));
+        expect(stored).toBe(domainToASCII(stored));
+        // a mail to the typed spelling went to the stored domain: it is one account, not another
+        const [typedRecipient = ''] = envelopeTo(typed);
+        expect(domainToASCII(domainOf(typedRecipient))).toBe(stored);
+        // and a mail to the stored spelling goes there too (a local part beyond ASCII takes the
+        // domain's Unicode form, SMTPUTF8, whose ASCII form it is; the local part is the test above's)
+        const [recipient = ''] = envelopeTo(normalizeEmail(typed));
+        expect(domainToASCII(domainOf(recipient))).toBe(stored);
       }),
       { numRuns: 5000 },
     );

@@ -28,6 +28,7 @@ import { DAY_MS } from '../services/limits.ts';
 import { createSession, readSession } from '../services/sessions.ts';
 import { startMasquerade } from '../services/masquerade.ts';
 import { resolveUpstreamAccount } from '../identity/linked-identities.ts';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import type { UpstreamIdentity } from '../identity/upstream-identity.ts';
 
 /** A Clever student as the roster gives them: an untrusted email, a district, a school, a role. */
@@ -75,6 +76,16 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(await status('verify@school.test')).toEqual({ status: 'success', payload: 'verify' });
       expect(await status('reset@school.test')).toEqual({ status: 'success', payload: 'reset-password' });
       expect(await status('nobody@school.test')).toEqual({ status: 'success', payload: 'create-account' });
+    });
+
+    it('finds an account made with a look-alike domain by the address its mail goes to', async () => {
+      // an operator's `user create` typed with a full-width s: Chromium's email field sends the ASCII form
+      const { values } = parseAdminArgs(['--email', 'ana@ｓchool.test', '--first', 'Ana', '--last', 'Lima']);
+      await runAdminCommand(t.ctx, ['user', 'create'], values);
+      const c = t.client();
+      const status = async (email: string) => (await c.post('/api/auth/validateEmail', { email })).json();
+      expect(await status('ana@school.test')).toEqual({ status: 'success', payload: 'verify' });
+      expect(await status('ana@school\uFE00.test')).toEqual({ status: 'success', payload: 'verify' });
     });
 
     it('refuses an invalid email with the contract message', async () => {

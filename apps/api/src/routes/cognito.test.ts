@@ -189,6 +189,46 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
     });
 
+    it('takes a look-alike of a taken address (another domain spelling of its inbox) as that address: one account, one mail', async () => {
+      const email = 'look-alike@school.test';
+      const browser = t.client();
+      const first = await browser.post('/api/cognito/signup', signup(email));
+      expect(first.json()).toEqual({ status: 'success', payload: { email } });
+      // each of these was an account of its own, with a mail limit of its own, all mailing look-alike@school.test
+      const lookAlikes = [
+        'look-alike@ｓchool.test', // a full-width s
+        'look-alike@school\uFE00.test', // a variation selector, and any run of them
+        'look-alike@school\uFE00\uFE01.test',
+        'look-alike@sch\u034Fool.test', // the combining grapheme joiner
+        'look-alike@ſchool.test', // the long s
+        'look-alike@school.ｔest',
+      ];
+      // anyone else's sign-up of it: the address is taken
+      for (const lookAlike of lookAlikes) {
+        const other = await t
+          .client()
+          .post('/api/cognito/signup', signup(lookAlike, { pw: 'Another-Horse-8-Battery' }));
+        expect(other.statusCode, lookAlike).toBe(409);
+        expect(other.json().code).toBe('accountExists');
+      }
+      // from the browser that signed up, the same sign-up sent again: answered as the first was
+      const again = await browser.post('/api/cognito/signup', signup('Look-Alike@ＳＣＨＯＯＬ.test'));
+      expect(again.json()).toEqual(first.json());
+      const accounts = await t.db
+        .selectFrom('users')
+        .select('email')
+        .where('email', 'like', 'look-alike@%')
+        .execute();
+      expect(accounts).toEqual([{ email }]);
+      expect((await lastMail(t, email)).code).toMatch(/^\d{6}$/);
+      const mails = await t.db
+        .selectFrom('mailbox')
+        .select('to_address')
+        .where('to_address', 'like', 'look-alike@%')
+        .execute();
+      expect(mails).toEqual([{ to_address: email }]);
+    });
+
     it.each([
       [{ first: '' }, messages.firstNameRequired],
       [{ last: '  ' }, messages.lastNameRequired],
@@ -199,6 +239,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       [{ email: 'victim@school.test>' }, messages.emailInvalidSignup],
       [{ email: 'a<victim@school.test>' }, messages.emailInvalidSignup],
       [{ email: 'a,victim@school.test' }, messages.emailInvalidSignup],
+      // an xn-- label that decodes to nothing (a browser's email field refuses it too)
+      [{ email: 'victim@xn--zz.test' }, messages.emailInvalidSignup],
       [{ pw: 'short' }, messages.passwordPolicy],
       [{ pw: 'alllowercase-and-long1' }, messages.passwordPolicy],
       [{ description: 'astronaut' }, messages.descriptionRequired],
