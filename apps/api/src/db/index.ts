@@ -33,6 +33,7 @@ import * as m015 from './migrations/015_crm_contact.ts';
 import * as m016 from './migrations/016_foreign_key_indexes.ts';
 import * as m017 from './migrations/017_outbox_request.ts';
 import * as m018 from './migrations/018_last_sign_in.ts';
+import * as m019 from './migrations/019_email_domains.ts';
 
 export type Db = Kysely<Database>;
 
@@ -309,6 +310,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '016_foreign_key_indexes': m016,
   '017_outbox_request': m017,
   '018_last_sign_in': m018,
+  '019_email_domains': m019,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -1,0 +1,105 @@
+import { normalizeDomain, normalizeEmail } from '@frontdoor/contract';
+import type { Kysely } from 'kysely';
+
+/** The audit event of an address or domain this migration left in its old spelling (`audit list --event`). */
+export const SPELLING_KEPT = 'spelling.kept';
+
+interface Spelled {
+  users: { id: string; email: string; confirmed: number; created_at: number };
+  invites: { code: string; email: string };
+  user_identities: { id: number; email: string | null };
+  mailbox: { id: number; to_address: string };
+  realm_overrides: { domain: string };
+  audit_log: {
+    at: number;
+    event: string;
+    user_id: string | null;
+    sp_id: string | null;
+    address: string | null;
+    detail: string;
+  };
+}
+
+/**
+ * One spelling per inbox (contract normalizeEmail): a stored address's domain takes its IDNA ASCII
+ * form, the one its mail is sent to (`ana@ｓchool.org` and `ana@school\uFE00.org` become
+ * ana@school.org, `a@bücher.de` a@xn--bcher-kva.de), so its account is found by the address as every
+ * form and the admin CLI now spell it; so do invites, identities' asserted addresses, the development
+ * mailbox and realm overrides' domains. Where the new spelling is another account's already, both
+ * stay as they are (one inbox, two accounts: an operator merges them) and the audit log says so, an
+ * entry `spelling.kept` for the account left with its old spelling, naming the one holding the new
+ * (`heldBy`); likewise for a realm override whose domain another override holds. Among accounts
+ * whose new spelling nobody holds yet, a confirmed one takes it before an unconfirmed one, then the
+ * oldest.
+ */
+export async function up(untyped: Kysely<unknown>): Promise<void> {
+  const db = untyped as Kysely<Spelled>;
+  const kept = (detail: Record<string, unknown>, userId: string | null = null) =>
+    db
+      .insertInto('audit_log')
+      .values({
+        at: Date.now(),
+        event: SPELLING_KEPT,
+        user_id: userId,
+        sp_id: null,
+        address: null,
+        detail: JSON.stringify({ migration: '019_email_domains', ...detail }),
+      })
+      .execute();
+
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .orderBy('confirmed', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const holders = new Map(users.map((user) => [user.email, user.id]));
+  for (const user of users) {
+    const email = normalizeEmail(user.email);
+    if (email === user.email) continue;
+    const heldBy = holders.get(email);
+    if (heldBy !== undefined) {
+      await kept({ table: 'users', heldBy }, user.id);
+      continue;
+    }
+    holders.set(email, user.id);
+    await db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
+  }
+
+  // no unique address: each row simply takes the new spelling
+  for (const invite of await db.selectFrom('invites').select(['code', 'email']).execute()) {
+    const email = normalizeEmail(invite.email);
+    if (email !== invite.email)
+      await db.updateTable('invites').set({ email }).where('code', '=', invite.code).execute();
+  }
+  // what a provider asserted, read by `user find`
+  for (const identity of await db.selectFrom('user_identities').select(['id', 'email']).execute()) {
+    const email = identity.email === null ? null : normalizeEmail(identity.email);
+    if (email !== identity.email)
+      await db.updateTable('user_identities').set({ email }).where('id', '=', identity.id).execute();
+  }
+  // `mailbox list --to` and /dev/mailbox look an address up in the new spelling
+  for (const mail of await db.selectFrom('mailbox').select(['id', 'to_address']).execute()) {
+    const to = normalizeEmail(mail.to_address);
+    if (to !== mail.to_address)
+      await db.updateTable('mailbox').set({ to_address: to }).where('id', '=', mail.id).execute();
+  }
+
+  // realm discovery looks a domain up as the address now spells it
+  const realms = await db.selectFrom('realm_overrides').select('domain').orderBy('domain').execute();
+  const realmsTaken = new Set(realms.map((realm) => realm.domain));
+  for (const { domain } of realms) {
+    const respelled = normalizeDomain(domain);
+    if (respelled === domain) continue;
+    if (realmsTaken.has(respelled)) {
+      await kept({ table: 'realm_overrides', domain, heldBy: respelled });
+      continue;
+    }
+    realmsTaken.add(respelled);
+    await db.updateTable('realm_overrides').set({ domain: respelled }).where('domain', '=', domain).execute();
+  }
+}
+
+/** The new spellings name the same inboxes; nothing to undo. */
+export async function down(): Promise<void> {}
