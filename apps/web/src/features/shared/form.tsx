@@ -29,7 +29,11 @@ function PasswordChecklist({ password, id }: { password: string; id: string }) {
               <li key={flag} data-flag={flag} data-met={met} className={met ? styles.met : styles.unmet}>
                 <span aria-hidden="true">{met ? '✓ ' : '○ '}</span>
                 {t(`rule_${flag}`, { count: MIN_PASSWORD_LENGTH })}
-                <span className={styles.visuallyHidden}> ({t(met ? 'rule_met' : 'rule_unmet')})</span>
+                {/* a span per state, not its text changed: page translation keeps a copy of the text */}
+                <span key={String(met)} className={styles.visuallyHidden}>
+                  {' '}
+                  ({t(met ? 'rule_met' : 'rule_unmet')})
+                </span>
               </li>
             );
           })}
