@@ -40,4 +40,19 @@ describe('the new-password checklist (issue 12)', () => {
     await user.type(screen.getByLabelText('Password'), 'cdefghij1#k');
     expect(status).toHaveTextContent('5 of 5 password rules met.');
   });
+
+  it("a rule's met or needed word follows the password in a page the browser translated", async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Fields />);
+    const rule = () => document.querySelector('[data-flag="digitMissing"]');
+    // page translation puts a copy of each text in <font> elements, in the text's place
+    const walker = document.createTreeWalker(rule()!, NodeFilter.SHOW_TEXT);
+    const texts: Text[] = [];
+    while (walker.nextNode()) texts.push(walker.currentNode as Text);
+    for (const text of texts)
+      text.replaceWith(Object.assign(document.createElement('font'), { textContent: text.data }));
+    expect(rule()).toHaveTextContent('○ A digit (still needed)');
+    await user.type(screen.getByLabelText('Password'), '1');
+    expect(rule()).toHaveTextContent('✓ A digit (done)');
+  });
 });

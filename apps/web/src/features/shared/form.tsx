@@ -26,14 +26,16 @@ function PasswordChecklist({ password, id }: { password: string; id: string }) {
           {PASSWORD_FLAGS.map((flag) => {
             const met = !missing.has(flag);
             return (
-              <li key={flag} data-flag={flag} data-met={met} className={met ? styles.met : styles.unmet}>
+              // an item per state, not its texts changed: page translation shows a copy of each text
+              <li
+                key={`${flag}:${met}`}
+                data-flag={flag}
+                data-met={met}
+                className={met ? styles.met : styles.unmet}
+              >
                 <span aria-hidden="true">{met ? '✓ ' : '○ '}</span>
                 {t(`rule_${flag}`, { count: MIN_PASSWORD_LENGTH })}
-                {/* a span per state, not its text changed: page translation keeps a copy of the text */}
-                <span key={String(met)} className={styles.visuallyHidden}>
-                  {' '}
-                  ({t(met ? 'rule_met' : 'rule_unmet')})
-                </span>
+                <span className={styles.visuallyHidden}> ({t(met ? 'rule_met' : 'rule_unmet')})</span>
               </li>
             );
           })}
