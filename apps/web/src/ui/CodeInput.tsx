@@ -94,7 +94,13 @@ export function CodeInput({
           // no maxLength: it would cut "922 120", inserted at once, to "922 12" before sanitizeCode
           // drops the space (dictation, a keyboard's clipboard suggestion, a drop); sanitizeCode cuts
           autoFocus={autoFocus}
-          onBlur={onBlur}
+          onBlur={(event) => {
+            // a filler that set the value without an input event (a password manager, a one-time-code
+            // tool): the next render would put the empty value back and the code be called missing
+            const typed = event.target.value;
+            if (typed !== value) onChange(sanitizeCode(typed, length));
+            onBlur?.();
+          }}
           onPaste={onPaste}
           onChange={(event) => onChange(sanitizeCode(event.target.value, length))}
         />

@@ -95,6 +95,19 @@ describe('CodeInput', () => {
     expect(input).toHaveValue('123456');
   });
 
+  it('keeps a code a filler set without an input event (a password manager, a one-time-code tool) once the field is left', async () => {
+    const onBlur = vi.fn();
+    renderWithProviders(<Code onBlur={onBlur} />);
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: 'Code' });
+    // the native setter, as such a tool writes: React sees no change
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '123 456');
+    fireEvent.blur(input);
+    expect(onBlur).toHaveBeenCalledTimes(1);
+    // a render after it (the form's submit) keeps it
+    await act(async () => fireEvent.focus(input));
+    expect(input).toHaveValue('123456');
+  });
+
   it('sanitizeCode', () => {
     expect(sanitizeCode(' 1 2 3 ', 6)).toBe('123');
     expect(sanitizeCode('A1-B2-C3-D4', 6)).toBe('1234');
