@@ -10,6 +10,7 @@ import {
   rememberEmail,
   saveLoginData,
 } from './storage.ts';
+import { blockStorage, fillStorage, unblockStorage } from '../test/blocked-storage.ts';
 
 const params = { url: 'https://app.example/return', isTeacher: true, sp_id: 'sp-1' };
 
@@ -65,5 +66,37 @@ describe('browser storage (§3)', () => {
     confirmSignIn('email');
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.lastSignInMethod)).toBe('email');
+  });
+
+  it.each([
+    ['blocked (reading window.sessionStorage throws a SecurityError)', blockStorage],
+    ['full (setItem throws a QuotaExceededError)', fillStorage],
+  ])(
+    'storage %s: the page load keeps what it was given, so the next step of a flow has it',
+    (_, breakStorage) => {
+      // what storage held before it failed is not what this page load was given since
+      sessionStorage.setItem(STORAGE_KEYS.email, 'earlier@school.example');
+      breakStorage();
+      saveLoginData('csrf-1', params);
+      rememberEmail('ada@school.example');
+      expect(getLoginCsrf()).toBe('csrf-1');
+      expect(getLoginParams()).toEqual(params);
+      expect(getRememberedEmail()).toBe('ada@school.example');
+      clearLoginData();
+      forgetEmail();
+      expect(getLoginCsrf()).toBeNull();
+      expect(getLoginParams()).toBeNull();
+      expect(getRememberedEmail()).toBeNull();
+    },
+  );
+
+  it('storage that works again holds what is written since, and reads it back from there', () => {
+    fillStorage();
+    rememberEmail('ada@school.example');
+    unblockStorage();
+    rememberEmail('bo@school.example');
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('bo@school.example');
+    sessionStorage.setItem(STORAGE_KEYS.email, 'cy@school.example');
+    expect(getRememberedEmail()).toBe('cy@school.example');
   });
 });

@@ -8,9 +8,16 @@ import type { LoginParams, SignInMethod } from '@frontdoor/contract';
  * own, takes over (login-handover.ts); the remembered email in sessionStorage too. On a shared
  * classroom device another tab, the next person's, never runs with this one's sign-in request (a
  * teacher's return address, the questions a teacher skips). Storage may be disabled (private mode,
- * blocked cookies): reads then give null and writes are dropped, so flows still work on the page.
+ * blocked cookies) or full: what it does not take is kept in memory instead (`unstored`, one Map per
+ * storage area) and read from there first, so every step of a flow within the page load still works
+ * (the sign-up's email on /code, the sign-in request of a provider's button); a full navigation starts
+ * without it, and the pages it reaches have the csrf in their address.
  */
+export const unstored = new Map<() => Storage, Map<string, string | null>>();
+
 export function read(store: () => Storage, key: string): string | null {
+  const kept = unstored.get(store);
+  if (kept?.has(key)) return kept.get(key) ?? null;
   try {
     return store().getItem(key);
   } catch {
@@ -22,8 +29,10 @@ export function write(store: () => Storage, key: string, value: string | null): 
   try {
     if (value === null) store().removeItem(key);
     else store().setItem(key, value);
+    unstored.get(store)?.delete(key);
   } catch {
-    // storage unavailable: keep going without it
+    // storage unavailable (blocked, full): this page load keeps it
+    unstored.set(store, (unstored.get(store) ?? new Map()).set(key, value));
   }
 }
 

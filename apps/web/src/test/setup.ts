@@ -6,6 +6,8 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './server.ts';
 import { installMatchMedia } from './match-media.ts';
+import { unblockStorage } from './blocked-storage.ts';
+import { unstored } from '../lib/storage.ts';
 
 installMatchMedia();
 
@@ -26,6 +28,9 @@ beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
+  unblockStorage();
+  // what storage did not take (lib/storage.ts) is the page load's: the next test is a new one
+  unstored.clear();
   localStorage.clear();
   sessionStorage.clear();
   document.cookie.split('; ').forEach((c) => {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { goToUrl } from '../shared/browser.ts';
+import { blockStorage } from '../../test/blocked-storage.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
@@ -65,6 +66,29 @@ describe('EmailPage (/email)', () => {
     server.use(answer('login'), accountType(['password', 'Google']), csrf);
     await submit(EMAIL);
     await expectSignInWith('COGNITO', 'state-1');
+  });
+
+  it("with storage blocked, the password sign-in from a product's log-in/{csrf} carries that request (r and c)", async () => {
+    blockStorage();
+    const loginParams = { url: 'https://app.example/start', isTeacher: false, sp_id: 'sp-1' };
+    const seen: URLSearchParams[] = [];
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('lc-1')), () => ok(loginParams)),
+      answer('login'),
+      accountType(['password']),
+      http.get(api(apiPaths.getCsrf), ({ request }) => {
+        seen.push(new URL(request.url).searchParams);
+        return ok({ csrf: 'state-1', code_challenge: 'ch' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute('/log-in/lc-1', { shell: false });
+    await user.click(await screen.findByRole('link', { name: 'Continue with Email' }));
+    await user.type(await screen.findByLabelText('Email'), EMAIL);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await expectSignInWith('COGNITO', 'state-1');
+    expect(seen[0]?.get('r')).toBe(loginParams.url);
+    expect(seen[0]?.get('c')).toBe('lc-1');
   });
 
   it('login without a password: GET cognito/get_account_type sends the user to the first upstream provider', async () => {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { NAME_MAX_LENGTH, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
+import { blockStorage, fillStorage } from '../../test/blocked-storage.ts';
 
 const strong = 'Str0ng!Password';
 
@@ -129,6 +130,25 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     });
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
   });
+
+  it.each([
+    ['blocked', blockStorage],
+    ['full', fillStorage],
+  ])(
+    'with storage %s the sign-up still reaches the code page for the address (kept by the page load)',
+    async (_, breakStorage) => {
+      breakStorage();
+      server.use(http.post(api(apiPaths.signup), () => ok({ email: 'ana@school.org' })));
+      const user = await open();
+      await fill(user);
+      await submit(user);
+      expect(await screen.findByRole('heading', { name: 'Verify your email' })).toBeInTheDocument();
+      expect(
+        screen.getByText('We sent a 6-digit code to ana@school.org. Enter it below.'),
+      ).toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent('/code');
+    },
+  );
 
   it('failure shows the server msg with parenthesised parts removed', async () => {
     server.use(
