@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { blockStorage, fillStorage } from '../../test/blocked-storage.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
@@ -179,6 +180,32 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('token')).toBe('new-1');
   });
+
+  it.each([
+    ['blocked', blockStorage],
+    ['full', fillStorage],
+  ])(
+    "with storage %s a right code on /access-code/{csrf} signs in with the address's csrf as the token",
+    async (_, breakStorage) => {
+      sessionStorage.clear();
+      breakStorage();
+      server.use(
+        http.get(api(apiPaths.getCsrfLogin('new-1')), () => ok(loginParams)),
+        http.get(api(apiPaths.accessCodeLogin('318264', 'sp-7')), () =>
+          ok({ cookie_hash: 'h', sp_id: 'sp-7' }),
+        ),
+      );
+      const user = userEvent.setup();
+      renderRoute('/access-code/new-1', { shell: false });
+      await user.type(await screen.findByLabelText('Access code'), '318264');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+      const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+      expect(url.searchParams.get('token')).toBe('new-1');
+      expect(url.searchParams.get('return_url')).toBe(loginParams.url);
+      expect(screen.queryByText(messages.loginRequestNotFound)).not.toBeInTheDocument();
+    },
+  );
 
   it('a code sent while the {csrf} sign-in request is still on its way is sent once it is in, not dropped (a slow Chromebook)', async () => {
     localStorage.clear();
