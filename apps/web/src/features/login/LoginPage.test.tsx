@@ -11,6 +11,7 @@ import {
 import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { sessionQueryKey } from '../../lib/session.ts';
+import { blockStorage, fillStorage } from '../../test/blocked-storage.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
@@ -143,6 +144,41 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     expect(seen[0]?.get('r')).toBe(loginParams.url);
     expect(seen[0]?.get('c')).toBe('lc-1');
     expect(assigned().searchParams.get('identity_provider')).toBe('Clever');
+  });
+
+  it.each([
+    ['blocked', blockStorage],
+    ['full', fillStorage],
+  ])(
+    "with storage %s a provider's button sends r and c of the address's sign-in request",
+    async (_, breakStorage) => {
+      breakStorage();
+      server.use(http.get(api(apiPaths.getCsrfLogin('lc-1')), () => ok(loginParams)));
+      const seen = captureCsrf();
+      const user = userEvent.setup();
+      renderRoute('/log-in/lc-1', { shell: false });
+      await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
+      await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+      expect(seen[0]?.get('r')).toBe(loginParams.url);
+      expect(seen[0]?.get('c')).toBe('lc-1');
+    },
+  );
+
+  it("on log-in/{csrf} whose request is gone, a provider's button sends that csrf, never the tab's other request", async () => {
+    sessionStorage.setItem(STORAGE_KEYS.loginCsrf, 'lc-other');
+    sessionStorage.setItem(
+      STORAGE_KEYS.loginParams,
+      JSON.stringify({ ...loginParams, url: 'https://other.example/' }),
+    );
+    server.use(http.get(api(apiPaths.getCsrfLogin('lc-gone')), () => fail(404, 'loginRequestNotFound')));
+    const seen = captureCsrf();
+    const user = userEvent.setup();
+    renderRoute('/log-in/lc-gone', { shell: false });
+    await screen.findByText(messages.loginRequestNotFound);
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    expect(seen[0]?.get('c')).toBe('lc-gone');
+    expect(seen[0]?.get('r')).toBe('https://site.example/');
   });
 
   it('a get_csrf 5xx goes to /error-generic', async () => {

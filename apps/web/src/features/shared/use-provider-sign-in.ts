@@ -1,3 +1,4 @@
+import { useParams } from 'react-router';
 import { useMutation } from '../../lib/query.ts';
 import { buildAuthorizeUrl, buildForgotPasswordUrl, type IdentityProvider } from '@frontdoor/contract';
 import { getCsrf } from './api.ts';
@@ -15,20 +16,24 @@ export interface ProviderSignIn {
 }
 
 /**
- * §4 social login: fetch a CSRF state (social/get_csrf with the return url, the provider and the held
- * login csrf), then leave for the provider's authorize (or forgotPassword) page. Login params still on
- * their way are waited for (the call stays pending; their failure is its failure): without them the
- * sign-in would come back to the site root, not the product.
+ * §4 social login: fetch a CSRF state (social/get_csrf with the return url, the provider and the login
+ * csrf: the page address's when it names one, log-in/{csrf}, else the held one), then leave for the
+ * provider's authorize (or forgotPassword) page. Login params still on their way are waited for (the
+ * call stays pending; their failure is its failure): without them the sign-in would come back to the
+ * site root, not the product.
  */
 export function useProviderSignIn() {
   const cfg = useConfig();
+  const { csrf: routeCsrf } = useParams();
   return useMutation({
     mutationFn: async ({ provider, loginHint, target = 'authorize' }: ProviderSignIn) => {
       await loginParamsSettled();
       // the password page prefills it from this tab, never from its address (the history keeps that)
       if (provider === 'COGNITO' && loginHint) rememberEmail(loginHint);
-      const r = chooseReturnUrl(getLoginParams(), cfg);
-      const { payload } = await getCsrf(cfg, { r, p: provider, c: getLoginCsrf() ?? undefined });
+      // the held params are the ones of that csrf once its fetch is over, unless it failed
+      const c = routeCsrf ?? getLoginCsrf() ?? undefined;
+      const r = chooseReturnUrl(c === getLoginCsrf() ? getLoginParams() : null, cfg);
+      const { payload } = await getCsrf(cfg, { r, p: provider, c });
       const url =
         target === 'forgot-password' && loginHint
           ? buildForgotPasswordUrl(cfg, payload.csrf, loginHint)
