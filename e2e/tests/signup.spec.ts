@@ -10,7 +10,7 @@ import {
 } from '../fixtures/flows.ts';
 import { createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { en } from '../fixtures/text.ts';
+import { en, fill } from '../fixtures/text.ts';
 
 test.describe('sign up with email (§2 create-account, code; §4 sign-up and confirm transitions)', () => {
   test('sign up → code from the mailbox → confirm → sign in with email and password → post-login → return URL', async ({
@@ -40,6 +40,45 @@ test.describe('sign up with email (§2 create-account, code; §4 sign-up and con
     await choosePreferences(page, ['k12', 'technicalUpdates']);
     await expectBackOnProduct(page, returnUrl);
     await expectSignedInAs(page, person.email);
+  });
+
+  test("storage blocked (site data off): sign up from a product's link → /code for the address → confirm → sign in → the product", async ({
+    page,
+    loginRequest,
+  }) => {
+    // as a browser blocking site data gives it: reading either storage throws
+    await page.addInitScript(() => {
+      for (const area of ['localStorage', 'sessionStorage'])
+        Object.defineProperty(window, area, {
+          configurable: true,
+          get() {
+            throw new DOMException('The operation is insecure.', 'SecurityError');
+          },
+        });
+    });
+    const { csrf, returnUrl } = await loginRequest();
+    const email = uniqueEmail('blocked-storage');
+
+    await page.goto(`/log-in/${csrf}`);
+    await page.getByRole('link', { name: en.login.continue_with_email }).click();
+    await continueWithEmail(page, email);
+    // the page load keeps the address the storage refused: the form has it, and so does /code
+    await expect(page.getByLabel(en.signup.email_label, { exact: true })).toHaveValue(email);
+    await fillSignupForm(page, { first: 'Ada', last: 'Byron' }, STRONG_PASSWORD);
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await expect(page.getByText(fill(en.verification.code_body, { email }))).toBeVisible();
+    await confirmWithMailedCode(page, email);
+
+    // the authorization server's redirect is a new page load: the password page starts without the address
+    await expect(page).toHaveURL(/\/sign-in\/[^/?#]+$/);
+    await page.getByLabel(en.signIn.email_label, { exact: true }).fill(email);
+    await page.getByLabel(en.signIn.password_label, { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: en.signIn.submit, exact: true }).click();
+    // the sign-in carried the link's request (c): post-login/{csrf}, then the product's return URL
+    await expect(page).toHaveURL(new RegExp(`/post-login/${csrf}$`));
+    await answerStudentQuestion(page, true);
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInAs(page, email);
   });
 
   test('an invalid submit shows the §5 messages and the form summary', async ({ page }) => {
