@@ -67,6 +67,9 @@ export const messages = {
   notSignedIn: 'You are not signed in.',
   forbidden: 'You are not allowed to do this.',
   crossSiteRequest: 'This request came from another site. Please start again from this portal.',
+  // the browser kept none of the portal's cookies (a school's policy blocking them): no step can work
+  cookiesBlocked:
+    "This browser is blocking cookies for this site, so you cannot sign in. Allow cookies for this site (or ask your school's IT team), then try again.",
   badRequest: 'The request is not valid.',
   notFound: 'Not found.',
   payloadTooLarge: 'The request is too large.',

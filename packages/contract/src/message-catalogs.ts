@@ -73,6 +73,8 @@ export const es: ErrorsCatalog = {
   notSignedIn: 'No has iniciado sesión.',
   forbidden: 'No tienes permiso para hacer esto.',
   crossSiteRequest: 'Esta solicitud vino de otro sitio. Vuelve a empezar desde este portal.',
+  cookiesBlocked:
+    'Este navegador bloquea las cookies de este sitio, así que no puedes iniciar sesión. Permite las cookies para este sitio (o pide ayuda al equipo de informática de tu centro) e inténtalo de nuevo.',
   badRequest: 'La solicitud no es válida.',
   notFound: 'No encontrado.',
   payloadTooLarge: 'La solicitud es demasiado grande.',
@@ -158,6 +160,8 @@ export const fr: ErrorsCatalog = {
   notSignedIn: 'Vous n’êtes pas connecté.',
   forbidden: 'Vous n’êtes pas autorisé à faire cela.',
   crossSiteRequest: 'Cette demande provient d’un autre site. Veuillez recommencer depuis ce portail.',
+  cookiesBlocked:
+    'Ce navigateur bloque les cookies de ce site, vous ne pouvez donc pas vous connecter. Autorisez les cookies pour ce site (ou demandez à l’équipe informatique de votre établissement), puis réessayez.',
   badRequest: 'La demande n’est pas valide.',
   notFound: 'Introuvable.',
   payloadTooLarge: 'La demande est trop volumineuse.',
@@ -244,6 +248,8 @@ export const pt: ErrorsCatalog = {
   notSignedIn: 'Você não está conectado.',
   forbidden: 'Você não tem permissão para fazer isso.',
   crossSiteRequest: 'Esta solicitação veio de outro site. Comece novamente a partir deste portal.',
+  cookiesBlocked:
+    'Este navegador está bloqueando os cookies deste site, por isso você não pode fazer login. Permita os cookies para este site (ou peça ajuda à equipe de TI da sua escola) e tente novamente.',
   badRequest: 'A solicitação não é válida.',
   notFound: 'Não encontrado.',
   payloadTooLarge: 'A solicitação é muito grande.',
@@ -323,6 +329,8 @@ export const zh: ErrorsCatalog = {
   notSignedIn: '您尚未登录。',
   forbidden: '您无权执行此操作。',
   crossSiteRequest: '此请求来自其他网站。请从本门户重新开始。',
+  cookiesBlocked:
+    '此浏览器阻止了本网站的 Cookie，因此您无法登录。请允许本网站使用 Cookie（或联系学校的 IT 团队），然后重试。',
   badRequest: '请求无效。',
   notFound: '未找到。',
   payloadTooLarge: '请求过大。',
@@ -402,6 +410,8 @@ export const ar: ErrorsCatalog = {
   notSignedIn: 'أنت لم تسجّل الدخول.',
   forbidden: 'غير مسموح لك بالقيام بذلك.',
   crossSiteRequest: 'جاء هذا الطلب من موقع آخر. يُرجى البدء من جديد من هذه البوابة.',
+  cookiesBlocked:
+    'يحظر هذا المتصفح ملفات تعريف الارتباط لهذا الموقع، لذا لا يمكنك تسجيل الدخول. اسمح بملفات تعريف الارتباط لهذا الموقع (أو اطلب المساعدة من فريق تقنية المعلومات في مدرستك)، ثم حاول مرة أخرى.',
   badRequest: 'الطلب غير صالح.',
   notFound: 'غير موجود.',
   payloadTooLarge: 'الطلب كبير جدًا.',
@@ -493,6 +503,8 @@ export const de: ErrorsCatalog = {
   forbidden: 'Sie sind dazu nicht berechtigt.',
   crossSiteRequest:
     'Diese Anfrage kam von einer anderen Website. Bitte beginnen Sie erneut auf diesem Portal.',
+  cookiesBlocked:
+    'Dieser Browser blockiert Cookies für diese Website, daher können Sie sich nicht anmelden. Erlauben Sie Cookies für diese Website (oder wenden Sie sich an die IT Ihrer Schule) und versuchen Sie es dann erneut.',
   badRequest: 'Die Anfrage ist ungültig.',
   notFound: 'Nicht gefunden.',
   payloadTooLarge: 'Die Anfrage ist zu groß.',

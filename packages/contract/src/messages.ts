@@ -56,6 +56,7 @@ export const MESSAGE_CODES = [
   'notSignedIn',
   'forbidden',
   'crossSiteRequest',
+  'cookiesBlocked',
   'badRequest',
   'notFound',
   'payloadTooLarge',
