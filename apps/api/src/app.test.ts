@@ -520,6 +520,43 @@ describe('request guards', () => {
     expect((await post({ cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token })).statusCode).toBe(200);
   });
 
+  it("tells the portal's own page that sent no CSRF cookie at all that the browser blocks cookies; any other refusal stays forbidden", async () => {
+    const post = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/validateEmail',
+        payload: { email: 'a@b.test' },
+        headers,
+        remoteAddress: '10.0.0.2',
+      });
+    const token = 'a'.repeat(32);
+    const sameOrigin = { 'sec-fetch-site': 'same-origin' };
+    // the SPA echoed the token of the last answer's header; the browser kept no cookie of it
+    const blocked = await post({ ...sameOrigin, [CSRF_HEADER]: token });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json()).toEqual({ status: 'error', msg: messages.cookiesBlocked, code: 'cookiesBlocked' });
+    const forbidden = async (headers: Record<string, string>) => {
+      const res = await post(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json().code, JSON.stringify(headers)).toBe('forbidden');
+    };
+    // a cookie that does not match, or one that is no token: cookies work, the call is not the portal's
+    await forbidden({ ...sameOrigin, cookie: `${CSRF_COOKIE}=${'b'.repeat(32)}`, [CSRF_HEADER]: token });
+    await forbidden({ ...sameOrigin, cookie: `${CSRF_COOKIE}=%0A`, [CSRF_HEADER]: token });
+    await forbidden({ ...sameOrigin, cookie: `${CSRF_COOKIE}=${token}` });
+    // no cookie, but another site's request, or one no browser's page made (none, or no Sec-Fetch-Site)
+    for (const site of ['cross-site', 'same-site', 'none'])
+      await forbidden({ 'sec-fetch-site': site, [CSRF_HEADER]: token });
+    await forbidden({ [CSRF_HEADER]: token });
+    // before its first API answer the SPA has no token to echo: the page's first call sends none
+    const first = await post(sameOrigin);
+    expect(first.statusCode).toBe(403);
+    expect(first.json().code).toBe('cookiesBlocked');
+    // and the refusal is one: the right pair still passes
+    const passes = await post({ ...sameOrigin, cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token });
+    expect(passes.statusCode).toBe(200);
+  });
+
   it('takes a CSRF cookie no token could be (bytes no header may carry) as none, and gives a new one', async () => {
     for (const planted of ['%0A', '%E2%82%AC', '%7F', 'a%20b', 'x'.repeat(129)]) {
       const res = await t.app.inject({

@@ -28,7 +28,7 @@ import { scrubText, scrubUrl } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError, sendError } from './services/http.ts';
 import { randomToken, safeEqual } from './services/crypto.ts';
-import { csrfCookie } from './services/host-cookie.ts';
+import { csrfCookie, keepsNoCookies } from './services/host-cookie.ts';
 import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
@@ -410,7 +410,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (!policy.csrf) return;
     const sent = request.headers[CSRF_HEADER];
     if (!cookieToken || typeof sent !== 'string' || !safeEqual(sent, cookieToken)) {
-      throw new ApiError(403, 'forbidden');
+      // the portal's own page, yet no cookie came at all: the browser keeps none (it may have no token
+      // to echo either, before its first API answer), and every step would fail alike; refused all
+      // the same, only said so
+      throw new ApiError(403, keepsNoCookies(request, config) ? 'cookiesBlocked' : 'forbidden');
     }
   });
 

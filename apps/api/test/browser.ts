@@ -20,6 +20,10 @@ export interface Visit {
 export class Browser {
   readonly cookies = new Map<string, StoredCookie>();
   readonly history: URL[] = [];
+  /** Keeps no cookie (Set-Cookie ignored), as a browser whose cookies are blocked for the site. */
+  blocksCookies = false;
+  /** Sec-Fetch-Site on every request, as a real browser names where one came from; unset, none. */
+  fetchSite: string | undefined;
 
   readonly baseUrl: string;
   private readonly now: () => number;
@@ -40,6 +44,7 @@ export class Browser {
   }
 
   #store(headers: Headers, url: URL): void {
+    if (this.blocksCookies) return;
     for (const line of headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';').map((s) => s.trim());
       const eq = pair.indexOf('=');
@@ -71,7 +76,11 @@ export class Browser {
   ): Promise<Visit> {
     const url = new URL(target, this.baseUrl);
     this.history.push(url);
-    const headers: Record<string, string> = { accept: 'text/html,application/json', ...init.headers };
+    const headers: Record<string, string> = {
+      accept: 'text/html,application/json',
+      ...(this.fetchSite ? { 'sec-fetch-site': this.fetchSite } : {}),
+      ...init.headers,
+    };
     const jar = this.cookieHeader(url);
     if (jar) headers.cookie = jar;
     const response = await fetch(url, { method, headers, body: init.body, redirect: 'manual' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
-import { refusePage } from './pages.ts';
+import { refusePage, refuseUnboundStep } from './pages.ts';
 import { completeSignIn, existingBrowserBinding, type PortalCodeExchange } from './portal-login.ts';
 
 /** Where a signed-in browser continues: the post-login questions of its login request. */
@@ -27,7 +27,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       },
       request.log,
     );
-    if (outcome.refused === 'state') return refusePage(request, reply);
+    if (outcome.refused === 'state') return refuseUnboundStep(request, reply, ctx.config);
     if (outcome.refused === 'upstream') return refusePage(request, reply, 'upstreamFailed');
     setSessionCookie(reply, outcome.session, ctx.config);
     reply.header('cache-control', 'no-store');

@@ -19,7 +19,7 @@ import { EmailHasAccountError, resolveUpstreamAccount } from './linked-identitie
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
 import type { Federation } from './federation.ts';
-import { refusePage } from './pages.ts';
+import { refusePage, refuseUnboundStep } from './pages.ts';
 import { deriveSecret } from './keys.ts';
 import { isStateOfThisBrowser, issueSignInState } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
@@ -95,7 +95,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
 
   scope.get('/oidc/interaction/:uid', async (request: UidRequest, reply) => {
     const details = await currentInteraction(ctx, provider, request, reply);
-    if (!details) return refusePage(request, reply);
+    if (!details) return refuseUnboundStep(request, reply, ctx.config);
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     const upstream = upstreamOf(details.params.identity_provider);
     if (!upstream) {
@@ -166,8 +166,9 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
 
   scope.get('/oidc/interaction/:uid/federated', async (request: UidRequest, reply) => {
     const details = await currentInteraction(ctx, provider, request, reply);
-    const upstream = details && upstreamOf(details.params.identity_provider);
-    if (!details || !upstream || !federation.has(upstream)) return refusePage(request, reply);
+    if (!details) return refuseUnboundStep(request, reply, ctx.config);
+    const upstream = upstreamOf(details.params.identity_provider);
+    if (!upstream || !federation.has(upstream)) return refusePage(request, reply);
     const callbackUrl = new URL(federation.redirectUri(upstream));
     const query = new URL(request.url, 'http://x').searchParams;
     // a posted answer arrives sealed in its cookie, read once

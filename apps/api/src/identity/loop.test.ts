@@ -13,6 +13,7 @@ import {
   type UpstreamProvider,
 } from '@frontdoor/contract';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { escapeHtml } from '../services/html.ts';
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
@@ -595,6 +596,64 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(end.status).toBe(400);
       expect(end.body).toContain(messages.stateInvalid);
       expect(attacker.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it("a browser that blocks the portal's cookies is told so at the step that needs one, not that its sign-in is no longer valid", async () => {
+      const user = await addPasswordUser(h, 'blocked-cookies@school.example');
+      const blocking = (fetchSite = 'same-origin') => {
+        const browser = h.browser();
+        browser.blocksCookies = true;
+        browser.fetchSite = fetchSite;
+        return browser;
+      };
+      // a provider's button, and the email page's sign-in: the interaction finds no cookie of its own
+      for (const provider of ['Google', 'COGNITO'] as const) {
+        const browser = blocking();
+        const { authorizeUrl } = await startSignIn(h, browser, provider, user.email);
+        const page = await browser.navigate(authorizeUrl, isSpaPage);
+        expect(page.url.pathname, provider).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
+        expect(page.status, provider).toBe(403);
+        expect(page.body, provider).toContain(escapeHtml(messages.cookiesBlocked));
+        expect(page.body, provider).not.toContain(messages.stateInvalid);
+        // the same address typed or pasted, with no cookie: nothing says cookies are the cause
+        const pasted = await h.browser().request('GET', page.url);
+        expect(pasted.status, provider).toBe(400);
+        expect(pasted.body, provider).toContain(messages.stateInvalid);
+      }
+      // the password call of the password page, refused by the CSRF check already
+      const login = await blocking().postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid: 'some-interaction-uid',
+      });
+      expect(login.status).toBe(403);
+      expect(JSON.parse(login.body)).toMatchObject({ code: 'cookiesBlocked' });
+      // the steps a provider's redirect back reaches (cross-site), without the binding cookie at all
+      const states = await startSignIn(h, h.browser(), 'Google');
+      for (const step of [
+        '/oidc/interaction/some-interaction-uid/federated?code=abc',
+        '/api/auth/callback?code=abc',
+      ]) {
+        const url = `${step}&state=${states.state}`;
+        const blocked = await blocking('cross-site').request('GET', url);
+        expect(blocked.status, step).toBe(403);
+        expect(blocked.body, step).toContain(escapeHtml(messages.cookiesBlocked));
+        // a browser that keeps cookies, its binding wrong or missing: the sign-in is not its own
+        const other = h.browser();
+        other.fetchSite = 'cross-site';
+        await other.request('GET', '/healthz');
+        const refused = await other.request('GET', url);
+        expect(refused.status, step).toBe(400);
+        expect(refused.body, step).toContain(messages.stateInvalid);
+      }
+      // a launch from a school's portal (Clever Instant Login): its redirect chain began on Clever's site
+      const launched = await blocking('cross-site').navigate(
+        '/oidc/interaction/callback/Clever?code=instant-login-code',
+        isSpaPage,
+      );
+      expect(launched.url.pathname).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
+      expect(launched.status).toBe(403);
+      expect(launched.body).toContain(escapeHtml(messages.cookiesBlocked));
     });
 
     it('an upstream error (the person cancels) ends at the callback page, signed out', async () => {

@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { directionOf, negotiateLanguage, type LanguageAsked, type MessageCode } from '@frontdoor/contract';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { html, SafeHtml } from '../services/html.ts';
+import type { AppConfig } from '../config.ts';
+import { keepsNoCookies } from '../services/host-cookie.ts';
 import { noteAnsweredCode } from '../services/http.ts';
 import { askedLanguage } from '../services/request-language.ts';
 
@@ -96,3 +98,17 @@ export const refusePage = (
       }),
     );
 };
+
+/**
+ * Refuses a sign-in step this browser is not shown to have started (400 stateInvalid, "start
+ * again"), or, when the browser keeps no cookie of this site at all, says so (403 cookiesBlocked):
+ * starting again would fail the same way.
+ */
+export const refuseUnboundStep = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<AppConfig, 'cookieSecure'>,
+) =>
+  keepsNoCookies(request, config, { navigation: true })
+    ? refusePage(request, reply, 'cookiesBlocked', { status: 403 })
+    : refusePage(request, reply);

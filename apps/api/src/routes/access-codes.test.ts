@@ -50,6 +50,34 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
   );
 
   it.skipIf(skip)(
+    "a browser that keeps no cookies (the portal's page, no fd_csrf at all) is told so before any code is looked at: it could redeem no hash",
+    async () => {
+      const spId = 'no-cookies-sp';
+      await seedServiceProvider(t, spId, ['https://app.no-cookies.test']);
+      const student = await seedUser(t, { email: 'no-cookies@school.test' });
+      const { code } = await createAccessCode(t.ctx, { spId, userId: student.id });
+      const sameOrigin = { 'sec-fetch-site': 'same-origin' };
+      for (const typed of [code, '000000']) {
+        const res = await t.client().get(`/api/accessCodes/login/${typed}/${spId}`, sameOrigin);
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ status: 'error', msg: messages.cookiesBlocked, code: 'cookiesBlocked' });
+      }
+      // nothing was looked up: no sign-in and no failure in the audit log
+      const audited = await t.db
+        .selectFrom('audit_log')
+        .select('event')
+        .where('user_id', '=', student.id)
+        .execute();
+      expect(audited).toEqual([]);
+      // a browser that keeps its cookie, or a client that is no browser, goes on
+      const browser = t.client();
+      await browser.get('/api/auth/sig');
+      expect((await browser.get(`/api/accessCodes/login/${code}/${spId}`, sameOrigin)).statusCode).toBe(200);
+      expect((await t.client().get(`/api/accessCodes/login/${code}/${spId}`)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(skip)(
     'never signs in an administrator: the admin CLI refuses to make the code, and one made before the role opens nothing',
     async () => {
       await seedServiceProvider(t, 'admin-sp', ['https://app.admin-sp.test']);

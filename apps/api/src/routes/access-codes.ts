@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { accessCodeParams } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import { ok, parseWith } from '../services/http.ts';
+import { ApiError, ok, parseWith } from '../services/http.ts';
+import { keepsNoCookies } from '../services/host-cookie.ts';
 import { accessCodeLogin } from '../services/access-codes.ts';
 
 export const accessCodeRoutes =
@@ -9,6 +10,9 @@ export const accessCodeRoutes =
   async (app: FastifyInstance): Promise<void> => {
     app.get('/accessCodes/login/:code/:sp_id', { config: { sameSiteOnly: true } }, async (request) => {
       const params = parseWith(accessCodeParams, request.params);
+      // the hash is bound to the browser's fd_csrf (auth/cookie): a browser that keeps no cookies
+      // could never redeem it, so no code is looked up (nor a guess counted) for it
+      if (keepsNoCookies(request, ctx.config)) throw new ApiError(403, 'cookiesBlocked');
       const { cookieHash, spId } = await accessCodeLogin(ctx, {
         code: params.code.toUpperCase(),
         spId: params.sp_id,

@@ -23,6 +23,7 @@ import {
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { createAccessCode } from '../services/access-codes.ts';
 import { createCookieHash } from '../services/cookie-hashes.ts';
+import { escapeHtml } from '../services/html.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import { DAY_MS } from '../services/limits.ts';
 import { createSession, readSession } from '../services/sessions.ts';
@@ -446,6 +447,32 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
         expect(res.cookies.find((k) => k.name === SESSION_COOKIE)).toBeUndefined();
       }
       expect((await browserClient('victim-would-be-attacker').get(url(link))).statusCode).toBe(302);
+    });
+
+    it("tells a browser that keeps no cookies (the class-code page's redirect, no fd_csrf at all) so, without spending the hash", async () => {
+      const link = await signInLink('browser-blocked');
+      const sameOrigin = { 'sec-fetch-site': 'same-origin' };
+      const page = await t.client().get(url(link), { ...sameOrigin, accept: 'text/html' });
+      expect(page.statusCode).toBe(403);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain(escapeHtml(messages.cookiesBlocked));
+      expect(page.cookies.find((k) => k.name === SESSION_COOKIE)).toBeUndefined();
+      expect((await t.client().get(url(link), sameOrigin)).json()).toEqual({
+        status: 'error',
+        msg: messages.cookiesBlocked,
+        code: 'cookiesBlocked',
+      });
+      // another browser's cookie, or a link typed or pasted into a browser without one: not its sign-in
+      for (const [client, headers] of [
+        [browserClient('someone-else'), sameOrigin],
+        [t.client(), { 'sec-fetch-site': 'none' }],
+        [t.client(), {}],
+      ] as const) {
+        const res = await client.get(url(link), headers);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('cookieHashInvalid');
+      }
+      expect((await browserClient('browser-blocked').get(url(link))).statusCode).toBe(302);
     });
 
     it('requires the sign-in request token', async () => {

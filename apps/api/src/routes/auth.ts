@@ -13,7 +13,7 @@ import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.
 import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
 import { findLoginParams } from '../services/login-requests.ts';
-import { csrfCookie } from '../services/host-cookie.ts';
+import { csrfCookie, keepsNoCookies } from '../services/host-cookie.ts';
 import { refusePage } from '../identity/pages.ts';
 
 /**
@@ -63,6 +63,8 @@ export const authRoutes =
         const query = parseWith(cookieQuery, request.query);
         // percent-encoded as a Location header must be (a course named 数学), before the hash is spent
         const returnUrl = new URL(query.return_url).href;
+        // the hash is bound to this browser's fd_csrf: a browser that keeps no cookies never has one
+        if (keepsNoCookies(request, ctx.config)) throw new ApiError(403, 'cookiesBlocked');
         const token = await redeemCookieHash(ctx, {
           hash: query.hash,
           returnUrl,

@@ -109,7 +109,8 @@ describe('API docs', () => {
       expect(Object.keys(doc.paths[path].get.responses), path).toContain('403');
     // auth/cookie is a redirect, whose failures a browser gets as a page
     const cookie = doc.paths['/auth/cookie'].get.responses;
-    expect(Object.keys(cookie)).toEqual(['302', '400', '429']);
+    // 403: a browser that keeps no cookies is told so (cookiesBlocked)
+    expect(Object.keys(cookie)).toEqual(['302', '400', '403', '429']);
     expect(cookie['302'].description).toMatch(/^Redirects to return_url/);
     expect(cookie['400'].description).toMatch(/portal page/);
     // the keys products verify the token with, at the site's root

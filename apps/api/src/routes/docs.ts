@@ -85,10 +85,12 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: 'auth/cookie',
-    summary: 'Trades a cookie hash for a session cookie and redirects (302) to return_url',
+    summary:
+      'Trades a cookie hash for a session cookie and redirects (302) to return_url (403 cookiesBlocked for a browser that keeps no cookies)',
     query: cookieQuery,
     response: errorEnvelopeSchema,
     redirect: 'to return_url, the session cookie set',
+    errors: [403],
   },
   {
     method: 'get',
@@ -189,7 +191,7 @@ export const operations: Operation[] = [
     method: 'get',
     path: 'accessCodes/login/{code}/{sp_id}',
     summary:
-      'Redeems a classroom access code for a cookie hash (403 crossSiteRequest from a page of another site)',
+      'Redeems a classroom access code for a cookie hash (403 crossSiteRequest from a page of another site, cookiesBlocked for a browser that keeps no cookies)',
     params: accessCodeParams,
     response: accessCodeResponse,
     errors: [403, 404],

@@ -29,6 +29,8 @@ export function hostCookie(
       const value = request.cookies[cookieName];
       return value !== undefined && accepts(value) ? value : undefined;
     },
+    /** Whether the browser sent this cookie at all, a token or not. */
+    sent: (request: FastifyRequest): boolean => request.cookies[cookieName] !== undefined,
     set: (reply: FastifyReply, value: string, ttlMs?: number): void =>
       void reply.setCookie(
         cookieName,
@@ -52,3 +54,24 @@ export const csrfCookie = (config: Pick<AppConfig, 'cookieSecure'>) =>
  * page) is no token: the browser gets a new one.
  */
 const isCsrfToken = (value: string): boolean => /^[\w-]{1,128}$/.test(value);
+
+/**
+ * Whether a refused request is a browser's that keeps none of this site's cookies (cookies blocked
+ * for it, as a school's DefaultCookiesSetting=2 policy does): it sent no fd_csrf at all, which every
+ * answer of the portal sets (one present but no token is no sign of that), though it follows a page
+ * of the portal (Sec-Fetch-Site same-origin: a call of the SPA, a navigation it started) or, for a
+ * sign-in step's `navigation`, a redirect chain that began on another site (a provider's answer, a
+ * launch from a school's portal). Never a typed or pasted address (none) or a client that names
+ * nothing. It names a refusal's cause (cookiesBlocked), or refuses a step whose outcome such a
+ * browser could never use (accessCodes/login's hash); it lets nothing through.
+ */
+export function keepsNoCookies(
+  request: FastifyRequest,
+  config: Pick<AppConfig, 'cookieSecure'>,
+  { navigation = false }: { navigation?: boolean } = {},
+): boolean {
+  const site = request.headers['sec-fetch-site'];
+  const followsPage =
+    site === 'same-origin' || (navigation && (site === 'cross-site' || site === 'same-site'));
+  return followsPage && !csrfCookie(config).sent(request);
+}
