@@ -117,6 +117,8 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     [429, 'addressFailureLimit'],
     [429, 'tooManyRequests'],
     [503, 'serverBusy'],
+    // a browser that keeps no cookies could redeem no code: said before any is looked at
+    [403, 'cookiesBlocked'],
   ] as const)(
     'a %i %s refusal shows its own message, not the wrong-code one; the code stays valid and can be sent again',
     async (status, code) => {

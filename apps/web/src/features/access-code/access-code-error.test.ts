@@ -24,12 +24,17 @@ describe('accessCodeRefusal (§6, §8)', () => {
     expect(accessCodeRefusal(lookalike)).toEqual(wrongCode);
     expect(accessCodeRefusal(new Error('offline'))).toEqual(wrongCode);
   });
-  it('a limit (429) or a busy server (503) shows its own message by its code, never about the code typed', () => {
+  it('a limit (429), a busy server (503) or blocked cookies (403 cookiesBlocked) shows its own message by its code, never about the code typed', () => {
     expect(accessCodeRefusal(new ApiError(429, 'addressFailureLimit', messages.addressFailureLimit))).toEqual(
       { message: { code: 'addressFailureLimit' }, codeRefused: false },
     );
     expect(accessCodeRefusal(new ApiError(503, 'serverBusy', messages.serverBusy))).toEqual({
       message: { code: 'serverBusy' },
+      codeRefused: false,
+    });
+    // nor is a browser that keeps no cookies told its code is wrong
+    expect(accessCodeRefusal(new ApiError(403, 'cookiesBlocked', messages.cookiesBlocked))).toEqual({
+      message: { code: 'cookiesBlocked' },
       codeRefused: false,
     });
     // a limit answered without a contract code (a proxy's 429) is still a limit

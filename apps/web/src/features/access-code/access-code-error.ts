@@ -18,8 +18,8 @@ export interface AccessCodeRefusal {
  * names (sp_name); a server that names none is shown as it wrote. A refusal made before any code
  * was looked at, an abuse limit's 429 or a busy server's 503 (other 5xx go to /error-generic
  * first), shows that limit's own message as on every other form: a correct code must not be called
- * wrong. Any other failure is accessCodeFailed. Told
- * apart by the answer's status and code, never by its text.
+ * wrong; so does a browser that keeps no cookies (cookiesBlocked). Any other failure is
+ * accessCodeFailed. Told apart by the answer's status and code, never by its text.
  */
 export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
   if (error instanceof ApiError) {
@@ -29,6 +29,8 @@ export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
           error.spName === undefined ? { text: error.msg } : { code: WRONG_PROVIDER, name: error.spName },
         codeRefused: true,
       };
+    // a browser that keeps no cookies: no code can sign it in, right or wrong
+    if (error.code === 'cookiesBlocked') return { message: { code: error.code }, codeRefused: false };
     if (error.httpStatus === 429 || error.httpStatus === 503) {
       return { message: callErrorMessage(error, 'tooManyRequests'), codeRefused: false };
     }

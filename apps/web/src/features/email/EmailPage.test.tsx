@@ -2,9 +2,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, messages } from '@frontdoor/contract';
+import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { goToUrl } from '../shared/browser.ts';
 import { blockStorage } from '../../test/blocked-storage.ts';
+import * as emailCatalogs from './locales.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
@@ -170,6 +172,23 @@ describe('EmailPage (/email)', () => {
     server.use(http.post(api(apiPaths.validateEmail), () => fail(429, 'tooManyRequests')));
     await submit('ana@school.org');
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
+  });
+
+  it('a browser blocking cookies (403 cookiesBlocked) is told so, not that it may not do this', async () => {
+    server.use(http.post(api(apiPaths.validateEmail), () => fail(403, 'cookiesBlocked')));
+    await submit('ana@school.org');
+    expect(await screen.findByText(messages.cookiesBlocked)).toBeInTheDocument();
+    expect(screen.queryByText(messages.forbidden)).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+  });
+
+  it('says so in the page language, by the code (the server writes English)', async () => {
+    server.use(http.post(api(apiPaths.validateEmail), () => fail(403, 'cookiesBlocked')));
+    const user = userEvent.setup();
+    renderRoute('/email', { shell: false, language: 'de' });
+    await user.type(await screen.findByLabelText(emailCatalogs.de.email_label), 'ana@school.org');
+    await user.click(screen.getByRole('button', { name: emailCatalogs.de.submit }));
+    expect(await screen.findByText(messageCatalogs.de.cookiesBlocked)).toBeInTheDocument();
   });
 
   it('a network failure (the Wi-Fi dropped a moment) says so on the page, the address kept: pressed again, it goes on', async () => {
