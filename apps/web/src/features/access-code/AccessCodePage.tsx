@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
 import { useMutation } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n/use-translation.tsx';
 import { ACCESS_CODE_LENGTH, accessCodeSchema } from '@frontdoor/contract';
@@ -28,7 +27,6 @@ export default function AccessCodePage() {
   const { t } = useTranslation('accessCode');
   const cfg = useConfig();
   const { failure, messageText } = useCallError();
-  const { csrf: routeCsrf } = useParams();
   const { loading, loginParams, error: paramsError } = useLoginParams();
   const [callError, setCallError] = useState<AccessCodeRefusal | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(accessCodeSchema, CODE_FIELD_ID, () =>
@@ -39,9 +37,9 @@ export default function AccessCodePage() {
     mutationFn: ({ code, spId }: { code: string; spId: string; returnUrl: string }) =>
       accessCodeLogin(cfg, code, spId),
     onSuccess: ({ payload }, { returnUrl }) => {
-      // token = the login csrf of this sign-in request: the address's, whose params these are, else the
-      // one held (read before the saved login data is cleared)
-      const token = routeCsrf ?? getLoginCsrf();
+      // token = the login csrf held for this sign-in request (the address's, saved with its params, in
+      // memory when storage refuses it), read before the saved login data is cleared
+      const token = getLoginCsrf();
       // the code was accepted: the lost sign-in request is not the field's fault
       if (!token) return setCallError({ message: { code: 'loginRequestNotFound' }, codeRefused: false });
       clearLoginData();
