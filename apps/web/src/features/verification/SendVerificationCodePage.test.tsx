@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 const email = 'ana@school.org';
 
@@ -54,17 +54,5 @@ describe('SendVerificationCodePage (/send-verification-code)', () => {
         `/forgot-password?email=${encodeURIComponent(email)}`,
       ),
     );
-  });
-
-  it('a code sent moments ago (the cooldown): says so and leads to where it is entered', async () => {
-    sessionStorage.setItem(STORAGE_KEYS.email, email);
-    server.use(http.get(api(apiPaths.resendVerification(email)), () => fail(429, 'resendCooldown')));
-    const user = userEvent.setup();
-    renderRoute('/send-verification-code', { shell: false });
-    await user.click(await screen.findByRole('button', { name: 'Send verification code' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent(messages.resendCooldown);
-    await user.click(screen.getByRole('link', { name: 'Enter the code from the email' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
   });
 });

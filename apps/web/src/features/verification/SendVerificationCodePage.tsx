@@ -45,11 +45,7 @@ export default function SendVerificationCodePage() {
     <PageCard title={t('send_title')} lead={t('send_body', { email })}>
       {callError && (
         <Alert tone="error" focusKey={callError}>
-          <p>{messageText(callError)}</p>
-          {/* a code went out moments ago: the way on is entering it */}
-          {'code' in callError && callError.code === 'resendCooldown' && (
-            <Link to="/code">{t('enter_code')}</Link>
-          )}
+          {messageText(callError)}
         </Alert>
       )}
       <div className={pageStyles.actions}>
