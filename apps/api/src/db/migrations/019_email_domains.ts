@@ -1,4 +1,4 @@
-import { normalizeDomain, normalizeEmail } from '@frontdoor/contract';
+import { domainToUnicode } from 'node:url';
 import type { Kysely } from 'kysely';
 
 /** The audit event of an address or domain this migration left in its old spelling (`audit list --event`). */
@@ -19,6 +19,30 @@ interface Spelled {
     detail: string;
   };
 }
+
+/**
+ * The spelling this migration writes: the contract's normalizeEmail as it was when the migration was
+ * written, kept here so that a later rule never changes what it does to a database that upgrades late
+ * (as 012 keeps its own). The local part trimmed, lower case and NFC; the domain as the WHATWG URL host
+ * parser gives it, when the address and its spelling have the email pattern's shape, fit 254
+ * characters and every xn-- label decodes; any other address keeps the old spelling.
+ */
+const EMAIL_PATTERN = /^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$/u;
+const composed = (value: string): string => value.toLowerCase().normalize('NFC');
+function normalizeEmail(value: string): string {
+  const email = value.trim();
+  const domainAt = email.lastIndexOf('@') + 1;
+  try {
+    const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
+    const spelling = composed(email.slice(0, domainAt)) + domain;
+    const shaped = EMAIL_PATTERN.test(email) && EMAIL_PATTERN.test(spelling) && spelling.length <= 254;
+    if (shaped && !/(?:^|\.)xn--/.test(domainToUnicode(domain))) return spelling;
+  } catch {
+    // a domain the parser refuses
+  }
+  return composed(email);
+}
+const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.trim()}`).slice(2);
 
 /**
  * One spelling per inbox (contract normalizeEmail): a stored address's domain takes its IDNA ASCII
