@@ -92,6 +92,12 @@ describe("personal words: a password may not contain its owner's name or email",
     expect(personalWords({ email: 'jo@info.info' })).toEqual(['info']);
   });
 
+  it("takes an international domain's labels as typed as well as in their stored xn-- form", () => {
+    const owner = { email: 'anna@Schule-München.de' };
+    expect(containsPersonalWord('münchen-2024!X', owner)).toBe(true);
+    expect(containsPersonalWord('xn--schule-mnchen-3ob!', owner)).toBe(true);
+  });
+
   it('refuses a password containing one of them, in any letter case', () => {
     expect(containsPersonalWord('Welcome-ALMEIDA-7', ana)).toBe(true);
     expect(containsPersonalWord('9-RiverSide-Blue!', ana)).toBe(true);

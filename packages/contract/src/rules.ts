@@ -44,12 +44,15 @@ export interface PasswordOwner {
 
 /**
  * The owner's words a password may not contain, lower-cased: the email's local part, its domain
- * labels (not the top-level one), the first and last name, each whole and split at every
+ * labels (not the top-level one) as stored and as typed, the first and last name, each whole and split at every
  * non-letter ('jo.smith42' gives 'jo.smith42' and 'smith'), keeping those of MIN_PERSONAL_WORD_LENGTH.
  */
 export function personalWords({ email, first = '', last = '' }: PasswordOwner): string[] {
   const [local = '', domain = ''] = normalizeEmail(email).split('@');
-  const sources = [local, ...domain.split('.').slice(0, -1), first, last];
+  // the domain as stored (an international one in its xn-- form) and as typed (münchen)
+  const typedDomain = email.slice(email.lastIndexOf('@') + 1);
+  const labels = (name: string) => name.split('.').slice(0, -1);
+  const sources = [local, ...labels(domain), ...labels(typedDomain), first, last];
   const words = sources.flatMap((source) => {
     const lower = source.trim().toLowerCase();
     return [lower, ...lower.split(/[^\p{L}]+/u)];
