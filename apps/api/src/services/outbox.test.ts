@@ -303,6 +303,57 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'a started worker sends mail queued while a slow one is under way beside it, a few at once',
+    async () => {
+      let sending = 0;
+      let most = 0;
+      const sent: string[] = [];
+      let answer = () => {};
+      const gate = new Promise<void>((resolve) => (answer = resolve));
+      const slowRelay: Mailer = {
+        send: async (message) => {
+          sending += 1;
+          most = Math.max(most, sending);
+          await (message.to.startsWith('slow') ? gate : sleep(2));
+          sending -= 1;
+          sent.push(message.to);
+        },
+        close: async () => {},
+      };
+      const app = (t = await createTestApp(dialect, { mailer: slowRelay }));
+      const write = async (to: string) => {
+        await enqueue(app.db, {
+          kind: 'mail',
+          payload: JSON.stringify({ to, subject: 's', text: 't', html: 'h' }),
+          userId: null,
+          now: app.clock.now(),
+        });
+        app.ctx.outbox.notify();
+      };
+      app.ctx.outbox.start();
+      try {
+        // the worker is under way with one slow mail, its other lanes ended for want of rows
+        await write('slow@school.test');
+        await vi.waitFor(() => expect(sending).toBe(1), { timeout: 5_000, interval: 10 });
+        await sleep(50);
+        for (let i = 0; i < 6; i++) await write(`quick${i}@school.test`);
+        // well before the worker's poll would come round
+        await vi.waitFor(() => expect(sent).toHaveLength(6), {
+          timeout: OUTBOX_RETRY.pollMs / 2,
+          interval: 10,
+        });
+        expect(sent.every((to) => to.startsWith('quick'))).toBe(true);
+        expect(most).toBeLessThanOrEqual(OUTBOX_SENDS_AT_ONCE);
+        answer();
+        await vi.waitFor(() => expect(sent).toContain('slow@school.test'), { timeout: 5_000, interval: 10 });
+      } finally {
+        answer();
+        await app.ctx.outbox.stop();
+      }
+    },
+  );
+
   it.skipIf(skip)('wakes a started worker at once: the mail is there moments after the request', async () => {
     const app = (t = await createTestApp(dialect));
     app.ctx.outbox.start();

@@ -135,7 +135,7 @@ export interface Outbox {
   drain(options?: { createdSince?: number }): Promise<number>;
   /** Claims and sends one row now if it is due and unclaimed; true when it was delivered. */
   deliver(id: number): Promise<boolean>;
-  /** Starts the worker: a pass now, on every notify() and every OUTBOX_RETRY.pollMs. */
+  /** Starts the worker: it sends now, on every notify() (beside sends under way) and every OUTBOX_RETRY.pollMs. */
   start(): void;
   /** Stops the worker after the rows under way. */
   stop(): Promise<void>;
@@ -293,18 +293,13 @@ export function createOutbox(
     return true;
   }
 
-  async function drainWhile(
-    filter: { id?: number; createdSince?: number },
-    going: () => boolean,
-  ): Promise<number> {
+  /** Sends every due row (of `filter`) now, up to OUTBOX_SENDS_AT_ONCE at once. */
+  async function drain(filter: { id?: number; createdSince?: number }): Promise<number> {
     let delivered = 0;
-    // each lane claims its next row once its send ends; a failed row is due again only later, so every pass ends
+    // each lane claims its next row once its send ends; a failed row is due again only later, so every drain ends
     const lane = async () => {
-      while (going()) {
-        const row = await claim(filter);
-        if (!row) break;
+      for (let row = await claim(filter); row; row = await claim(filter))
         if (await attempt(row)) delivered += 1;
-      }
     };
     // every lane ends before a failure (the database's) is passed on, so no send outlives its pass
     const lanes = await Promise.allSettled(Array.from({ length: OUTBOX_SENDS_AT_ONCE }, lane));
@@ -314,32 +309,49 @@ export function createOutbox(
   }
 
   let started = false;
-  let again = false;
-  let running: Promise<void> | undefined;
   let poll: NodeJS.Timeout | undefined;
+  // every wake() counts: a lane that found no row ends only when none came since its claim began,
+  // so a row queued while the lanes were finishing is never left for the next poll
+  let wakes = 0;
+  let lanes = 0;
+  const running = new Set<Promise<void>>();
+  let failureLoggedFor = 0;
 
-  async function passes(): Promise<void> {
-    do {
-      again = false;
-      try {
-        await drainWhile({}, () => started);
-      } catch (err) {
+  /** Sends due rows one after another until none is left; up to OUTBOX_SENDS_AT_ONCE lanes run at once. */
+  async function lane(wokenBy: number): Promise<void> {
+    try {
+      while (started) {
+        const seen = wakes;
+        const row = await claim({});
+        if (row) await attempt(row);
+        else if (wakes === seen) break;
+      }
+    } catch (err) {
+      // the lanes one wake started fail together when the database does: one line for them
+      if (failureLoggedFor !== wokenBy) {
+        failureLoggedFor = wokenBy;
         logger.warn({ err }, 'outbox: pass failed, trying again at the next poll');
       }
-    } while (again && started);
-    // set before any await, so a notify() from here on starts a new pass
-    running = undefined;
+    } finally {
+      // in the same step as the decision to end, so a wake() from here on starts a lane
+      lanes -= 1;
+    }
   }
 
+  // a wake while a slow mail is being sent starts a lane beside it: one mail never holds the rest back
   function wake(): void {
     if (!started) return;
-    if (running) again = true;
-    else running = passes();
+    wakes += 1;
+    while (lanes < OUTBOX_SENDS_AT_ONCE) {
+      lanes += 1;
+      const done: Promise<void> = lane(wakes).finally(() => running.delete(done));
+      running.add(done);
+    }
   }
 
   return {
     notify: wake,
-    drain: (options = {}) => drainWhile(options, () => true),
+    drain: (options = {}) => drain(options),
     deliver: async (id) => {
       const row = await claim({ id });
       return row ? attempt(row) : false;
@@ -354,7 +366,7 @@ export function createOutbox(
     async stop() {
       started = false;
       clearInterval(poll);
-      await running;
+      await Promise.all(running);
     },
   };
 }
