@@ -114,6 +114,7 @@ test.describe("the family's language (issue 12, finding 7)", () => {
     const phone = await browserIn(browser, 'en-US');
     await open(phone, link.toString());
     await expect(phone.getByRole('heading', { level: 1, name: catalogs.validate.es.title })).toBeVisible();
+    await phone.getByRole('button', { name: catalogs.validate.es.submit }).click();
     await expect(
       phone.getByRole('main').getByText(esErrors.verifyPageSuccess, { exact: true }),
     ).toBeVisible();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { CONFIG_ELEMENT_ID, CONFIG_PATH, SESSION_CACHE_MS, apiPaths } from '@frontdoor/contract';
 import { HttpResponse, api, http, server } from './test/server.ts';
@@ -136,12 +136,16 @@ describe('boot (issue 2 §2, §8)', () => {
       http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
       http.post(api(apiPaths.confirm), () => {
         confirms += 1;
-        return HttpResponse.json({ status: 'success', payload: null });
+        return HttpResponse.json({
+          status: 'success',
+          payload: { email: 'a@b.org', newPasswordNeeded: false },
+        });
       }),
     );
     window.history.replaceState(null, '', '/validate?em=a%40b.org&vc=123456');
     try {
       await act(() => started(boot(mount())));
+      fireEvent.click(await within(screen.getByRole('main')).findByRole('button', { name: 'Verify' }));
       expect(
         await within(screen.getByRole('main')).findByText('Your account has been verified, thank you!'),
       ).toBeInTheDocument();

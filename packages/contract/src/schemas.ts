@@ -238,6 +238,13 @@ export const signupResponse = lazySchema(() => envelope(z.object({ email: z.stri
 
 export const confirmBody = lazySchema(() => z.object({ un: emailSchema, code: emailCodeSchema }));
 export type ConfirmBody = z.input<typeof confirmBody>;
+/**
+ * A confirmation's answer: newPasswordNeeded when the code came back to another browser than the
+ * sign-up's, so the password chosen there is not kept (docs/SECURITY.md).
+ */
+export const confirmResponse = lazySchema(() =>
+  envelope(z.object({ email: z.string(), newPasswordNeeded: z.boolean() })),
+);
 
 export const RESEND_RESULTS = ['password_reset', 'verify_email'] as const;
 export const resendResultSchema = lazySchema(() => z.enum(RESEND_RESULTS));

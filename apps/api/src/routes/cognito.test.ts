@@ -115,7 +115,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         expect(refused.statusCode).toBe(409);
         expect(refused.json().code).toBe('accountExists');
       }
-      expect((await browser.post('/api/cognito/confirm', { un: email, code })).statusCode).toBe(200);
+      const confirmed = await browser.post('/api/cognito/confirm', { un: email, code });
+      expect(confirmed.json()).toEqual({ status: 'success', payload: { email, newPasswordNeeded: false } });
       expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, must_reset: 0 });
       // confirmed, it is taken for the browser that made it too
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
@@ -293,7 +294,10 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       await t.client().post('/api/cognito/signup', signup('confirm@school.test'));
       const { code } = await lastMail(t, 'confirm@school.test');
       const res = await t.client().post('/api/cognito/confirm', { un: 'Confirm@School.test', code });
-      expect(res.json()).toEqual({ status: 'success', payload: { email: 'confirm@school.test' } });
+      expect(res.json()).toEqual({
+        status: 'success',
+        payload: { email: 'confirm@school.test', newPasswordNeeded: true },
+      });
       expect((await findUserByEmail(t.db, 'confirm@school.test'))?.confirmed).toBe(1);
       const again = await t.client().post('/api/cognito/confirm', { un: 'confirm@school.test', code });
       expect(again.statusCode).toBe(409);
@@ -326,6 +330,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const child = t.client();
       const confirmed = await child.post('/api/cognito/confirm', { un: 'child@school.test', code });
       expect(confirmed.statusCode).toBe(200);
+      // the page tells the child that a new password is chosen at sign-in
+      expect(confirmed.json().payload).toEqual({ email: 'child@school.test', newPasswordNeeded: true });
       expect(await findUserByEmail(t.db, 'child@school.test')).toMatchObject({
         confirmed: 1,
         must_reset: 1,
@@ -509,7 +515,10 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const res = await t
         .client()
         .post('/api/cognito/confirm', { un: 'arabic@school.test', code: arabicIndic(code) });
-      expect(res.json()).toEqual({ status: 'success', payload: { email: 'arabic@school.test' } });
+      expect(res.json()).toEqual({
+        status: 'success',
+        payload: { email: 'arabic@school.test', newPasswordNeeded: true },
+      });
     });
 
     it('answers an unknown address like a wrong code, and a malformed code with the rule message', async () => {

@@ -61,8 +61,14 @@ export const cognitoRoutes =
 
     app.post('/cognito/confirm', async (request) => {
       const body = parseWith(confirmBody, request.body);
-      await confirmAccount(ctx, body.un, body.code, request.ip, signupCookie.read(request));
-      return ok({ email: body.un });
+      const { newPasswordNeeded } = await confirmAccount(
+        ctx,
+        body.un,
+        body.code,
+        request.ip,
+        signupCookie.read(request),
+      );
+      return ok({ email: body.un, newPasswordNeeded });
     });
 
     app.get('/cognito/resend_verification/:email', { config: { sameSiteOnly: true } }, async (request) => {

@@ -9,6 +9,7 @@ import {
   accountTypeResponse,
   basicUserRoleParam,
   confirmBody,
+  confirmResponse,
   cookieQuery,
   createCsrfLoginBody,
   createCsrfLoginPayload,
@@ -110,9 +111,10 @@ export const operations: Operation[] = [
   {
     method: 'post',
     path: 'cognito/confirm',
-    summary: 'Confirms an account with its mailed code',
+    summary:
+      'Confirms an account with its mailed code; newPasswordNeeded when another browser than the sign-up’s confirmed it',
     body: confirmBody,
-    response: signupResponse,
+    response: confirmResponse,
     errors: [409],
   },
   {

@@ -471,7 +471,7 @@ export async function confirmAccount(
   code: string,
   address: string,
   browser: string | undefined,
-): Promise<void> {
+): Promise<{ newPasswordNeeded: boolean }> {
   const user = await findUserByEmail(ctx.db, email);
   // an unknown address answers like a wrong code: confirm reveals nothing validateEmail does not
   if (!user) {
@@ -512,6 +512,7 @@ export async function confirmAccount(
       .execute();
   });
   if (!chosenHere) await audit(ctx, { event: 'account.confirmed-elsewhere', userId: user.id, address });
+  return { newPasswordNeeded: !chosenHere };
 }
 
 /** Whether the account's password, as stored now (another request may just have set it), is `password`. */

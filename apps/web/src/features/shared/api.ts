@@ -3,6 +3,7 @@ import {
   accountTypeResponse,
   apiPaths,
   cognitoLoginPayload,
+  confirmResponse,
   envelope,
   getCsrfResponse,
   inviteEmailResponse,
@@ -54,7 +55,7 @@ export const signup = (cfg: Cfg, body: SignupBody) =>
   apiRequest(cfg, 'POST', apiPaths.signup, signupResponse, body);
 
 export const confirm = (cfg: Cfg, body: ConfirmBody) =>
-  apiRequest(cfg, 'POST', apiPaths.confirm, anyPayload, body);
+  apiRequest(cfg, 'POST', apiPaths.confirm, confirmResponse, body);
 
 export const resendVerification = (cfg: Cfg, email: string) =>
   apiRequest(cfg, 'GET', apiPaths.resendVerification(email), resendVerificationResponse);

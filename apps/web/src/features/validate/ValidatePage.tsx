@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useQuery } from '../../lib/query.ts';
+import { useState } from 'react';
+import { useMutation } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { useSearchParams } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
@@ -8,17 +8,24 @@ import type { MessageCode } from '@frontdoor/contract';
 import { confirm } from '../shared/api.ts';
 import { ApiError } from '../../lib/http.ts';
 import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import pageStyles from '../../ui/Page.module.css';
 import { useCallError } from '../shared/use-call-error.ts';
+import type { ShownMessage } from '../shared/shown-message.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { handOverLoginData } from '../../lib/login-handover.ts';
 
-/** /validate?em&vc: the verification mail's link. Both params are required (§5); then cognito/confirm. */
+/**
+ * /validate?em&vc: the verification mail's link. Both params are required (§5); cognito/confirm goes
+ * only on a press of Verify: school mail gateways, scanners and link previews open a mail's links
+ * before the person does, and a confirmation from any browser but the sign-up's drops the password
+ * chosen there (docs/SECURITY.md).
+ */
 export default function ValidatePage() {
   const { t } = useLaterTranslation('validate');
   const cfg = useConfig();
-  const { message, messageText, onFatal } = useCallError();
+  const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
   // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
   useState(() => handOverLoginData(params.get('em')));
@@ -27,21 +34,20 @@ export default function ValidatePage() {
   const missing: MessageCode[] = [];
   if (!em.success) missing.push('verifyEmailParamMissing');
   if (!vc.success) missing.push('verifyCodeParamMissing');
+  const [callError, setCallError] = useState<ShownMessage | null>(null);
 
-  const result = useQuery({
-    queryKey: ['validate', em.data, vc.data],
-    // verified already: the link opened twice (two tabs, a reload, a mail app's preview) is no failure
-    queryFn: () =>
-      confirm(cfg, { un: em.data ?? '', code: vc.data ?? '' }).catch((error: unknown) => {
-        if (error instanceof ApiError && error.code === 'userAlreadyConfirmed') return null;
-        throw error;
-      }),
-    enabled: missing.length === 0,
-    staleTime: Infinity,
+  const verify = useMutation({
+    // verified already: the link pressed twice (two tabs, a reload) is no failure
+    mutationFn: () =>
+      confirm(cfg, { un: em.data ?? '', code: vc.data ?? '' }).then(
+        ({ payload }) => payload.newPasswordNeeded,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'userAlreadyConfirmed') return false;
+          throw error;
+        },
+      ),
+    onError: (error) => setCallError(failure(error, 'verifyPageFailure')),
   });
-  useEffect(() => {
-    if (result.error) onFatal(result.error);
-  }, [result.error, onFatal]);
 
   let body;
   if (missing.length > 0) {
@@ -52,16 +58,42 @@ export default function ValidatePage() {
         ))}
       </Alert>
     );
-  } else if (result.isPending) {
-    body = <Spinner label={t('verifying')} showLabel />;
-  } else if (result.isError) {
-    const e = result.error;
-    body = <Alert tone="error">{messageText(message(e, 'verifyPageFailure'))}</Alert>;
+  } else if (verify.isSuccess) {
+    body = (
+      <Alert tone="success" focusKey="verified">
+        <p>{messageText({ code: 'verifyPageSuccess' })}</p>
+        {verify.data && <p>{t('new_password_needed')}</p>}
+      </Alert>
+    );
   } else {
-    body = <Alert tone="success">{messageText({ code: 'verifyPageSuccess' })}</Alert>;
+    body = (
+      <>
+        {callError && (
+          <Alert tone="error" focusKey={callError}>
+            {messageText(callError)}
+          </Alert>
+        )}
+        <div className={pageStyles.actions}>
+          <Button
+            loading={verify.isPending}
+            onClick={() => {
+              setCallError(null);
+              verify.mutate();
+            }}
+          >
+            {t('submit')}
+          </Button>
+        </div>
+      </>
+    );
   }
+  const asking = missing.length === 0 && !verify.isSuccess;
   return (
-    <PageCard title={t('title')} footer={<Link to="/log-in">{t('continue')}</Link>}>
+    <PageCard
+      title={t('title')}
+      lead={asking ? t('lead', { email: em.data ?? '' }) : undefined}
+      footer={<Link to="/log-in">{t('continue')}</Link>}
+    >
       {body}
     </PageCard>
   );

@@ -51,7 +51,7 @@ describe('CodePage (/code)', () => {
     server.use(
       http.post(api(apiPaths.confirm), async ({ request }) => {
         body = await request.json();
-        return ok(null);
+        return ok({ email, newPasswordNeeded: false });
       }),
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-1' })),
     );
@@ -115,7 +115,7 @@ describe('CodePage (/code)', () => {
 
   it('verified but the sign-in cannot start: the message and a link to the login page', async () => {
     server.use(
-      http.post(api(apiPaths.confirm), () => ok(null)),
+      http.post(api(apiPaths.confirm), () => ok({ email, newPasswordNeeded: false })),
       http.get(api(apiPaths.getCsrf), () => fail(429, 'tooManyRequests')),
     );
     const user = await enter('654321');
