@@ -285,6 +285,40 @@ describe('the SMTP transport', () => {
     expect((failure as Error).message).toMatch(/^ESOCKET at CONN: .*ECONNREFUSED/);
     await down.close();
   });
+
+  it.each([
+    // the address itself: not retried
+    ['550 5.1.1 User unknown', true],
+    ['550 5.4.1 Recipient address rejected: Access denied. AS(201806281)', true],
+    ['550 No such user', true],
+    ['553 Requested action not taken: mailbox name not allowed', true],
+    ['551 5.1.6 User has moved', true],
+    // the portal's settings, a policy, a quota or the moment: retried
+    ['550 5.7.1 Message rejected due to content restrictions', false],
+    ['554 5.7.1 Relay access denied', false],
+    ['550 relay not permitted', false],
+    ["553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)", false],
+    ['552 5.2.2 Mailbox full', false],
+    ['550 Mailbox quota exceeded', false],
+    ['550 5.4.1 Relay access denied', false],
+    ['450 4.1.1 Recipient address rejected: User unknown in local recipient table', false],
+    ['451 Temporary local problem', false],
+  ])('a relay answering RCPT TO with "%s" refuses the address for good: %s', async (reply, refused) => {
+    const to = `listed@school.test`;
+    const smtp = await startSmtp(received, 0, { replies: { [to]: reply } });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, SENDER);
+    try {
+      const failure = await mailer
+        .send({ to, subject: 's', text: 't', html: 't' })
+        .catch((err: unknown) => err);
+      expect((failure as Error).message).toContain(`at RCPT TO: `);
+      expect((failure as Error).message).toContain(reply);
+      expect(failure instanceof MailRejectedError).toBe(refused);
+    } finally {
+      await mailer.close();
+      await stopSmtp(smtp.server);
+    }
+  });
 });
 
 describe('addresses a mail goes to', () => {
@@ -352,6 +386,7 @@ const RELAY_DENIED = /^relay/;
 
 /**
  * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
+ * `replies` answers RCPT TO for the addresses it names.
  * `stall` never answers a message's end, as a server that keeps a connection busy without replying;
  * `holdMs` answers it that late, as a relay that scans or hands on a mail before it answers;
  * `holdMailFromMs` answers MAIL FROM that late.
@@ -359,7 +394,13 @@ const RELAY_DENIED = /^relay/;
 async function startSmtp(
   received: Received[],
   port = 0,
-  { stall = false, holdMs = 0, holdMailFromMs = 0, host = '127.0.0.1' } = {},
+  {
+    stall = false,
+    holdMs = 0,
+    holdMailFromMs = 0,
+    host = '127.0.0.1',
+    replies = {} as Record<string, string>,
+  } = {},
 ): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
@@ -370,6 +411,11 @@ async function startSmtp(
       setTimeout(callback, holdMailFromMs);
     },
     onRcptTo(address, _session, callback) {
+      const reply = replies[address.address];
+      if (reply)
+        return callback(
+          Object.assign(new Error(reply.slice(4)), { responseCode: Number(reply.slice(0, 3)) }),
+        );
       if (UNKNOWN_RECIPIENT.test(address.address))
         return callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
       // a relay that has not let this server in yet: the portal's settings, not the address

@@ -50,10 +50,37 @@ type SmtpError = Error & { code?: string; command?: string; response?: string };
 /**
  * The enhanced status codes (RFC 3463) that say the recipient's address itself is wrong: no such
  * mailbox, domain or address (5.1.1, 5.1.2, 5.1.3), moved (5.1.6), a domain that takes no mail
- * (5.1.10), a disabled mailbox (5.2.1). Any other 5xx (relay access, SPF, a sending quota, the
- * sender refused) comes from the portal's settings or the moment, and is retried.
+ * (5.1.10), a disabled mailbox (5.2.1). Other 5xx (relay access, SPF, a sending quota, the sender
+ * refused) come from the portal's settings or the moment, and are retried (but see recipientRefused).
  */
-const ADDRESS_REFUSED = /\b5\.1\.(?:1|2|3|6|10)\b|\b5\.2\.1\b/;
+const ADDRESS_REFUSED = /^5\.(?:1\.(?:1|2|3|6|10)|2\.1)$/;
+
+/** An SMTP reply's basic code, and its enhanced status code: after it, or in its text (qmail's `(#5.7.1)`). */
+const BASIC_CODE = /^(\d{3})\b/;
+const ENHANCED_CODE = /(?:^|[\s(#-])([245]\.\d{1,3}\.\d{1,3})\b/;
+
+/**
+ * Words of a bare reply (no enhanced code) that blame the portal's relaying or the mailbox's
+ * quota, not the address: those are retried like their 5.7.1 and 5.2.2 forms.
+ */
+const NOT_THE_ADDRESS = /\brelay|quota|\bfull\b|exceed/i;
+
+/**
+ * Whether an answer to RCPT TO refuses the recipient's address for good. Besides ADDRESS_REFUSED:
+ * Microsoft 365's directory-based edge blocking refuses an unknown recipient with
+ * `550 5.4.1 Recipient address rejected: Access denied` (5.4.1 is otherwise a routing failure, so
+ * only with those words), and relays without enhanced codes answer a bare `550 No such user` or `553`.
+ */
+function recipientRefused(reply: string): boolean {
+  const basic = BASIC_CODE.exec(reply)?.[1];
+  if (!basic?.startsWith('5')) return false;
+  const enhanced = ENHANCED_CODE.exec(reply.slice(3))?.[1];
+  if (enhanced)
+    return (
+      ADDRESS_REFUSED.test(enhanced) || (enhanced === '5.4.1' && /recipient address rejected/i.test(reply))
+    );
+  return (basic === '550' || basic === '553') && !NOT_THE_ADDRESS.test(reply);
+}
 
 /** The commands a failure is named by; the later lines of an AUTH exchange belong to AUTH. */
 const SMTP_COMMAND = /^(?:EHLO|HELO|LHLO|STARTTLS|AUTH|MAIL FROM|RCPT TO|DATA|RSET|QUIT)\b/;
@@ -95,8 +122,7 @@ function smtpFailure(err: unknown, stage: string): Error {
   const command = code && (!named || named === 'CONN') ? stage : named;
   const where = [code, command && `at ${command}`].filter(Boolean).join(' ');
   const message = where ? `${where}: ${err.message}` : err.message;
-  if (command === 'RCPT TO' && ADDRESS_REFUSED.test(response ?? err.message))
-    return new MailRejectedError(message);
+  if (command === 'RCPT TO' && response && recipientRefused(response)) return new MailRejectedError(message);
   return where ? new Error(message) : err;
 }
 
