@@ -21,7 +21,7 @@ import { watchDatabaseFile } from './db/file-watch.ts';
 import { assertWritable, closeDatabase, createDb, migrateToLatest, noteOwnJournal } from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
-import { createMailer } from './mail/mailer.ts';
+import { checkSmtp, createMailer } from './mail/mailer.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
@@ -155,6 +155,9 @@ async function main(): Promise<void> {
 
   // mail and CRM calls go out from the outbox (services/outbox.ts), also those left from a previous run
   ctx.outbox.start();
+  // a wrong SMTP password or an unreachable mail server is told once, now, not mail by mail; not awaited:
+  // the portal serves either way
+  if (config.smtpUrl) void checkSmtp(config.smtpUrl, logger, { requireTls: config.smtpRequireTls });
 
   // rows dead longer than their retention are deleted hourly (services/pruning.ts)
   const pruning = setInterval(() => {

@@ -8,11 +8,14 @@ import { INVITE_TTL_DAYS, isValidEmail, normalizeEmail } from '@frontdoor/contra
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import {
   MailRejectedError,
+  MailSettingsError,
   SEND_DEADLINE_MS,
   SMTP_REPLY_TIMEOUT_MS,
+  checkSmtp,
   smtpMailer,
   type Mailer,
 } from './mailer.ts';
+import { createLogger } from '../services/logger.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { DIALECTS, createTestApp, lastMail, type TestApp } from '../../test/harness.ts';
 
@@ -319,6 +322,58 @@ describe('the SMTP transport', () => {
       await stopSmtp(smtp.server);
     }
   });
+
+  /** A logger at info whose lines are kept, parsed. */
+  function capturedLog() {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { lines, logger, entries };
+  }
+
+  it('checks SMTP_URL once at start: a refused login is one error line naming SMTP_URL, never its password', async () => {
+    const smtp = await startSmtp(received, 0, { refuseLogin: true });
+    const url = `smtp://fd:wrong-pass@127.0.0.1:${smtp.port}`;
+    const { lines, logger, entries } = capturedLog();
+    try {
+      await checkSmtp(url, logger);
+      expect(entries()).toEqual([
+        expect.objectContaining({
+          level: 50,
+          server: `127.0.0.1:${smtp.port}`,
+          msg: 'SMTP_URL: the mail server refused the login (535 5.7.8 Authentication credentials invalid): check the user and password',
+        }),
+      ]);
+      // a send says so too, as a failure of the portal's settings, not of this mail
+      const mailer = smtpMailer(url, SENDER);
+      const failure = await sendTo(mailer).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(MailSettingsError);
+      expect((failure as Error).message).toMatch(/^EAUTH at AUTH PLAIN: .*535/);
+      expect((failure as MailSettingsError).advice).toBe(entries()[0]?.msg);
+      expect(lines.join('')).not.toContain('wrong-pass');
+    } finally {
+      await stopSmtp(smtp.server);
+    }
+  });
+
+  it('checks SMTP_URL once at start: a server that answers says so, one out of reach is a warning naming its host and port', async () => {
+    const smtp = await startSmtp(received);
+    const { logger, entries } = capturedLog();
+    await checkSmtp(`smtp://fd:right-pass@127.0.0.1:${smtp.port}`, logger);
+    await stopSmtp(smtp.server);
+    await checkSmtp(`smtp://fd:right-pass@127.0.0.1:${smtp.port}`, logger);
+    expect(entries().map((e) => [e.level, e.msg])).toEqual([
+      [30, 'SMTP_URL: the mail server answers and takes the login'],
+      [
+        40,
+        `SMTP_URL: could not connect and log in to the mail server at 127.0.0.1:${smtp.port}: mail waits in the outbox and is retried`,
+      ],
+    ]);
+    expect(entries()[1]?.error).toMatch(/ECONNREFUSED/);
+  });
 });
 
 describe('addresses a mail goes to', () => {
@@ -386,7 +441,7 @@ const RELAY_DENIED = /^relay/;
 
 /**
  * A real SMTP server on 127.0.0.1 recording what it accepts; `port` reuses a port (a restart).
- * `replies` answers RCPT TO for the addresses it names.
+ * `refuseLogin` refuses every login; `replies` answers RCPT TO for the addresses it names.
  * `stall` never answers a message's end, as a server that keeps a connection busy without replying;
  * `holdMs` answers it that late, as a relay that scans or hands on a mail before it answers;
  * `holdMailFromMs` answers MAIL FROM that late.
@@ -399,11 +454,21 @@ async function startSmtp(
     holdMs = 0,
     holdMailFromMs = 0,
     host = '127.0.0.1',
+    refuseLogin = false,
     replies = {} as Record<string, string>,
   } = {},
 ): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
+    // a login over this test's plain connection
+    allowInsecureAuth: true,
+    onAuth(_auth, _session, callback) {
+      if (refuseLogin)
+        return callback(
+          Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }),
+        );
+      callback(null, { user: 'fd' });
+    },
     // no reverse DNS of the client before the greeting: a slow resolver would eat the short waits tested here
     disableReverseLookup: true,
     disabledCommands: ['STARTTLS'],

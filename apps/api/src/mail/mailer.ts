@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
 import type { AppConfig, MailSender } from '../config.ts';
 import type { Db } from '../db/index.ts';
 
@@ -29,6 +30,23 @@ export const newMessageId = (sender: MailSender): string =>
 
 /** The mail server refused this mail's recipient for good (an address that does not exist): it is not retried. */
 export class MailRejectedError extends Error {}
+
+/**
+ * The mail server refused the portal's own settings, the login of SMTP_URL: every mail fails alike
+ * until an operator mends them, so the outbox says so in one line naming SMTP_URL (`advice`), not
+ * one per mail. The mails are still retried.
+ */
+export class MailSettingsError extends Error {
+  readonly advice: string;
+  constructor(message: string, advice: string) {
+    super(message);
+    this.advice = advice;
+  }
+}
+
+/** What an operator reads when the mail server refuses SMTP_URL's login; the server's answer, never the password. */
+const loginRefused = (answer: string) =>
+  `SMTP_URL: the mail server refused the login (${answer}): check the user and password`;
 
 /**
  * How long the relay may take over any one answer. RFC 5321 §4.5.3.2.6 gives the answer to the
@@ -123,8 +141,20 @@ function smtpFailure(err: unknown, stage: string): Error {
   const where = [code, command && `at ${command}`].filter(Boolean).join(' ');
   const message = where ? `${where}: ${err.message}` : err.message;
   if (command === 'RCPT TO' && response && recipientRefused(response)) return new MailRejectedError(message);
+  if (code === 'EAUTH') return new MailSettingsError(message, loginRefused(response ?? err.message));
   return where ? new Error(message) : err;
 }
+
+/** The mail server of SMTP_URL as the portal reaches it: each wait bounded (the whole send by its caller). */
+const smtpTransport = (smtpUrl: string, requireTls: boolean, replyTimeoutMs: number, logger?: object) =>
+  nodemailer.createTransport({
+    url: smtpUrl,
+    requireTLS: requireTls,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: replyTimeoutMs,
+    ...(logger ? { logger, transactionLog: true } : {}),
+  });
 
 export function smtpMailer(
   smtpUrl: string,
@@ -136,15 +166,7 @@ export function smtpMailer(
       const { logger, stage } = sendStage();
       // a transport per send (nodemailer opens a connection per send anyway), so its log is this send's;
       // each wait bounded, and the whole send by deadlineMs: inside the outbox's claim lease
-      const transport = nodemailer.createTransport({
-        url: smtpUrl,
-        requireTLS: requireTls,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: replyTimeoutMs,
-        logger,
-        transactionLog: true,
-      });
+      const transport = smtpTransport(smtpUrl, requireTls, replyTimeoutMs, logger);
       try {
         await transport.sendMail({
           from: sender.from,
@@ -167,6 +189,49 @@ export function smtpMailer(
     },
     async close() {},
   };
+}
+
+/** How long the check at start waits for the mail server's login in all. */
+export const SMTP_CHECK_TIMEOUT_MS = 30_000;
+
+/**
+ * At start, connects to SMTP_URL's server and logs in once (no mail), so a wrong password or an
+ * unreachable server is one line naming SMTP_URL at once, not per-mail warnings for hours. Never
+ * throws: the portal starts either way, and its mail waits in the outbox.
+ */
+export async function checkSmtp(
+  smtpUrl: string,
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>,
+  { requireTls = false, timeoutMs = SMTP_CHECK_TIMEOUT_MS } = {},
+): Promise<void> {
+  const url = new URL(smtpUrl);
+  // nodemailer's default ports; never the URL itself, which holds the password
+  const server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
+  const transport = smtpTransport(smtpUrl, requireTls, timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      transport.verify(),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+          timeoutMs,
+        );
+      }),
+    ]);
+    logger.info({ server }, 'SMTP_URL: the mail server answers and takes the login');
+  } catch (err) {
+    const { code, response, message } = err as SmtpError;
+    if (code === 'EAUTH') logger.error({ server }, loginRefused(response ?? message));
+    else
+      logger.warn(
+        { server, error: [code, message].filter(Boolean).join(': ') },
+        `SMTP_URL: could not connect and log in to the mail server at ${server}: mail waits in the outbox and is retried`,
+      );
+  } finally {
+    clearTimeout(timer);
+    transport.close();
+  }
 }
 
 /** Development mailbox: messages are rows read back at /dev/mailbox and by the admin CLI. */

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/index.ts';
-import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import { smtpMailer, type Mailer, type MailMessage } from '../mail/mailer.ts';
 import {
   DIALECTS,
   TEST_PASSWORD,
@@ -197,6 +198,73 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
         [40, 'outbox: delivery failed, retrying', 1],
         [30, 'outbox: delivered after retrying', 2],
       ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'a refused SMTP login is one error line naming SMTP_URL a minute, not a warning per mail; the mails still retry',
+    async () => {
+      // a mail server that refuses every login, as one does a wrong password
+      const server = new SMTPServer({
+        allowInsecureAuth: true,
+        disabledCommands: ['STARTTLS'],
+        disableReverseLookup: true,
+        onAuth: (_auth, _session, callback) =>
+          callback(
+            Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }),
+          ),
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.server.address() as { port: number };
+      const mailer = smtpMailer(`smtp://fd:wrong-pass@127.0.0.1:${port}`, {
+        from: 'no-reply@portal.test',
+        address: 'no-reply@portal.test',
+        replyTo: undefined,
+      });
+      const { lines, logger } = capturedLog();
+      try {
+        const app = (t = await createTestApp(dialect, { mailer, logger }));
+        for (let i = 0; i < 5; i++)
+          await enqueue(app.db, {
+            kind: 'mail',
+            payload: JSON.stringify({ to: `p${i}@school.test`, subject: 's', text: 't', html: 'h' }),
+            userId: null,
+            now: app.clock.now(),
+          });
+        const said = () =>
+          lines
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((e) => typeof e.outboxId === 'number');
+        expect(await app.ctx.outbox.drain()).toBe(0);
+        expect(said()).toEqual([
+          expect.objectContaining({
+            level: 50,
+            msg: expect.stringMatching(
+              /^outbox: SMTP_URL: the mail server refused the login \(535 5\.7\.8 Authentication credentials invalid\): check the user and password/,
+            ),
+            error: expect.stringMatching(/^EAUTH at AUTH PLAIN: /),
+          }),
+        ]);
+        const rows = await app.db.selectFrom('outbox').selectAll().execute();
+        expect(rows).toHaveLength(5);
+        for (const row of rows)
+          expect(row).toMatchObject({
+            attempts: 1,
+            failed_at: null,
+            rejected_at: null,
+            next_attempt_at: app.clock.now() + retryDelayMs(1),
+          });
+        // their retries within the minute add no line; the next minute's say it again, once
+        app.clock.advance(retryDelayMs(1));
+        expect(await app.ctx.outbox.drain()).toBe(0);
+        expect(said()).toHaveLength(1);
+        app.clock.advance(OUTBOX_RETRY.settingsErrorLogMs);
+        expect(await app.ctx.outbox.drain()).toBe(0);
+        expect(said().map((e) => e.level)).toEqual([50, 50]);
+        expect(lines.join('')).not.toContain('wrong-pass');
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     },
   );
 

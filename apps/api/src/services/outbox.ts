@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';
 import { isPostgres } from '../db/dialect.ts';
-import { MailRejectedError, SEND_DEADLINE_MS, type Mailer } from '../mail/mailer.ts';
+import { MailRejectedError, MailSettingsError, SEND_DEADLINE_MS, type Mailer } from '../mail/mailer.ts';
 import { isLiveCode } from './codes.ts';
 import { currentRequestId } from './logger.ts';
 
@@ -31,6 +31,8 @@ export const OUTBOX_RETRY = {
   leaseMs: SEND_DEADLINE_MS + 60_000,
   /** A started worker also looks this often for rows due later (retries, rows another instance or the CLI wrote). */
   pollMs: 5_000,
+  /** A refusal of the portal's own mail settings (SMTP_URL's login) is logged once this often, not per mail. */
+  settingsErrorLogMs: 60_000,
 } as const;
 
 export const retryDelayMs = (attempts: number): number =>
@@ -200,6 +202,7 @@ export function createOutbox(
   const kinds = deliverers(ctx.config, ctx.now, mailer);
   const kindNames = Object.keys(kinds) as OutboxKind[];
   const postgres = isPostgres(db);
+  let settingsErrorLoggedAt: number | undefined;
 
   async function claim(filter: { id?: number; createdSince?: number }): Promise<OutboxRow | undefined> {
     const now = ctx.now();
@@ -275,7 +278,16 @@ export function createOutbox(
       // the row's id and kind, never its address (and the logger masks any address in the error)
       const fields = { ...about, attempts: row.attempts, error };
       if (final) logger.error(fields, 'outbox: delivery failed for good after the attempt limit');
-      else
+      else if (err instanceof MailSettingsError) {
+        // every mail fails alike until an operator mends SMTP_URL: one line a minute says so, not one per mail
+        if (
+          settingsErrorLoggedAt === undefined ||
+          now - settingsErrorLoggedAt >= OUTBOX_RETRY.settingsErrorLogMs
+        ) {
+          settingsErrorLoggedAt = now;
+          logger.error(fields, `outbox: ${err.advice}; every mail waits and is retried`);
+        }
+      } else
         logger.warn(
           { ...fields, retryInMs: retryDelayMs(row.attempts) },
           'outbox: delivery failed, retrying',
