@@ -67,6 +67,7 @@ export const MESSAGE_CODES = [
   'codeSendLimit',
   'resendCooldown',
   'mailRejected',
+  'mailDelayed',
   'accessCodesPaused',
   'serverBusy',
   'serviceProviderAuthFailed',

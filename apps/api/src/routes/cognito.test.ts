@@ -28,6 +28,7 @@ import { lockAccount } from '../services/accounts.ts';
 import { deleteUser } from '../services/user-admin.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MailRejectedError } from '../mail/mailer.ts';
+import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { readSession } from '../services/sessions.ts';
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!';
@@ -582,6 +583,42 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         expect(later.json()).toEqual({ status: 'success', payload: 'verify_email' });
       } finally {
         await refusing.close();
+      }
+    });
+
+    it('a code whose mail is still being retried (the relay down): the resend says it is delayed (409 mailDelayed) and issues no code, until the mail goes', async () => {
+      let relayDown = true;
+      const delayed = await createTestApp(dialect, {
+        mailer: {
+          send: async () => {
+            if (relayDown) throw new Error('EENVELOPE at MAIL FROM: 451 4.3.0 Temporary failure');
+          },
+          close: async () => undefined,
+        },
+      });
+      const codes = () => delayed.db.selectFrom('email_codes').select('id').execute();
+      try {
+        expect(
+          (await delayed.client().post('/api/cognito/signup', signup('slow-relay@school.test'))).statusCode,
+        ).toBe(200);
+        expect(await delayed.ctx.outbox.drain()).toBe(0);
+        // resend after resend, past the account's hourly codes: each says the mail is delayed, none issues a code
+        for (let i = 0; i < 6; i++) {
+          delayed.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+          const res = await delayed.client().get('/api/cognito/resend_verification/slow-relay@school.test');
+          expect(res.statusCode).toBe(409);
+          expect(res.json()).toEqual({ status: 'error', code: 'mailDelayed', msg: messages.mailDelayed });
+        }
+        expect(await codes()).toHaveLength(1);
+        // the relay is back: the first code goes, and a resend mails a new one again
+        relayDown = false;
+        delayed.clock.advance(OUTBOX_RETRY.maxDelayMs);
+        expect(await delayed.ctx.outbox.drain()).toBe(1);
+        const later = await delayed.client().get('/api/cognito/resend_verification/slow-relay@school.test');
+        expect(later.json()).toEqual({ status: 'success', payload: 'verify_email' });
+        expect(await codes()).toHaveLength(2);
+      } finally {
+        await delayed.close();
       }
     });
 

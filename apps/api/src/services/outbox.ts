@@ -116,6 +116,29 @@ export async function latestMailRefused(db: Db, userId: string, since: number): 
 }
 
 /**
+ * Whether the account's latest mail carries a live code the mail server has not taken yet, its
+ * sends failing and retried (SMTP down, its login refused): a new code would wait behind it, the
+ * same way, and spend the account's hourly codes on mails none of which arrive.
+ */
+export async function latestCodeMailDelayed(db: Db, userId: string, now: number): Promise<boolean> {
+  const latest = await db
+    .selectFrom('outbox')
+    .select(['code_id', 'last_error', 'next_attempt_at'])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'mail')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  // next_attempt_at stays set only while the row is pending: delivered, refused, cancelled and failed rows clear it
+  return (
+    latest?.code_id != null &&
+    latest.last_error !== null &&
+    latest.next_attempt_at !== null &&
+    (await isLiveCode(db, latest.code_id, now))
+  );
+}
+
+/**
  * Puts rows that failed at the attempt limit back in the queue (all, or the one of `id`), each with
  * a fresh set of attempts: an operator's remedy once SMTP or the CRM works again, so that a mailed
  * code or a CRM erasure is not given up for good. Returns how many; a started worker sends them.

@@ -97,6 +97,15 @@ describe('CodePage (/code)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/create-account$/));
   });
 
+  it('a new code asked for while the first is still on its way (mail delayed): the message says to wait, no sign-up offered', async () => {
+    server.use(http.get(api(apiPaths.resendVerification(email)), () => fail(409, 'mailDelayed')));
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText(messages.mailDelayed)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Create your account with another address' })).toBeNull();
+  });
+
   it("a new code asked for once the account was verified in another browser: the popup 'A password reset code has been sent to your email!  Please check your email inbox.', then /forgot-password, where that code is typed", async () => {
     server.use(http.get(api(apiPaths.resendVerification(email)), () => ok('password_reset')));
     const user = userEvent.setup();
