@@ -26,7 +26,14 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { createDb } from './db/index.ts';
-import { DIALECTS, TEST_START, createTestApp, type TestApp } from '../test/harness.ts';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TEST_START,
+  createTestApp,
+  seedUser,
+  type TestApp,
+} from '../test/harness.ts';
 import { deriveSecret, loadIdentityKeys } from './identity/keys.ts';
 import { PORTAL_CLIENT_ID } from './services/portal-config.ts';
 import { createLogger } from './services/logger.ts';
@@ -478,6 +485,63 @@ describe('readiness', () => {
       }
     },
   );
+
+  it('on a full disk, answers a sign-in 503 and /readyz 503, scrapes frontdoor_database_up 0 and says so in one error line naming DATA_DIR; ready again a minute after space is freed', async () => {
+    const lines: { level: number; msg: string; dataDir?: string }[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+    });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-full-'));
+    const token = 'metrics-token-0123456789';
+    const t = await createTestApp('sqlite', {
+      sqliteDir: dataDir,
+      logger,
+      env: { DATA_DIR: dataDir, METRICS: 'on', METRICS_TOKEN: token },
+    });
+    try {
+      const user = await seedUser(t, { email: 'ana@school.test' });
+      const scrapeUp = async () => {
+        const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+        return /^frontdoor_database_up (\d)$/m.exec(res.body)?.[1];
+      };
+      const signIn = () =>
+        t.client().post(`/api/${apiPaths.cognitoLogin}`, { email: user.email, password: TEST_PASSWORD });
+      // SQLite can grow its file no further, what a full disk does to it (SQLITE_FULL); a sign-in's rows
+      // would fit in the pages the file has, so each session written brings a row that needs new ones
+      await sql`create table filler (b blob)`.execute(t.db);
+      await sql`create trigger fill after insert on sessions begin insert into filler values (zeroblob(65536)); end`.execute(
+        t.db,
+      );
+      const { rows } = await sql<{
+        pages: number;
+      }>`select page_count as pages from pragma_page_count()`.execute(t.db);
+      await sql.raw(`pragma max_page_count = ${rows[0]?.pages}`).execute(t.db);
+      for (let i = 0; i < 3; i++) {
+        const refused = await signIn();
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toMatchObject({ status: 'error', code: 'internalError' });
+        expect(refused.headers['retry-after']).toBe('60');
+      }
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
+      expect(await scrapeUp()).toBe('0');
+      const told = lines.filter((l) => l.msg.includes('disk of DATA_DIR'));
+      expect(told).toEqual([
+        expect.objectContaining({ level: 50, dataDir, msg: expect.stringContaining(`${dataDir} is full`) }),
+      ]);
+      // no stack per request
+      expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
+
+      await sql.raw('pragma max_page_count = 1000000').execute(t.db);
+      t.clock.advance(60_000);
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      expect(await scrapeUp()).toBe('1');
+      expect((await signIn()).statusCode).toBe(200);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('answers 503 when the SQLite file was removed under it (what it writes then is lost)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-readyz-'));

@@ -36,6 +36,7 @@ import { askedLanguage } from './services/request-language.ts';
 import { RequestLog, withRequestLog } from './services/logger.ts';
 import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
+import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './services/disk-full.ts';
 import {
   PRODUCT_CALLS,
   isHashedFile,
@@ -176,7 +177,7 @@ function clientErrorHandler(headers: [name: string, value: string][]) {
 }
 
 /** Maps Fastify's own errors (parse, size, a badly encoded URL) and ours onto the envelope; never a stack. */
-function errorHandler() {
+function errorHandler(ctx: AppContext) {
   return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
@@ -195,6 +196,11 @@ function errorHandler() {
       // Fastify's messages quote the URL (FST_ERR_BAD_URL), which can carry a code or an address
       request.log.info({ err: { code: error.code, message: scrubText(error.message) } }, 'bad request');
       return sendError(reply, status, 'badRequest');
+    }
+    // a full disk: said once a minute, not in a stack per request; 503, as it passes once space is freed
+    if (noteDiskFull(ctx, request.log, error)) {
+      reply.header('retry-after', retryAfterSeconds(DISK_FULL_MS));
+      return sendError(reply, 503, 'internalError');
     }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'internalError');
@@ -287,7 +293,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const loggerInstance: FastifyBaseLogger = ctx.logger;
-  const handleError = errorHandler();
+  const handleError = errorHandler(ctx);
   const headers = securityHeaders(config);
   const app = Fastify({
     loggerInstance,
@@ -434,6 +440,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       request.log.warn(fileProblem, 'readiness check: the database file is not the one the server writes to');
       return sendError(reply, 503, 'internalError');
     }
+    // a write that changes nothing needs no space: a write refused for want of it tells (its error
+    // line said so)
+    if (diskFullLately(ctx.db, ctx.now())) return sendError(reply, 503, 'internalError');
     return { status: 'ok' };
   });
   app.get('/assets/cfg/config.json', async (_request, reply) => {

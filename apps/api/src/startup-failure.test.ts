@@ -110,6 +110,17 @@ describe('startupFailure', () => {
     expect(startupFailure(readOnly, sqlite).fields).toMatchObject({ setting: 'DATA_DIR' });
   });
 
+  it('names a full disk as full when SQLite says it with an I/O error (its -shm file cannot grow), by the space left there', () => {
+    const shm = coded('disk I/O error', { code: 'SQLITE_IOERR_SHMSIZE' });
+    expect(startupFailure(shm, sqlite, () => 0)).toEqual({
+      message: `DATA_DIR ${dir} cannot be used (disk I/O error): its disk is full: free space there`,
+      fields: { errorCode: 'SQLITE_IOERR_SHMSIZE', setting: 'DATA_DIR', dataDir: dir },
+    });
+    expect(startupFailure(shm, sqlite, () => 50e9).message).toBe(
+      `DATA_DIR ${dir} cannot be used (disk I/O error): the disk failed to read or write: check it`,
+    );
+  });
+
   it('names DATABASE_URL by its host and database when PostgreSQL cannot be reached, refuses or takes no writes, never its password', async () => {
     const db = createDb({ databaseUrl: postgres.databaseUrl, dataDir: dir });
     const refused = await thrownBy(() => migrateToLatest(db, { secret: 'x' }));
@@ -138,6 +149,15 @@ describe('startupFailure', () => {
       message:
         'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) takes no writes (cannot execute DELETE in a read-only transaction): point DATABASE_URL at the primary server, not a read-only replica, with default_transaction_read_only off',
       fields: { errorCode: '25006', setting: 'DATABASE_URL', database: '127.0.0.1:1/frontdoor' },
+    });
+    const full = coded('could not extend file "base/16384/2619": No space left on device', {
+      code: '53100',
+      severity: 'ERROR',
+    });
+    expect(startupFailure(new Error('database migration failed', { cause: full }), postgres)).toEqual({
+      message:
+        'PostgreSQL at 127.0.0.1:1/frontdoor (DATABASE_URL) takes no writes (could not extend file "base/16384/2619": No space left on device): its disk is full: free space on the database server',
+      fields: { errorCode: '53100', setting: 'DATABASE_URL', database: '127.0.0.1:1/frontdoor' },
     });
     for (const { message, fields } of [failure, wrongPasswordFailure, readOnlyFailure])
       expect(message + JSON.stringify(fields)).not.toContain(PASSWORD);

@@ -1,5 +1,6 @@
+import { statfsSync } from 'node:fs';
 import { ConfigError, type AppConfig } from './config.ts';
-import { MigrationError, NewerDatabaseError } from './db/index.ts';
+import { MigrationError, NewerDatabaseError, isDiskFull } from './db/index.ts';
 
 /** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
 export interface StartupFailure {
@@ -81,9 +82,10 @@ const PG_TLS_ADVICE: [Set<string>, string][] = [
 /** pg's error when sslmode (or ssl=true) asks for TLS and the server answers that it has none. */
 const PG_NO_TLS = 'The server does not support SSL connections';
 
+const DISK_FULL_ADVICE = 'its disk is full: free space there';
+
 /** What to do about DATA_DIR for each code creating it, opening the file or migrating it can end in. */
 const DATA_DIR_ADVICE: [RegExp, string][] = [
-  [/^(ENOSPC|SQLITE_FULL)/, 'its disk is full: free space there'],
   [
     /^SQLITE_(CORRUPT|NOTADB)/,
     'frontdoor.sqlite there is damaged or not a SQLite database: restore it from a backup',
@@ -100,6 +102,22 @@ const DATA_DIR_ADVICE: [RegExp, string][] = [
   ],
 ];
 
+/**
+ * Below this, DATA_DIR's disk is full for SQLite: it fails to grow its -shm file (32 kB) or its -wal
+ * with an I/O error (SQLITE_IOERR_SHMSIZE), not SQLITE_FULL.
+ */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/** The bytes this user may still write on a directory's disk; Infinity when that cannot be read. */
+export function freeBytesAt(dir: string): number {
+  try {
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
 /** DATABASE_URL as a log line may show it: host, port and database, never the user or password. */
 export function databaseLocation(databaseUrl: string): string {
   const url = URL.parse(databaseUrl);
@@ -108,10 +126,15 @@ export function databaseLocation(databaseUrl: string): string {
 
 /**
  * The operator's sentence for an error that stopped the server (or the admin CLI) before it could
- * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use (TLS included), a
- * migration that failed. Anything else is "start-up failed" with the error itself, stack included.
+ * serve: a refused setting, a port in use, a DATA_DIR or PostgreSQL it cannot use (TLS included, a
+ * full disk told by `freeBytes`), a migration that failed. Anything else is "start-up failed" with
+ * the error itself, stack included.
  */
-export function startupFailure(err: unknown, settings?: StartupSettings): StartupFailure {
+export function startupFailure(
+  err: unknown,
+  settings?: StartupSettings,
+  freeBytes: (dir: string) => number = freeBytesAt,
+): StartupFailure {
   if (err instanceof ConfigError) return { message: err.message, fields: {} };
   if (err instanceof NewerDatabaseError)
     return { message: err.message, fields: { migrations: err.migrations } };
@@ -174,13 +197,21 @@ export function startupFailure(err: unknown, settings?: StartupSettings): Startu
           message: `PostgreSQL at ${database} (DATABASE_URL) takes no writes (${coded.message}): point DATABASE_URL at the primary server, not a read-only replica, with default_transaction_read_only off`,
           fields: { ...fields, setting: 'DATABASE_URL', database },
         };
+      if (isDiskFull(coded))
+        return {
+          message: `PostgreSQL at ${database} (DATABASE_URL) takes no writes (${coded.message}): its disk is full: free space on the database server`,
+          fields: { ...fields, setting: 'DATABASE_URL', database },
+        };
       if (typeof coded.severity === 'string' && PG_REFUSED.test(code))
         return {
           message: `PostgreSQL at ${database} (DATABASE_URL) refused the connection (${coded.message}): correct the user, password or database name in DATABASE_URL`,
           fields: { ...fields, setting: 'DATABASE_URL', database },
         };
     } else {
-      const advice = DATA_DIR_ADVICE.find(([codes]) => codes.test(code))?.[1];
+      const advice =
+        isDiskFull(coded) || (code.startsWith('SQLITE_IOERR') && freeBytes(dataDir) < NEARLY_FULL_BYTES)
+          ? DISK_FULL_ADVICE
+          : DATA_DIR_ADVICE.find(([codes]) => codes.test(code))?.[1];
       if (advice)
         return {
           message: `DATA_DIR ${dataDir} cannot be used (${coded.message}): ${advice}`,

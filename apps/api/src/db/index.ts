@@ -355,6 +355,19 @@ export async function executedMigrations(db: Db): Promise<string[]> {
 }
 
 /**
+ * A write refused for want of space: SQLite's "database or disk is full" (also PRAGMA max_page_count
+ * reached), the system's ENOSPC, PostgreSQL's disk_full.
+ */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', '53100']);
+
+/** Whether an error, or one of its causes (a migration's), is a write refused for want of space. */
+export function isDiskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (DISK_FULL_CODES.has(String((e as { code?: unknown }).code))) return true;
+  return false;
+}
+
+/**
  * Throws the driver's refusal (SQLITE_READONLY, PostgreSQL's 25006) when the database takes no
  * writes, by a write that changes nothing. Such a database opens, migrates when up to date and reads
  * as usual: a SQLite file this user cannot write (restored by root, or its -wal and -shm files made

@@ -26,11 +26,12 @@ import { PortalCodeExchange } from './portal-login.ts';
  */
 function mountProvider(
   scope: FastifyInstance,
+  ctx: AppContext,
   mountPath: string,
   provider: Provider,
   own: (path: string) => boolean,
 ): void {
-  logErrors(provider, scope.log);
+  logErrors(provider, ctx, scope.log);
   const handle = provider.callback();
   scope.use(mountPath, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (own(req.url ?? '/')) return next();
@@ -140,6 +141,7 @@ export async function registerIdentity(
 
     mountProvider(
       scope,
+      ctx,
       '/oidc',
       provider,
       (path) => path.startsWith('/interaction/') || path.startsWith('/forgotPassword'),
@@ -155,7 +157,7 @@ export async function registerIdentity(
         cookieKeys: engine.cookieKeys,
       });
       behindPinnedOrigin(idp);
-      mountProvider(scope, `/dev/idp/${upstream.provider}`, idp, (path) =>
+      mountProvider(scope, ctx, `/dev/idp/${upstream.provider}`, idp, (path) =>
         /^\/((interaction|v2|v3\.0)\/|launchpad($|\?))/.test(path),
       );
       devIdpRoutes(scope, db, idp, upstream.provider);

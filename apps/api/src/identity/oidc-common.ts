@@ -11,6 +11,8 @@ import {
 import { LANGUAGE_COOKIE, LOCALE_PARAM } from '@frontdoor/contract';
 import { languageAsked } from '../services/request-language.ts';
 import { noteOidcRefusal } from '../services/logger.ts';
+import { noteDiskFull } from '../services/disk-full.ts';
+import type { AppContext } from '../context.ts';
 import { failurePage, pageLanguage } from './pages.ts';
 
 /**
@@ -100,9 +102,15 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
  * refusal's OAuth error goes on its request's line (noteOidcRefusal): JSON answers here, pages in
  * renderError.
  */
-export function logErrors(provider: Provider, logger: FastifyBaseLogger): void {
+export function logErrors(
+  provider: Provider,
+  app: Pick<AppContext, 'config' | 'db' | 'now'>,
+  logger: FastifyBaseLogger,
+): void {
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
     const log = (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
+    // a full disk has its own line, once a minute (services/disk-full.ts)
+    if (noteDiskFull(app, log, err)) return;
     log.error({ err, route: ctx.oidc?.route }, 'authorization server error');
   });
   provider.use(async (ctx, next) => {

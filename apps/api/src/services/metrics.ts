@@ -2,6 +2,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 import { sql } from 'kysely';
 import { assertWritable, databaseFileProblem } from '../db/index.ts';
 import type { AppContext } from '../context.ts';
+import { diskFullLately } from './disk-full.ts';
 import type { AuditEvent } from './audit.ts';
 
 /**
@@ -262,6 +263,8 @@ export async function scrape(ctx: ScrapeContext): Promise<string> {
       await assertWritable(ctx.db);
       if (databaseFileProblem(ctx.db))
         throw new Error('the database file is not the one the server writes to');
+      if (diskFullLately(ctx.db, ctx.now()))
+        throw new Error('the database refused a write for want of space within the last minute');
       await readOutbox(ctx);
     });
     databaseUp.set(1);

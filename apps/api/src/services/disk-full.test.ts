@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/index.ts';
+import { testClock, TEST_START } from '../../test/harness.ts';
+import { createLogger } from './logger.ts';
+import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './disk-full.ts';
+
+const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+describe('noteDiskFull', () => {
+  it("on PostgreSQL, takes its disk_full (53100) for a full disk and names the database, never DATABASE_URL's password, once a minute", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://frontdoor:s3cret-Passw0rd@db.district.test:5432/frontdoor',
+      SECRET: 'frontdoor-test-secret-0123456789abcdef',
+    });
+    // never connected: the pool opens a connection at the first query only
+    const db = createDb({ databaseUrl: config.databaseUrl, dataDir: '.' });
+    const clock = testClock(TEST_START);
+    const ctx = { config, db, now: clock.now };
+    try {
+      expect(noteDiskFull(ctx, logger, coded('duplicate key value', '23505'))).toBe(false);
+      expect(diskFullLately(db, clock.now())).toBe(false);
+      const full = coded('could not extend file "base/16384/2619": No space left on device', '53100');
+      expect(noteDiskFull(ctx, logger, full)).toBe(true);
+      clock.advance(DISK_FULL_MS - 1);
+      expect(noteDiskFull(ctx, logger, new Error('a query failed', { cause: full }))).toBe(true);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          setting: 'DATABASE_URL',
+          database: 'db.district.test:5432/frontdoor',
+          msg: expect.stringMatching(
+            /^the disk of PostgreSQL at db\.district\.test:5432\/frontdoor \(DATABASE_URL\) is full: .* until space is freed on the database server$/,
+          ),
+        }),
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('s3cret');
+      // counted from the last refusal: a disk that stays full stays not ready
+      clock.advance(DISK_FULL_MS - 1);
+      expect(diskFullLately(db, clock.now())).toBe(true);
+      clock.advance(1);
+      expect(diskFullLately(db, clock.now())).toBe(false);
+      // and said again a minute after it was last said
+      expect(noteDiskFull(ctx, logger, full)).toBe(true);
+      expect(lines).toHaveLength(2);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
