@@ -1,10 +1,11 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import {
   API_PREFIX,
@@ -779,6 +780,98 @@ describe('a request Node cannot parse', () => {
         expect(JSON.parse(body)).toEqual({ status: 'error', msg: messages[code], code });
       }
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a client gone mid-request', () => {
+  it('still has its request line, once, with status 499 and the account it signed in, and its timing', async () => {
+    const lines: { msg: string; res?: { statusCode: number }; userId?: string; req?: { url: string } }[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+    });
+    const token = 'metrics-token-0123456789';
+    const t = await createTestApp('sqlite', {
+      listen: true,
+      logger,
+      env: { METRICS: 'on', METRICS_TOKEN: token },
+    });
+    try {
+      const user = await seedUser(t, { email: 'ana@school.test' });
+      // the sign-in held at its password check, the account known, until the client has gone
+      let reached = () => {};
+      const atCheck = new Promise<void>((resolve) => (reached = resolve));
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const { hashing } = t.ctx.limits;
+      const run = hashing.run.bind(hashing);
+      vi.spyOn(hashing, 'run').mockImplementationOnce(async (work) => {
+        reached();
+        await held;
+        return run(work);
+      });
+      const sig = await fetch(`${t.baseUrl}/api/auth/sig`);
+      const csrf = String(sig.headers.get(CSRF_HEADER));
+      // the server's side of the request: when its client left, and when the handler's answer came
+      let closed: Promise<unknown> = Promise.resolve();
+      let answered: Promise<unknown> = Promise.resolve();
+      let response: ServerResponse | undefined;
+      t.app.server.once('request', (_req: IncomingMessage, res: ServerResponse) => {
+        response = res;
+        closed = once(res, 'close');
+        const end = res.end.bind(res);
+        answered = new Promise<void>((resolve) => {
+          res.end = ((...args: Parameters<typeof end>) => {
+            resolve();
+            return end(...args);
+          }) as typeof res.end;
+        });
+      });
+      const body = JSON.stringify({ email: user.email, password: TEST_PASSWORD });
+      const { port } = new URL(t.baseUrl);
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          [
+            'POST /api/cognito/login HTTP/1.1',
+            `Host: 127.0.0.1:${port}`,
+            'Content-Type: application/json',
+            `Content-Length: ${Buffer.byteLength(body)}`,
+            `Cookie: ${CSRF_COOKIE}=${csrf}`,
+            `${CSRF_HEADER}: ${csrf}`,
+            '',
+            body,
+          ].join('\r\n'),
+        ),
+      );
+      socket.on('error', () => {});
+      await atCheck;
+      socket.destroy();
+      await closed;
+      release();
+      await answered;
+      // a failed write of the answer after all, which runs Fastify's onResponse: no second line or timing
+      response?.emit('error', new Error('write after the client left'));
+      await new Promise((resolve) => setImmediate(resolve));
+      // signed in all the same
+      const started = await t.db
+        .selectFrom('audit_log')
+        .select('event')
+        .where('user_id', '=', user.id)
+        .where('event', '=', 'session.started')
+        .execute();
+      expect(started).toHaveLength(1);
+      const logins = lines.filter((l) => l.req?.url === '/api/cognito/login');
+      expect(logins).toEqual([
+        expect.objectContaining({ msg: 'request completed', res: { statusCode: 499 }, userId: user.id }),
+      ]);
+      const metrics = await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await metrics.text()).toMatch(
+        /^frontdoor_http_request_duration_seconds_count\{method="POST",route="\/api\/cognito\/login",status="499"\} 1$/m,
+      );
+    } finally {
+      vi.restoreAllMocks();
       await t.close();
     }
   });

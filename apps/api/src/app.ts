@@ -33,7 +33,7 @@ import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
 import { compressPage, isSpaPage, loadWebPages, pickEncoding } from './services/web-pages.ts';
 import { askedLanguage } from './services/request-language.ts';
-import { RequestLog, withRequestLog } from './services/logger.ts';
+import { RequestLog, requestLogged, withRequestLog } from './services/logger.ts';
 import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './services/disk-full.ts';
@@ -295,9 +295,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const loggerInstance: FastifyBaseLogger = ctx.logger;
   const handleError = errorHandler(ctx);
   const headers = securityHeaders(config);
+  const requestLog = new RequestLog();
   const app = Fastify({
     loggerInstance,
-    logController: new RequestLog(),
+    logController: requestLog,
     bodyLimit: MAX_BODY_BYTES,
     // a request (headers and body) has a minute to arrive: a client trickling a byte at a time would
     // otherwise hold its connection, and a thousand of them every descriptor (Fastify's default is none)
@@ -328,7 +329,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(handleError);
-  if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
+  const timeRequest = config.metricsToken ? registerMetrics(app, ctx, config.metricsToken) : undefined;
 
   // on the raw response, so that answers oidc-provider writes itself carry them too (the request id
   // finds the line of its internal error); a callback hook, like the others on every request: no
@@ -345,6 +346,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // a client gone before its request is handled (a phone that lost its signal) has no address left
     // to count or allow: its request ends here, answered to no one, instead of failing every check
     if (request.ip === undefined) return void reply.code(CLIENT_GONE).send();
+    // a client gone later, before its answer finished (a pupil signed in as the signal dropped): the
+    // answer never finishes, and Fastify writes a request's line and runs onResponse only when one
+    // does. Written and timed here instead, once, with the account and code noted so far
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished || requestLogged(request.raw)) return;
+      reply.code(CLIENT_GONE);
+      timeRequest?.(request, reply);
+      requestLog.requestCompleted(null, request, reply);
+    });
     if (
       config.trustProxy !== false &&
       !toldOfUnnamedClients &&

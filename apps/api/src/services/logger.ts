@@ -171,11 +171,17 @@ export function noteOidcRefusal(
  */
 const ROUTINE_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/*', `/${HASHED_DIR}/*`]);
 
+/** The requests whose line is written: one each, when its answer finished or when its client left first. */
+const loggedRequests = new WeakSet<IncomingMessage>();
+
+/** Whether a request's line is written, and with it its timing taken (routes/metrics.ts). */
+export const requestLogged = (raw: IncomingMessage): boolean => loggedRequests.has(raw);
+
 /**
  * Fastify's request log in one line per request, written when it completes (method, scrubbed URL,
  * address, status, time, and the contract code of an error answer, so refusals can be found by
  * code) instead of an "incoming" and a "completed" line: half the logging cost of every call for
- * the same facts.
+ * the same facts. A request whose client left before its answer finished is written by app.ts, as 499.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
@@ -185,6 +191,8 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    if (loggedRequests.has(request.raw)) return;
+    loggedRequests.add(request.raw);
     const code = answeredCode(reply);
     const oidc = oidcRefusals.get(request.raw);
     const userId = accounts.get(request.raw);
