@@ -47,7 +47,7 @@ import {
 import { createIdentityEngine, registerIdentity } from './identity/index.ts';
 import { callbackRoute } from './identity/callback.ts';
 import { passwordLoginRoute } from './identity/password-login.ts';
-import { inProcessFetch } from './identity/self-fetch.ts';
+import { inProcessFetch, isSelfFetch } from './identity/self-fetch.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cognitoRoutes } from './routes/cognito.ts';
 import { devportalRoutes } from './routes/devportal.ts';
@@ -359,7 +359,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       config.trustProxy !== false &&
       !toldOfUnnamedClients &&
       request.headers['x-forwarded-for'] === undefined &&
-      !PROBES.has(request.url.split('?')[0] ?? '')
+      !PROBES.has(request.url.split('?')[0] ?? '') &&
+      // the server's own call to its authorization server (the callback's code exchange) has no proxy
+      !isSelfFetch()
     ) {
       toldOfUnnamedClients = true;
       ctx.logger.warn(

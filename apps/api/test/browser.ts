@@ -24,6 +24,8 @@ export class Browser {
   blocksCookies = false;
   /** Sec-Fetch-Site on every request, as a real browser names where one came from; unset, none. */
   fetchSite: string | undefined;
+  /** X-Forwarded-For on every request, as a proxy in front (TRUST_PROXY) names its client; unset, none. */
+  forwardedFor: string | undefined;
 
   readonly baseUrl: string;
   private readonly now: () => number;
@@ -79,6 +81,7 @@ export class Browser {
     const headers: Record<string, string> = {
       accept: 'text/html,application/json',
       ...(this.fetchSite ? { 'sec-fetch-site': this.fetchSite } : {}),
+      ...(this.forwardedFor ? { 'x-forwarded-for': this.forwardedFor } : {}),
       ...init.headers,
     };
     const jar = this.cookieHeader(url);

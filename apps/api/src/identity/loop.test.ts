@@ -14,6 +14,7 @@ import {
 } from '@frontdoor/contract';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { escapeHtml } from '../services/html.ts';
+import { createLogger } from '../services/logger.ts';
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
@@ -1129,3 +1130,41 @@ function suite(dialect: Dialect, skip: boolean) {
 }
 
 for (const { dialect, skip } of DIALECTS) suite(dialect, skip);
+
+describe('sign-in behind a proxy (TRUST_PROXY=1) that names every client', () => {
+  it("the callback's code exchange (the server asking itself) is no client without X-Forwarded-For, and its token request's line carries the callback's reqId", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const h = await createTestApp('sqlite', { listen: true, env: { TRUST_PROXY: '1' }, logger });
+    try {
+      const user = await addPasswordUser(h, 'proxied@school.example');
+      const browser = h.browser();
+      browser.forwardedFor = '203.0.113.9';
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      expect((await browser.navigate(payload.redirect, isSpaPage)).url.pathname).toBe(
+        '/post-login/login-csrf-1',
+      );
+
+      expect(lines.filter((l) => String(l.msg).startsWith('TRUST_PROXY is set'))).toEqual([]);
+      const lineOf = (path: string) =>
+        lines.filter((l) => (l.req as { url?: string } | undefined)?.url?.startsWith(path));
+      const [callback] = lineOf('/api/auth/callback');
+      const token = lineOf('/oidc/oauth2/token');
+      expect(callback?.reqId).toEqual(expect.any(String));
+      expect(token).toHaveLength(1);
+      expect(token[0]?.reqId).toBe(callback?.reqId);
+    } finally {
+      await h.close();
+    }
+  });
+});

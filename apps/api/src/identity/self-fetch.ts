@@ -1,5 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { CustomFetch } from 'openid-client';
+import { REQUEST_ID_HEADER } from '@frontdoor/contract';
+import { currentRequestId } from '../services/logger.ts';
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -40,6 +43,15 @@ async function limitedFetch(url: string, init: RequestInit): Promise<Response> {
   return limited;
 }
 
+/** Set while the server asks itself (inProcessFetch): no client's request can be answered within it. */
+const selfFetches = new AsyncLocalStorage<true>();
+
+/**
+ * Whether the request being handled is one the server sent itself (its callback's code exchange, the
+ * discovery before it), not a client's: no proxy stood in front of it to name a client.
+ */
+export const isSelfFetch = (): boolean => selfFetches.getStore() === true;
+
 /**
  * A fetch for openid-client that serves requests to the portal's own origin in process
  * (fastify.inject): the API's callback exchanging codes with its own authorization server,
@@ -53,13 +65,25 @@ export function inProcessFetch(app: FastifyInstance, publicUrl: string): CustomF
     const target = new URL(url);
     if (target.origin !== origin) return limitedFetch(url, options as RequestInit);
     const body = options.body;
-    const res = await app.inject({
+    // the request asking (api/auth/callback) gives its id: the token endpoint's line is found beside its own
+    const requestId = currentRequestId();
+    const request: InjectOptions = {
       method: options.method as 'GET' | 'POST',
       url: target.pathname + target.search,
-      headers: { ...options.headers, host: target.host },
+      headers: {
+        ...options.headers,
+        host: target.host,
+        ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }),
+      },
       payload:
         typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : undefined,
-    });
+    };
+    // with a callback inject sends at once, within selfFetches (its promise would send only when awaited, outside)
+    const res = await new Promise<LightMyRequestResponse>((resolve, reject) =>
+      selfFetches.run(true, () =>
+        app.inject(request, (error, response) => (response ? resolve(response) : reject(error))),
+      ),
+    );
     const responseHeaders = new Headers();
     for (const [key, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;
