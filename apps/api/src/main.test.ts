@@ -121,14 +121,22 @@ describe('main.ts as a process', () => {
     await expect(fetch(`${address}/readyz`)).rejects.toThrow();
   }, 30_000);
 
-  it('names every address it listens on: HOST=0.0.0.0 is every interface, not the first one found', async () => {
-    const { child, exited, log } = await startMain({ HOST: '0.0.0.0' });
+  it('names every address it listens on: HOST=0.0.0.0 is every interface, not the first one found; the start ends in that line, its warnings before it', async () => {
+    const { child, exited, log } = await startMain({ HOST: '0.0.0.0', TRUST_PROXY: '1' });
     child.kill('SIGTERM');
     await exited;
-    const line = log()
-      .split('\n')
-      .find((l) => l.includes('"msg":"frontdoor listening"'));
-    expect(JSON.parse(line ?? '{}').addresses).toEqual([expect.stringMatching(/^0\.0\.0\.0:\d+$/)]);
+    const lines = log().split('\n');
+    const listening = lines.findIndex((l) => l.includes('"msg":"frontdoor listening"'));
+    expect(JSON.parse(lines[listening] ?? '{}').addresses).toEqual([
+      expect.stringMatching(/^0\.0\.0\.0:\d+$/),
+    ]);
+    // what follows it is the stop the test asked for
+    expect(lines[listening + 1]).toMatch(/"msg":"shutting down/);
+    const warnings = lines.slice(0, listening).filter((l) => l.includes('"level":40'));
+    expect(warnings).toEqual([
+      expect.stringMatching(/DEVELOPMENT MODE/),
+      expect.stringMatching(/TRUST_PROXY is a number of proxies \(1\) and HOST is 0\.0\.0\.0/),
+    ]);
   }, 30_000);
 
   it("stopped after its SQLite file was removed under it, moves that file's journal aside, never to be replayed onto the copy put back", async () => {

@@ -115,10 +115,22 @@ async function main(): Promise<void> {
   }
   const { ctx, app, mailer, address } = started;
   const { db } = ctx;
+  // before `frontdoor listening`, which ends a start that succeeds (docs/DEPLOYMENT.md)
+  const warning = developmentWarning(config);
+  // a person at a terminal reads the banner; a pipe or a log collector gets one JSON line with the links
+  if (warning && process.stdout.isTTY) process.stdout.write(`${developmentBanner(config)}\n`);
+  else if (warning)
+    logger.warn(
+      { links: Object.fromEntries(developmentLinks(config).map((link) => [link.label, link.target])) },
+      warning,
+    );
+  for (const startWarning of [proxyWarning(config), corsOriginsWarning(config)])
+    if (startWarning) logger.warn(startWarning);
   logger.info(
     {
+      // a URL that reaches it from this machine (with HOST=0.0.0.0, the loopback one)
       address,
-      // HOST=0.0.0.0 listens on every interface, `address` names the first one only
+      // HOST=0.0.0.0 listens on every interface, `address` names one only
       addresses: app
         .addresses()
         .map((a) =>
@@ -141,18 +153,6 @@ async function main(): Promise<void> {
     },
     'frontdoor listening',
   );
-  const warning = developmentWarning(config);
-  // a person at a terminal reads the banner; a pipe or a log collector gets one JSON line with the links
-  if (warning && process.stdout.isTTY) process.stdout.write(`${developmentBanner(config)}\n`);
-  else if (warning)
-    logger.warn(
-      { links: Object.fromEntries(developmentLinks(config).map((link) => [link.label, link.target])) },
-      warning,
-    );
-
-  for (const startWarning of [proxyWarning(config), corsOriginsWarning(config)])
-    if (startWarning) logger.warn(startWarning);
-
   // mail and CRM calls go out from the outbox (services/outbox.ts), also those left from a previous run
   ctx.outbox.start();
   // a wrong SMTP password or an unreachable mail server is told once, now, not mail by mail; not awaited:
