@@ -27,7 +27,7 @@ import {
 import { scrubText, scrubUrl } from '@frontdoor/contract/scrub';
 import type { AppContext } from './context.ts';
 import { ApiError, errorBody, isApiError, sendError } from './services/http.ts';
-import { randomToken, safeEqual } from './services/crypto.ts';
+import { browserTag, randomToken, safeEqual } from './services/crypto.ts';
 import { csrfCookie, keepsNoCookies } from './services/host-cookie.ts';
 import { portalConfig } from './services/portal-config.ts';
 import { hashedFileHeaders, securityHeaders, pageNonce } from './services/security-headers.ts';
@@ -295,7 +295,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const loggerInstance: FastifyBaseLogger = ctx.logger;
   const handleError = errorHandler(ctx);
   const headers = securityHeaders(config);
-  const requestLog = new RequestLog();
+  const requestLog = new RequestLog((csrfToken) => browserTag(config.secret, csrfToken));
   const app = Fastify({
     loggerInstance,
     logController: requestLog,

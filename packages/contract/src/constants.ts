@@ -178,6 +178,12 @@ export const ABUSE_LIMITS = {
   /** Access codes: the accepted chance per provider per day that a guess hits a live code. */
   accessCodeDailyRisk: 0.01,
   accessCodeTtlDays: 30,
+  /**
+   * Per browser (its fd_csrf) behind an address: wrong class codes an hour before one warn line names
+   * it (services/access-codes.ts): a browser guessing codes stands out long before the address's
+   * failures lock its school out, while a pupil's few typos (forgiven by their right code) never reach it.
+   */
+  browserCodeFailuresWarnPerHour: 10,
   /** Concurrent argon2 hashes per core, and waiting hashes per core before 503. */
   passwordHashQueuePerCore: 32,
 } as const;

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROLE, messages } from '@frontdoor/contract';
-import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
+import { ABUSE_LIMITS, ADMIN_ROLE, messages } from '@frontdoor/contract';
+import {
+  DIALECTS,
+  createTestApp,
+  csrfCookieOf,
+  seedServiceProvider,
+  seedUser,
+  type TestApp,
+} from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
+import { browserTag } from '../services/crypto.ts';
+import { createLogger } from '../services/logger.ts';
 import { runAdminCommand } from '../admin/commands.ts';
 
 describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => {
@@ -96,6 +105,60 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
       const res = await t.client().get(`/api/accessCodes/login/${code}/admin-sp`);
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('accessCodeNotFound');
+    },
+  );
+
+  it.skipIf(skip)(
+    'a browser guessing class codes is named once in a warn line, long before the address limit; every wrong code names its browser by a tag, never its cookie or the code',
+    async () => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      });
+      const own = await createTestApp(dialect, { logger });
+      try {
+        const spId = 'guessed-sp';
+        await seedServiceProvider(own, spId, ['https://app.guessed.test']);
+        const student = await seedUser(own, { email: 'guessed@school.test' });
+        const { code: live } = await createAccessCode(own.ctx, { spId, userId: student.id });
+        const guesses = Array.from({ length: 15 }, (_, i) => String(100000 + i * 7919));
+        expect(guesses).not.toContain(live);
+        // one browser guesses 12 times; three pupils behind the same address each mistype once
+        const guesser = own.client();
+        await guesser.get('/api/auth/sig');
+        const pupils = [own.client(), own.client(), own.client()];
+        for (const pupil of pupils) await pupil.get('/api/auth/sig');
+        const browsers = [...Array<typeof guesser>(12).fill(guesser), ...pupils];
+        for (const [i, browser] of browsers.entries()) {
+          const res = await browser.get(`/api/accessCodes/login/${guesses[i]}/${spId}`);
+          expect(res.statusCode).toBe(404);
+        }
+        const tokens = [guesser, ...pupils].map((c) => csrfCookieOf(c.cookies) ?? '');
+        const [guesserTag, ...pupilTags] = tokens.map((token) => browserTag(own.ctx.config.secret, token));
+
+        const warnings = lines.filter((l) => l.msg === 'many wrong class codes from one browser');
+        expect(warnings).toEqual([
+          expect.objectContaining({
+            level: 40,
+            spId,
+            browser: guesserTag,
+            wrongCodes: ABUSE_LIMITS.browserCodeFailuresWarnPerHour,
+            address: '127.0.0.1',
+          }),
+        ]);
+        // every wrong code's line names its browser: the guesser's twelve, each pupil's one
+        const refused = lines.filter((l) => l.code === 'accessCodeNotFound').map((l) => l.browser);
+        expect(refused).toEqual([...Array<string>(12).fill(guesserTag ?? ''), ...pupilTags]);
+        expect(new Set(refused).size).toBe(4);
+        // the address limit is far off: nothing refused, nothing else warned
+        expect(lines.filter((l) => Number(l.level) >= 40)).toHaveLength(1);
+        const text = JSON.stringify(lines);
+        for (const secret of [...tokens, ...guesses])
+          expect(text).not.toMatch(new RegExp(`(?<![\\w-])${secret}(?![\\w-])`));
+      } finally {
+        await own.close();
+      }
     },
   );
 });

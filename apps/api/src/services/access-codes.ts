@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { ACCESS_CODE_LENGTH, wrongProviderMessage } from '@frontdoor/contract';
+import { ABUSE_LIMITS, ACCESS_CODE_LENGTH, wrongProviderMessage } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
-import { accessCodeDigest, randomDigits, sha256 } from './crypto.ts';
+import { accessCodeDigest, browserTag, randomDigits, sha256 } from './crypto.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { audit } from './audit.ts';
 import { ApiError } from './http.ts';
@@ -18,6 +18,7 @@ import {
   releaseAddressGuess,
   reserveAddressGuess,
 } from './limits.ts';
+import { noteWrongGuess, requestLogOr } from './logger.ts';
 import { findServiceProvider } from './service-providers.ts';
 import { findUserById, isAdministrator } from './users.ts';
 
@@ -288,7 +289,10 @@ async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
   return Number(spent?.failures ?? 0) <= budget;
 }
 
-/** Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few). */
+/**
+ * Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few);
+ * at ABUSE_LIMITS.browserCodeFailuresWarnPerHour a warn line names the browser.
+ */
 const typosKey = (address: string, browser: string) =>
   // the browser's token is the client's to choose: hashed, a 15 kB cookie makes a 64-byte key
   `access-code-typos:${countedAddress(address)}:${sha256(browser)}`;
@@ -313,6 +317,7 @@ export async function accessCodeLogin(
   if (!(await findServiceProvider(ctx.db, input.spId))) {
     // no provider, no budget to spend: the guess still counts against the address
     addressGuessFailed(ctx, await reserveAddressGuess(ctx, input.address));
+    noteWrongGuess();
     await audit(ctx, {
       event: 'sign-in.failed',
       address: input.address,
@@ -397,7 +402,19 @@ async function lookUpGuess(
 
   await settle(true);
   addressGuessFailed(ctx, guess);
-  await ctx.limits.counters.hit(typos, now, HOUR_MS);
+  noteWrongGuess();
+  const { count: wrong } = await ctx.limits.counters.hit(typos, now, HOUR_MS);
+  // once an hour per browser: a guesser among the school's pupils, before the address limit locks them all out
+  if (wrong === ABUSE_LIMITS.browserCodeFailuresWarnPerHour)
+    requestLogOr(ctx.logger).warn(
+      {
+        spId: input.spId,
+        browser: browserTag(ctx.config.secret, input.browser),
+        wrongCodes: wrong,
+        address: input.address,
+      },
+      'many wrong class codes from one browser',
+    );
   await audit(ctx, {
     event: 'sign-in.failed',
     spId: input.spId,

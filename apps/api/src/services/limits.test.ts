@@ -39,6 +39,7 @@ import {
   reserveAddressGuess,
   unlockAccount,
 } from './limits.ts';
+import { browserTag } from './crypto.ts';
 import { createLogger } from './logger.ts';
 import { findUserByEmail } from './users.ts';
 import { AUTHORIZE_REQUEST_MAX_CHARS } from '../identity/sign-in-steps.ts';
@@ -1066,6 +1067,10 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         .filter((line) => line.msg === 'request completed' && line.code === 'incorrectCredentials');
       expect(failures.map((line) => line.userId)).toEqual(
         Array(ABUSE_LIMITS.pairBlockAfterFailures).fill(user.id),
+      );
+      // and the browser that guessed, by a tag of its fd_csrf (here `t`), never the token itself
+      expect(failures.map((line) => line.browser)).toEqual(
+        Array(ABUSE_LIMITS.pairBlockAfterFailures).fill(browserTag(log.t.ctx.config.secret, 't')),
       );
       expect(log.raw.filter((line) => line.includes(email))).toEqual([]);
     });

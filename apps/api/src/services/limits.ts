@@ -10,7 +10,7 @@ import { HashQueue, OneAtATime } from './hash-queue.ts';
 import { findUserById } from './users.ts';
 import { ApiError } from './http.ts';
 import { audit } from './audit.ts';
-import { noteAccount, noteRefusingLimit, requestLogOr } from './logger.ts';
+import { noteAccount, noteRefusingLimit, noteWrongGuess, requestLogOr } from './logger.ts';
 import { queueAccountMail } from './accounts.ts';
 import type { CodePurpose } from './codes.ts';
 
@@ -412,6 +412,7 @@ async function takeBackFailure(ctx: AppContext, user: User, counted: CountedFail
 
 /** Writes a failed guess to the audit log: a failed sign-in, or a wrong mailed code. */
 async function auditFailure(ctx: AppContext, address: string, user: User | undefined, guess: Guess) {
+  noteWrongGuess();
   await audit(ctx, {
     ...(guess === 'password'
       ? { event: 'sign-in.failed', detail: { method: 'password', ...(user ? {} : { unknownAccount: true }) } }

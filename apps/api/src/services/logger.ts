@@ -119,6 +119,9 @@ const accounts = new WeakMap<IncomingMessage, string>();
 /** The abuse limit that refused each refused request, by its raw request. */
 const refusingLimits = new WeakMap<IncomingMessage, string>();
 
+/** The requests that guessed a password or code wrong. */
+const wrongGuesses = new WeakSet<IncomingMessage>();
+
 const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; raw: IncomingMessage; reqId: string }>();
 
 /** Runs the rest of a request (`next`: its hooks, its handler) with the request's logger at hand. */
@@ -148,6 +151,16 @@ export function noteAccount(userId: string): void {
 export function noteRefusingLimit(limit: string): void {
   const store = requestLogs.getStore();
   if (store) refusingLimits.set(store.raw, limit);
+}
+
+/**
+ * Notes that the request being answered guessed a password or code wrong: its line names the browser
+ * (RequestLog's tagBrowser), so one browser's guesses behind a school's one address are told apart
+ * from its pupils' typos.
+ */
+export function noteWrongGuess(): void {
+  const store = requestLogs.getStore();
+  if (store) wrongGuesses.add(store.raw);
 }
 
 /**
@@ -184,6 +197,14 @@ export const requestLogged = (raw: IncomingMessage): boolean => loggedRequests.h
  * the same facts. A request whose client left before its answer finished is written by app.ts, as 499.
  */
 export class RequestLog extends LogController {
+  /** A wrong guess's browser in its line, from its fd_csrf token (crypto.ts browserTag). */
+  private readonly tagBrowser: (csrfToken: string) => string;
+
+  constructor(tagBrowser: (csrfToken: string) => string) {
+    super();
+    this.tagBrowser = tagBrowser;
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -197,6 +218,8 @@ export class RequestLog extends LogController {
     const oidc = oidcRefusals.get(request.raw);
     const userId = accounts.get(request.raw);
     const limit = refusingLimits.get(request.raw);
+    const browser =
+      wrongGuesses.has(request.raw) && request.csrfToken ? this.tagBrowser(request.csrfToken) : undefined;
     const line = {
       req: request,
       res: reply,
@@ -204,6 +227,7 @@ export class RequestLog extends LogController {
       ...(code && { code }),
       ...(userId && { userId }),
       ...(limit && { limit }),
+      ...(browser && { browser }),
       ...(oidc && { oidcError: oidc.error, oidcErrorDescription: oidc.description }),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
