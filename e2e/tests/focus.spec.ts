@@ -111,6 +111,20 @@ test.describe('focus management (issue 12: WCAG 2.4.3, 2.4.7, 2.4.11, 3.2.2, 4.1
     }
   });
 
+  test('forced colours: the work/school dialog has an edge (no background or shadow is drawn there)', async ({
+    page,
+  }) => {
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.goto('/log-in');
+    await page.getByRole('button', { name: providerButton('Microsoft') }).click();
+    const border = await page.getByRole('dialog', { name: en.login.work_email_title }).evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { style: style.borderTopStyle, width: parseFloat(style.borderTopWidth) };
+    });
+    expect(border.style).not.toBe('none');
+    expect(border.width).toBeGreaterThanOrEqual(1);
+  });
+
   test('/email → /sign-in: with the email prefilled, the password field has the focus', async ({ page }) => {
     const email = uniqueEmail('focus-signin');
     await createUser({ email, password: STRONG_PASSWORD });
