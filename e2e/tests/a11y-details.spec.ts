@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { tabTo } from '../fixtures/keyboard.ts';
 import { languageTrigger, stamp } from '../fixtures/shell.ts';
-import { catalogs, en, fill, shellText } from '../fixtures/text.ts';
+import { catalogs, en, fill, providerButton, shellText } from '../fixtures/text.ts';
 
 /**
  * The text (by its line boxes) and controls that lie under the non-production stamp: the ribbon is a
@@ -134,5 +134,42 @@ test.describe('radio groups (issue 12)', () => {
     await page.keyboard.press('ArrowUp');
     await expect(first).toBeFocused();
     await expect(first).toBeChecked();
+  });
+});
+
+test.describe('forced colours (Windows high contrast)', () => {
+  /** The colours of a spinner's ring: forced colours paint every side alike unless told otherwise. */
+  const ringOf = (spinner: Locator) =>
+    spinner.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { top: style.borderTopColor, right: style.borderRightColor };
+    });
+
+  test('a loading spinner keeps its gap, so it still shows turning', async ({ page }) => {
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.route('**/api/gateway/getCsrfLogin/**', () => {
+      // left unanswered on purpose: the page keeps loading
+    });
+    await page.goto('/log-in/held-params');
+    const wheel = page
+      .getByRole('status')
+      .filter({ hasText: en.login.loading_params })
+      .locator(':scope > [aria-hidden="true"]');
+    const ring = await ringOf(wheel);
+    expect(ring.top).not.toBe(ring.right);
+  });
+
+  test('a busy button keeps its spinner gap, so the press shows as taken', async ({ page }) => {
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.route('**/api/social/get_csrf**', () => {
+      // left unanswered on purpose: the button stays busy
+    });
+    await page.goto('/log-in');
+    const button = page.getByRole('button', { name: providerButton('Google') });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+    const ring = await ringOf(button.locator(':scope > [aria-hidden="true"]').first());
+    expect(ring.right).toBe('rgba(0, 0, 0, 0)');
+    expect(ring.top).not.toBe(ring.right);
   });
 });
