@@ -109,6 +109,22 @@ test.describe('focus management (issue 12: WCAG 2.4.3, 2.4.7, 2.4.11, 3.2.2, 4.1
       expect(outline.style).not.toBe('none');
       expect(outline.width).toBeGreaterThan(0);
     }
+
+    // the password's frame shows its field's focus: the ring the other fields get, not an outline
+    // in the frame's own colour pressed against its border
+    await page.goto('/create-account');
+    const ringOf = (target: Locator) =>
+      target.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.outlineColor, offset: parseFloat(style.outlineOffset) };
+      });
+    const email = page.getByLabel(en.signup.email_label, { exact: true });
+    await tabTo(page, email);
+    const emailRing = await ringOf(email);
+    expect(emailRing.offset).toBeGreaterThan(0);
+    const password = page.getByLabel(en.signup.password_label, { exact: true });
+    await tabTo(page, password);
+    expect(await ringOf(password.locator('xpath=..'))).toEqual(emailRing);
   });
 
   test('forced colours: the work/school dialog has an edge (no background or shadow is drawn there)', async ({
