@@ -26,19 +26,22 @@ import {
 } from '@frontdoor/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { createDb } from './db/index.ts';
+import pg from 'pg';
+import { createDb, migrateToLatest } from './db/index.ts';
 import {
+  ApiClient,
   DIALECTS,
   TEST_PASSWORD,
   TEST_START,
   createTestApp,
   seedUser,
+  testClock,
   type TestApp,
 } from '../test/harness.ts';
 import { deriveSecret, loadIdentityKeys } from './identity/keys.ts';
 import { PORTAL_CLIENT_ID } from './services/portal-config.ts';
 import { createLogger } from './services/logger.ts';
-import { TEST_DATABASE_URL, TEST_SECRET, createTestDb } from '../test/test-db.ts';
+import { TEST_DATABASE_URL, TEST_SECRET, createPostgresDatabase, createTestDb } from '../test/test-db.ts';
 import { createTestContext } from '../test/context.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -552,6 +555,85 @@ describe('readiness', () => {
     expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
     await t.close();
   });
+});
+
+describe('a busy PostgreSQL', () => {
+  it.skipIf(DIALECTS.find((d) => d.dialect === 'postgres')?.skip)(
+    'answers 503 serverBusy with Retry-After, saying what held the request, to a query stuck behind a lock and to one no connection came free for (said once a minute)',
+    async () => {
+      const lines: { level: number; msg: string; reason?: string }[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+      });
+      const { url, drop } = await createPostgresDatabase();
+      const db = createDb({
+        databaseUrl: url,
+        dataDir: '.',
+        poolSize: 1,
+        timeouts: { lockMs: 100, poolWaitMs: 100 },
+      });
+      await migrateToLatest(db, { secret: TEST_SECRET });
+      const config = loadConfig({
+        APP_ENV: 'development',
+        PUBLIC_URL: 'http://localhost:8080',
+        SECRET: TEST_SECRET,
+        WEB_DIST: '/nonexistent-dist',
+      });
+      const clock = testClock(TEST_START);
+      const app = await buildApp(await createTestContext({ config, db, now: clock.now, logger }));
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      try {
+        await app.ready();
+        const client = new ApiClient(app, clock.now);
+        const validate = () => client.post('/api/auth/validateEmail', { email: 'ada@example.com' });
+        const busy = (res: LightMyRequestResponse) => {
+          expect(res.statusCode).toBe(503);
+          expect(res.json()).toEqual({ status: 'error', msg: messages.serverBusy, code: 'serverBusy' });
+          expect(res.headers['retry-after']).toBe('5');
+        };
+        expect((await validate()).statusCode).toBe(200);
+
+        // a DBA's transaction holding the table
+        await holder.query('begin');
+        await holder.query('lock table users in access exclusive mode');
+        let before = lines.length;
+        busy(await validate());
+        expect(lines.slice(before)).toContainEqual(
+          expect.objectContaining({
+            level: 40,
+            msg: expect.stringMatching(/^a PostgreSQL lock or a long statement held this request/),
+            reason: 'canceling statement due to lock timeout',
+          }),
+        );
+        expect(lines.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+        await holder.query('commit');
+
+        // the pool's one connection held: what waits for it gives up
+        const poolBusy = (from: number) =>
+          lines
+            .slice(from)
+            .filter((line) => line.level === 40 && line.msg.startsWith('all 1 PostgreSQL connections busy'));
+        before = lines.length;
+        await db.connection().execute(async () => {
+          busy(await validate());
+          busy(await validate());
+          expect(poolBusy(before)).toHaveLength(1);
+          clock.advance(60_000);
+          busy(await validate());
+          expect(poolBusy(before)).toHaveLength(2);
+        });
+        expect(lines.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+        expect((await validate()).statusCode).toBe(200);
+      } finally {
+        await holder.end();
+        await app.close();
+        await db.destroy();
+        await drop();
+      }
+    },
+  );
 });
 
 describe('request guards', () => {

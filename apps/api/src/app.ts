@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { assertWritable, databaseFileProblem } from './db/index.ts';
-import { isUnstorableText } from './db/dialect.ts';
+import { assertWritable, databaseFileProblem, PoolBusyError } from './db/index.ts';
+import { isHeldStatement, isUnstorableText } from './db/dialect.ts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -176,9 +176,34 @@ function clientErrorHandler(headers: [name: string, value: string][]) {
   };
 }
 
-/** Maps Fastify's own errors (parse, size, a badly encoded URL) and ours onto the envelope; never a stack. */
+/** When a request the database could not serve in time (a lock, a long statement, no free connection) may try again. */
+const DATABASE_BUSY_RETRY_MS = 5000;
+
+/**
+ * Maps Fastify's own errors (parse, size, a badly encoded URL) and ours onto the envelope; never a stack.
+ * A database that held a request past its timeouts (db/index.ts) is busy, as the argon2 queue is:
+ * 503 serverBusy with Retry-After, and a warn line saying what held it.
+ */
 function errorHandler(ctx: AppContext) {
-  return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+  // every request waiting out the pool says the same: one line a minute is enough
+  let poolBusySaidAt = -Infinity;
+  return (error: FastifyError | ApiError | PoolBusyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof PoolBusyError) {
+      if (ctx.now() - poolBusySaidAt >= MINUTE_MS) {
+        poolBusySaidAt = ctx.now();
+        request.log.warn(
+          `${error.message}: requests answer 503 serverBusy. Queries stuck behind a lock or running long hold them (pg_stat_activity), or DATABASE_POOL_SIZE is small for the load`,
+        );
+      }
+      error = new ApiError(503, 'serverBusy', undefined, DATABASE_BUSY_RETRY_MS);
+    } else if (isHeldStatement(error)) {
+      request.log.warn(
+        // PostgreSQL's words: "canceling statement due to lock timeout" (or statement timeout)
+        { reason: error.message },
+        'a PostgreSQL lock or a long statement held this request past lock_timeout or statement_timeout: answered 503 serverBusy. See pg_stat_activity for what holds the lock',
+      );
+      error = new ApiError(503, 'serverBusy', undefined, DATABASE_BUSY_RETRY_MS);
+    }
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined)

@@ -25,3 +25,12 @@ export const isForeignKeyViolation = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 };
+
+/**
+ * Whether PostgreSQL gave up on a statement that a lock or its own length held: it waited past
+ * lock_timeout (55P03) or ran past statement_timeout (57014, also an operator's pg_cancel_backend).
+ */
+export const isHeldStatement = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '55P03' || code === '57014';
+};

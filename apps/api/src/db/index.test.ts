@@ -2,11 +2,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { Kysely, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../../test/harness.ts';
-import { createTestDb, postgresReachable, TEST_DATABASE_URL, TEST_SECRET } from '../../test/test-db.ts';
-import { assertWritable, createDb, migrateToLatest, MigrationError, type Db } from './index.ts';
+import {
+  createPostgresDatabase,
+  createTestDb,
+  postgresReachable,
+  TEST_DATABASE_URL,
+  TEST_SECRET,
+} from '../../test/test-db.ts';
+import {
+  assertWritable,
+  createDb,
+  migrateToLatest,
+  MigrationError,
+  PoolBusyError,
+  type Db,
+} from './index.ts';
 
 describe('createDb on SQLite', () => {
   let dataDir: string;
@@ -193,6 +207,113 @@ describe('createDb on PostgreSQL', async () => {
         expect(new Set(backends.map(({ rows }) => rows[0]?.pid)).size).toBe(2);
       } finally {
         await db.destroy();
+      }
+    },
+  );
+
+  it.skipIf(unreachable !== null)(
+    'bounds a wait for a lock (a DBA holding a table): the statement fails with 55P03 after lock_timeout, the pool serves the next query',
+    async () => {
+      const { databaseUrl, drop } = await createTestDb('postgres');
+      const db = createDb({ databaseUrl, dataDir: '.', poolSize: 1, timeouts: { lockMs: 100 } });
+      const holder = new pg.Client({ connectionString: databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table sessions in access exclusive mode');
+        const insert = db
+          .insertInto('sessions')
+          .values({
+            id: 'held',
+            user_id: 'nobody',
+            masq_user_id: null,
+            masq_started_at: null,
+            masq_ends_at: null,
+            created_at: 0,
+            expires_at: 1,
+            revoked_at: null,
+            last_seen_at: 0,
+          })
+          .execute();
+        await expect(insert).rejects.toMatchObject({ code: '55P03' });
+        // the pool's one connection was given back: a query elsewhere goes through
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+      } finally {
+        await holder.end();
+        await db.destroy();
+        await drop();
+      }
+    },
+  );
+
+  it.skipIf(unreachable !== null)(
+    'bounds a statement (statement_timeout: 57014) and the wait for a free connection (PoolBusyError naming the pool size)',
+    async () => {
+      const db = createDb({
+        databaseUrl: TEST_DATABASE_URL,
+        dataDir: '.',
+        poolSize: 1,
+        timeouts: { statementMs: 50, poolWaitMs: 50 },
+      });
+      try {
+        await expect(sql`select pg_sleep(5)`.execute(db)).rejects.toMatchObject({ code: '57014' });
+        await db.connection().execute(async () => {
+          const waiting = sql`select 1`.execute(db);
+          await expect(waiting).rejects.toBeInstanceOf(PoolBusyError);
+          await expect(waiting).rejects.toMatchObject({
+            connections: 1,
+            message: expect.stringMatching(/^all 1 PostgreSQL connections busy/),
+          });
+        });
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
+
+  it.skipIf(unreachable !== null)(
+    'migrates without the request timeouts: waits for another instance migrating longer than they allow, and gives the connection back with them',
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const timeouts = { statementMs: 50, lockMs: 50, idleInTransactionMs: 50 };
+      const db = createDb({ databaseUrl: url, dataDir: '.', poolSize: 1, timeouts });
+      // another instance's migrator, holding the migration lock
+      const other = createDb({ databaseUrl: url, dataDir: '.' });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = () => {};
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const lockOptions = { lockTable: 'kysely_migration_lock', lockRowId: 'migration_lock' };
+      const otherMigrating = other.connection().execute(async (connection) => {
+        await new PostgresAdapter().acquireMigrationLock(connection, lockOptions);
+        holding();
+        await released;
+        await new PostgresAdapter().releaseMigrationLock(connection, lockOptions);
+      });
+      try {
+        await held;
+        const migrating = migrateToLatest(db, { secret: TEST_SECRET });
+        const waitingForLock = () =>
+          sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid)
+            where l.locktype = 'advisory' and not l.granted and a.datname = current_database()`.execute(
+            other,
+          );
+        await vi.waitFor(async () => expect((await waitingForLock()).rows[0]?.n).toBe(1));
+        // longer than every request timeout of db
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        release();
+        await otherMigrating;
+        expect((await migrating).length).toBeGreaterThan(0);
+        const { rows } = await sql<{ statement: string; lock: string; idle: string }>`select
+          current_setting('statement_timeout') as statement, current_setting('lock_timeout') as lock,
+          current_setting('idle_in_transaction_session_timeout') as idle`.execute(db);
+        expect(rows).toEqual([{ statement: '50ms', lock: '50ms', idle: '50ms' }]);
+      } finally {
+        release();
+        await otherMigrating.catch(() => undefined);
+        await db.destroy();
+        await other.destroy();
+        await drop();
       }
     },
   );

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
@@ -50,6 +51,15 @@ export interface DbOptions {
    * and the next query opens another; a query on it fails as any query can.
    */
   onConnectionLost?: (error: Error) => void;
+  /** PostgreSQL's waits, each defaulting to its constant below; tests make them short. */
+  timeouts?: Partial<PostgresTimeouts>;
+}
+
+export interface PostgresTimeouts {
+  poolWaitMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
 }
 
 // PostgreSQL returns bigint (int8) as a string by default; our timestamps fit in a double.
@@ -57,6 +67,43 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 /** How long a query waits for a free PostgreSQL connection (or a new one to open). */
 export const POOL_WAIT_MS = 10_000;
+
+/**
+ * How long PostgreSQL runs one statement (statement_timeout). A request's statements take
+ * milliseconds; one stuck (behind a lock, or scanning far more than it should) held its pool
+ * connection until it ended, and ten of them every request of the instance. Migrations run without it.
+ */
+export const STATEMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a statement waits for a lock (lock_timeout): a DBA's open transaction, VACUUM FULL,
+ * ALTER TABLE or CREATE INDEX, a newer release migrating in a rolling upgrade. Shorter than the
+ * statement timeout, so that the log says a lock held the request; as long as SQLite's busy_timeout.
+ */
+export const LOCK_TIMEOUT_MS = 5_000;
+
+/**
+ * How long a transaction of this process may sit open with no statement running
+ * (idle_in_transaction_session_timeout): none waits on anything but its own statements, so one
+ * idle that long is stuck, and PostgreSQL ends its session, releasing the locks it held.
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+
+/**
+ * No PostgreSQL connection came free within the pool's wait: every one is held by a query (stuck
+ * behind a lock, or slow), or the pool is small for the load.
+ */
+export class PoolBusyError extends Error {
+  /** The pool's size: DATABASE_POOL_SIZE. */
+  readonly connections: number;
+  constructor(connections: number, waitedMs: number, cause: unknown) {
+    super(`all ${connections} PostgreSQL connections busy: none came free within ${waitedMs} ms`, { cause });
+    this.connections = connections;
+  }
+}
+
+/** pg-pool's refusal of a query that waited its connectionTimeoutMillis in the queue; it has no code. */
+const POOL_QUEUE_TIMEOUT = 'timeout exceeded when trying to connect';
 
 /** How many SQLite statements stay prepared; queries differ only by a few IN lists, so this holds them all. */
 const PREPARED_STATEMENTS = 500;
@@ -115,17 +162,53 @@ class SqliteTransactionalDdlDialect extends SqliteDialect {
   }
 }
 
+/** The timeouts a migration runs without: it may rewrite a large table, or wait for another instance's. */
+const MIGRATION_UNBOUNDED = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/**
+ * Kysely's Migrator holds one connection for a run: it takes the migration lock (waiting while
+ * another instance migrates), migrates in a transaction, then releases it. On that connection the
+ * request timeouts are lifted for the run and restored (RESET: to createDb's) before it goes back to the pool.
+ */
+class MigrationPostgresAdapter extends PostgresAdapter {
+  override async acquireMigrationLock(...args: Parameters<PostgresAdapter['acquireMigrationLock']>) {
+    const [db] = args;
+    for (const setting of MIGRATION_UNBOUNDED)
+      await sql`select set_config(${setting}, '0', false)`.execute(db);
+    await super.acquireMigrationLock(...args);
+  }
+
+  override async releaseMigrationLock(...args: Parameters<PostgresAdapter['releaseMigrationLock']>) {
+    const [db] = args;
+    await super.releaseMigrationLock(...args);
+    for (const setting of MIGRATION_UNBOUNDED) await sql`reset ${sql.raw(setting)}`.execute(db);
+  }
+}
+
+class MigrationPostgresDialect extends PostgresDialect {
+  override createAdapter(): DialectAdapter {
+    return new MigrationPostgresAdapter();
+  }
+}
+
 /** The SQLite file's name in DATA_DIR. */
 export const SQLITE_FILE = 'frontdoor.sqlite';
 
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
+    const max = options.poolSize ?? Number(setting({}, 'DATABASE_POOL_SIZE'));
+    const poolWaitMs = options.timeouts?.poolWaitMs ?? POOL_WAIT_MS;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? Number(setting({}, 'DATABASE_POOL_SIZE')),
+      max,
       // every connection busy (or the server not answering): a request fails after this instead of
       // waiting without end, holding its client and piling up behind the others
-      connectionTimeoutMillis: POOL_WAIT_MS,
+      connectionTimeoutMillis: poolWaitMs,
+      // sent at connect, so every statement on every connection is bounded (the constants say why)
+      statement_timeout: options.timeouts?.statementMs ?? STATEMENT_TIMEOUT_MS,
+      lock_timeout: options.timeouts?.lockMs ?? LOCK_TIMEOUT_MS,
+      idle_in_transaction_session_timeout:
+        options.timeouts?.idleInTransactionMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     // unheard, a connection's 'error' ends the process: every instance at once on a database restart.
     // The pool hears its idle connections; one lent out (between two statements of a transaction)
@@ -133,7 +216,17 @@ export function createDb(options: DbOptions): Db {
     const lost = (error: Error) => options.onConnectionLost?.(error);
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const connect = () =>
+      pool.connect().catch((error: unknown) => {
+        throw error instanceof Error && error.message === POOL_QUEUE_TIMEOUT
+          ? new PoolBusyError(max, poolWaitMs, error)
+          : error;
+      });
+    return new Kysely<Database>({
+      dialect: new MigrationPostgresDialect({
+        pool: { Client: pg.Client, connect, end: () => pool.end(), options: pool.options },
+      }),
+    });
   }
   const file = options.sqliteFile ?? SQLITE_FILE;
   let location = file;
