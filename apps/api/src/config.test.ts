@@ -479,5 +479,10 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ LIMIT_ALLOWLIST: 'school.example' })).toThrow(/LIMIT_ALLOWLIST/);
     expect(() => loadConfig({ ACCESS_CODE_DAILY_RISK: '1.5' })).toThrow(/ACCESS_CODE_DAILY_RISK/);
+    // a code must expire: past a year, every code made would be refused (createAccessCode)
+    expect(loadConfig({ ACCESS_CODE_TTL_DAYS: '365' }).limits.accessCodeTtlDays).toBe(365);
+    expect(() => loadConfig({ ACCESS_CODE_TTL_DAYS: '366' })).toThrow(
+      'ACCESS_CODE_TTL_DAYS must be at most 365 (a code must expire), got 366',
+    );
   });
 });

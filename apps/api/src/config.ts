@@ -243,6 +243,11 @@ function limitSettings(env: Env, problems: string[]): LimitSettings {
   if (bad.length) problems.push(`LIMIT_ALLOWLIST must list addresses or CIDRs, got ${bad.join(', ')}`);
   const risk = number('ACCESS_CODE_DAILY_RISK', false);
   if (risk >= 1) problems.push(`ACCESS_CODE_DAILY_RISK must be below 1, got ${risk}`);
+  const accessCodeTtlDays = number('ACCESS_CODE_TTL_DAYS');
+  if (accessCodeTtlDays > ABUSE_LIMITS.accessCodeMaxTtlDays)
+    problems.push(
+      `ACCESS_CODE_TTL_DAYS must be at most ${ABUSE_LIMITS.accessCodeMaxTtlDays} (a code must expire), got ${accessCodeTtlDays}`,
+    );
   const cores = availableParallelism();
   const concurrency = number('PASSWORD_HASH_CONCURRENCY', true, cores);
   return {
@@ -253,7 +258,7 @@ function limitSettings(env: Env, problems: string[]): LimitSettings {
     mailSendsPerAddressPerHour: number('LIMIT_MAIL_PER_ADDRESS_PER_HOUR'),
     serviceProviderCallsPerMinute: number('LIMIT_SP_CALLS_PER_MINUTE'),
     accessCodeDailyRisk: risk,
-    accessCodeTtlDays: number('ACCESS_CODE_TTL_DAYS'),
+    accessCodeTtlDays,
     allowlist,
     passwordHashConcurrency: concurrency,
     passwordHashQueue: number(

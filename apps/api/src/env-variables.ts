@@ -187,7 +187,7 @@ export const ENV_VARIABLES = variables({
   ACCESS_CODE_TTL_DAYS: {
     group: 'Abuse limits',
     default: limit(ABUSE_LIMITS.accessCodeTtlDays),
-    meaning: 'The life of a new access code.',
+    meaning: 'The life of a new access code, in days (at most 365: a code must expire).',
   },
   PASSWORD_HASH_CONCURRENCY: {
     group: 'Abuse limits',

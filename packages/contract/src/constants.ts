@@ -177,7 +177,12 @@ export const ABUSE_LIMITS = {
   serviceProviderCallsPerMinute: 3000,
   /** Access codes: the accepted chance per provider per day that a guess hits a live code. */
   accessCodeDailyRisk: 0.01,
+  /**
+   * Access codes: a new code's life in days, and the longest any code may live (a school year and
+   * more): a code is six digits anyone can guess at, so it must expire (notes/abuse-limits.md).
+   */
   accessCodeTtlDays: 30,
+  accessCodeMaxTtlDays: 365,
   /**
    * Per browser (its fd_csrf) behind an address: wrong class codes an hour before one warn line names
    * it (services/access-codes.ts): a browser guessing codes stands out long before the address's

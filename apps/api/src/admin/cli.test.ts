@@ -32,6 +32,7 @@ import {
   parseAdminArgs,
   runAdminCommand,
 } from './commands.ts';
+import { createAccessCode } from '../services/access-codes.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
@@ -851,6 +852,61 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect((await runAdminCommand({ ...t.ctx, config: https }, positionals, values)).notes).toEqual([
         'http://math.school.test is http, the portal https: another site, whose pages never carry the session cookie, so they cannot read auth/sig; serve the product over https (docs/identity.md, "Integrating a product")',
       ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    "refuses a number past its option's bound (--ttl-days 365, --limit 10000, --id 2147483647) with a UsageError naming both, alike on either database, and stores nothing",
+    async () => {
+      await run('sp', 'create', '--id', 'bound-sp', '--name', 'B', '--origin', 'https://bound.test');
+      const { id: userId } = await run(
+        'user',
+        'create',
+        '--email',
+        'bound@cli.test',
+        '--first',
+        'B',
+        '--last',
+        'D',
+      );
+      const create = (ttl: string) =>
+        run('access-code', 'create', '--sp', 'bound-sp', '--email', 'bound@cli.test', '--ttl-days', ttl);
+      for (const ttl of ['1e15', '1000000', '366']) {
+        const refused = create(ttl);
+        await expect(refused).rejects.toThrow(UsageError);
+        await expect(refused).rejects.toThrow(`--ttl-days must be a whole number from 1 to 365, got ${ttl}`);
+      }
+      for (const [argv, refusal] of [
+        [
+          ['outbox', 'retry', '--id', '2147483648'],
+          '--id must be a whole number from 1 to 2147483647, got 2147483648',
+        ],
+        [['audit', 'list', '--limit', '1e19'], '--limit must be a whole number from 1 to 10000, got 1e19'],
+        [['user', 'list', '--limit', '1e300'], '--limit must be a whole number from 1 to 10000, got 1e300'],
+        [['user', 'list', '--limit', '10001'], '--limit must be a whole number from 1 to 10000, got 10001'],
+      ] as const) {
+        const refused = run(...argv);
+        await expect(refused, argv.join(' ')).rejects.toThrow(UsageError);
+        await expect(refused, argv.join(' ')).rejects.toThrow(refusal);
+      }
+      // nor does the service store such a date for any other caller
+      await expect(
+        createAccessCode(t.ctx, { spId: 'bound-sp', userId: String(userId), ttlDays: 1e15 }),
+      ).rejects.toThrow('an access code lives 1 to 365 days, not 1000000000000000');
+      const stored = await t.db
+        .selectFrom('access_codes')
+        .select('id')
+        .where('user_id', '=', String(userId))
+        .execute();
+      expect(stored).toEqual([]);
+
+      // the bounds themselves are taken
+      const { expiresAt } = await create('365');
+      expect(Date.parse(String(expiresAt)) - t.clock.now()).toBe(365 * 24 * 60 * 60 * 1000);
+      expect((await run('access-code', 'list', '--sp', 'bound-sp')).codes).toHaveLength(1);
+      expect(await run('user', 'show', '--email', 'bound@cli.test')).toMatchObject({ id: userId });
+      expect(await run('audit', 'list', '--limit', '10000')).toMatchObject({ entries: expect.any(Array) });
+      await expect(run('outbox', 'retry', '--id', '2147483647')).rejects.toThrow('no outbox row 2147483647');
     },
   );
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
+  ABUSE_LIMITS,
   ACCOUNT_TYPES,
   SP_ID_MAX_LENGTH,
   accountNames,
@@ -124,7 +125,8 @@ export const COMMANDS: Record<
   },
   'access-code create': {
     usage: '--sp <sp_id> --email <student email> [--ttl-days <days>]',
-    summary: 'Creates a six-digit classroom access code → {code, id, expiresAt} (the code is shown once).',
+    summary:
+      'Creates a six-digit classroom access code → {code, id, expiresAt} (the code is shown once). --ttl-days: its life, 1 to 365 days (ACCESS_CODE_TTL_DAYS unless given).',
   },
   'access-code list': {
     usage: '--sp <sp_id>',
@@ -295,11 +297,24 @@ function names(values: Values): { first: string; last: string } {
   return parsed.data;
 }
 
-function positiveInteger(values: Values, name: 'ttl-days' | 'limit' | 'id'): number | undefined {
+/**
+ * The largest value of each number option: a code's longest life, a listing the terminal can
+ * show, an outbox id (PostgreSQL's integer). Past them SQLite and PostgreSQL failed differently, and
+ * SQLite stored an access code expiring after any date can be written.
+ */
+const NUMBER_OPTION_MAX = {
+  'ttl-days': ABUSE_LIMITS.accessCodeMaxTtlDays,
+  limit: 10_000,
+  id: 2_147_483_647,
+} as const;
+
+function positiveInteger(values: Values, name: keyof typeof NUMBER_OPTION_MAX): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number`);
+  const max = NUMBER_OPTION_MAX[name];
+  if (!Number.isSafeInteger(n) || n <= 0 || n > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}, got ${raw}`);
   return n;
 }
 

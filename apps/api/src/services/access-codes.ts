@@ -26,14 +26,21 @@ type CodeContext = Pick<AppContext, 'db' | 'config' | 'now'>;
 
 /**
  * A classroom access code: six digits (§1 "six-digit") for one student at one service provider,
- * stored as a keyed hash, living ACCESS_CODE_TTL_DAYS unless `ttlDays` says otherwise.
+ * stored as a keyed hash, living ACCESS_CODE_TTL_DAYS unless `ttlDays` says otherwise (at most
+ * ABUSE_LIMITS.accessCodeMaxTtlDays).
  */
 export async function createAccessCode(
   ctx: CodeContext,
   input: { spId: string; userId: string; ttlDays?: number | undefined },
 ): Promise<{ id: string; code: string; expiresAt: number }> {
   const now = ctx.now();
-  const expiresAt = now + (input.ttlDays ?? ctx.config.limits.accessCodeTtlDays) * DAY_MS;
+  const ttlDays = input.ttlDays ?? ctx.config.limits.accessCodeTtlDays;
+  // a code that never expires, or a date no Date can hold, would be stored and break every listing
+  if (!Number.isSafeInteger(ttlDays) || ttlDays < 1 || ttlDays > ABUSE_LIMITS.accessCodeMaxTtlDays)
+    throw new RangeError(
+      `an access code lives 1 to ${ABUSE_LIMITS.accessCodeMaxTtlDays} days, not ${ttlDays}`,
+    );
+  const expiresAt = now + ttlDays * DAY_MS;
   for (;;) {
     const code = randomDigits(ACCESS_CODE_LENGTH);
     const codeHash = accessCodeDigest(ctx.config.secret, code);
