@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ABUSE_LIMITS,
@@ -17,6 +18,7 @@ import {
   DIALECTS,
   basicAuth,
   createTestApp,
+  createTestDb,
   lastMail,
   seedServiceProvider,
   seedUser,
@@ -32,12 +34,15 @@ import {
   parseAdminArgs,
   runAdminCommand,
 } from './commands.ts';
+import { createDb } from '../db/index.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
 import { replaceSession } from '../services/sessions.ts';
+import { databaseLocation } from '../startup-failure.ts';
+import { TEST_DATABASE_URL } from '../../test/test-db.ts';
 
 const PW = 'Admin-Created-Passw0rd';
 
@@ -1091,6 +1096,34 @@ describe('admin CLI as a child process', () => {
       expect(lines[0]).not.toContain('s3cret-pw');
     }
   }, 30_000);
+
+  it.skipIf(DIALECTS.find((d) => d.dialect === 'postgres')?.skip)(
+    "refuses a PostgreSQL that takes no writes (a replica, default_transaction_read_only) in the server's sentence, not the driver's: exit 1",
+    async () => {
+      const { databaseUrl, drop } = await createTestDb('postgres');
+      const name = new URL(databaseUrl ?? '').pathname.slice(1);
+      const admin = createDb({ databaseUrl: TEST_DATABASE_URL, dataDir: '.' });
+      try {
+        await sql`alter database ${sql.id(name)} set default_transaction_read_only = on`.execute(admin);
+        const failed = await exec(process.execPath, [cli, '--json', 'sp', 'list'], {
+          env: { ...env, DATABASE_URL: databaseUrl },
+        }).catch((e: { code: number; stderr: string }) => e);
+        expect('code' in failed && failed.code).toBe(1);
+        const { error } = JSON.parse(String(failed.stderr)) as { error: string };
+        expect(
+          error.startsWith(
+            `PostgreSQL at ${databaseLocation(databaseUrl ?? '')} (DATABASE_URL) takes no writes (`,
+          ),
+          error,
+        ).toBe(true);
+        expect(error).toContain('): point DATABASE_URL at the primary server');
+      } finally {
+        await admin.destroy();
+        await drop();
+      }
+    },
+    30_000,
+  );
 
   it('refuses a masquerade by an account that is not an administrator: exit 1 and the reason', async () => {
     await run('user', 'create', '--email', 'pupil@proc.test', '--first', 'P', '--last', 'Q');

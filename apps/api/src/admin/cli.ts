@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '../config.ts';
-import { SQLITE_FILE, createDb, isNewDatabase, migrateToLatest, type Db } from '../db/index.ts';
+import {
+  SQLITE_FILE,
+  assertWritable,
+  createDb,
+  isNewDatabase,
+  migrateToLatest,
+  type Db,
+} from '../db/index.ts';
 import { readEnvFile } from '../env-file.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createLogger } from '../services/logger.ts';
@@ -60,7 +67,12 @@ async function main(argv: string[]): Promise<number> {
     // take the command as if it were the server's: say so before doing it
     if (await isNewDatabase(db)) notice(newDatabaseNotice(config));
     // db copy leaves its source as it is: migrated here, an older release could no longer start on it
-    if (!unmigrated) await migrateToLatest(db, { secret: config.secret });
+    if (!unmigrated) {
+      await migrateToLatest(db, { secret: config.secret });
+      // every other command writes (its audit entry at least): a replica or a read-only file is
+      // refused here in the server's sentence, not by the driver mid-command
+      await assertWritable(db);
+    }
   } catch (err) {
     // the server's sentence for a setting it cannot start with, not a stack trace
     fail(startupFailure(err, config).message);
