@@ -161,4 +161,38 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
       }
     },
   );
+
+  it.skipIf(skip)(
+    "a guesser who types their own code between guesses is named all the same: only the hour's first right code starts the count again",
+    async () => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      });
+      const own = await createTestApp(dialect, { logger });
+      try {
+        const spId = 'guessed-between';
+        await seedServiceProvider(own, spId, ['https://app.guessed.test']);
+        const student = await seedUser(own, { email: 'between@school.test' });
+        const { code: live } = await createAccessCode(own.ctx, { spId, userId: student.id });
+        const guesser = own.client();
+        await guesser.get('/api/auth/sig');
+        let next = 100000;
+        const wrongCode = () => {
+          next += 7919;
+          return String(next === Number(live) ? (next += 7919) : next);
+        };
+        // three rounds of nine wrong codes, each ended by the guesser's own right code
+        for (let round = 0; round < 3; round++) {
+          for (let i = 0; i < 9; i++)
+            expect((await guesser.get(`/api/accessCodes/login/${wrongCode()}/${spId}`)).statusCode).toBe(404);
+          expect((await guesser.get(`/api/accessCodes/login/${live}/${spId}`)).statusCode).toBe(200);
+        }
+        expect(lines.filter((l) => l.msg === 'many wrong class codes from one browser')).toHaveLength(1);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 });

@@ -297,8 +297,9 @@ async function mayNameOtherProvider(ctx: CodeContext): Promise<boolean> {
 }
 
 /**
- * Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few);
- * at ABUSE_LIMITS.browserCodeFailuresWarnPerHour a warn line names the browser.
+ * Wrong codes of one browser behind an address in the last hour: its right code forgives them (a few,
+ * once an hour: forgivenKey) and starts the count again; at ABUSE_LIMITS.browserCodeFailuresWarnPerHour a
+ * warn line names the browser.
  */
 const typosKey = (address: string, browser: string) =>
   // the browser's token is the client's to choose: hashed, a 15 kB cookie makes a 64-byte key
@@ -389,7 +390,9 @@ async function lookUpGuess(
     const forgives =
       typed > 0 && (await ctx.limits.counters.hit(forgivenKey(codeHash), now, HOUR_MS)).count === 1;
     await releaseAddressGuess(ctx, guess, forgives ? typed : 0);
-    await ctx.limits.counters.clear(typos);
+    // only a forgiving code starts the count again: a guesser typing their own code between guesses
+    // would otherwise never reach the warn line
+    if (forgives) await ctx.limits.counters.clear(typos);
     await audit(ctx, {
       event: 'sign-in',
       userId: row.user_id,
