@@ -957,6 +957,60 @@ describe('a client gone mid-request', () => {
       await t.close();
     }
   });
+
+  it('a request whose body never finished arriving, timed out by the server, is 408 in its line, not a client gone', async () => {
+    const lines: { msg: string; res?: { statusCode: number }; req?: { url: string } }[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+    });
+    const t = await createTestApp('sqlite', { listen: true, logger });
+    try {
+      const sig = await fetch(`${t.baseUrl}/api/auth/sig`);
+      const csrf = String(sig.headers.get(CSRF_HEADER));
+      let closed: Promise<unknown> = Promise.resolve();
+      const arrived = new Promise<IncomingMessage>((resolve) =>
+        t.app.server.once('request', (req: IncomingMessage, res: ServerResponse) => {
+          closed = once(res, 'close');
+          resolve(req);
+        }),
+      );
+      const { port } = new URL(t.baseUrl);
+      // a trickling client: ten bytes of the hundred its body says it has
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          [
+            'POST /api/cognito/login HTTP/1.1',
+            `Host: 127.0.0.1:${port}`,
+            'Content-Type: application/json',
+            'Content-Length: 100',
+            `Cookie: ${CSRF_COOKIE}=${csrf}`,
+            `${CSRF_HEADER}: ${csrf}`,
+            '',
+            '{"email":"',
+          ].join('\r\n'),
+        ),
+      );
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+      });
+      socket.on('error', () => {});
+      const req = await arrived;
+      // what Node does once REQUEST_TIMEOUT_MS has passed (its check runs every 30 s: too slow to wait for)
+      const timeout = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+      t.app.server.emit('clientError', timeout, req.socket);
+      expect(await answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+      await closed;
+      const logins = lines.filter((l) => l.req?.url === '/api/cognito/login');
+      expect(logins).toEqual([
+        expect.objectContaining({ msg: 'request completed', res: { statusCode: 408 } }),
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('TRUST_PROXY with a proxy that names no client', () => {

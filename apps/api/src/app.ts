@@ -100,6 +100,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** The status a request's log line gives a client that was gone before its answer (nginx's 499). */
 const CLIENT_GONE = 499;
+const REQUEST_TIMED_OUT = 408;
 
 /** What a load balancer or a monitor asks the server directly, past any proxy. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -376,7 +377,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // does. Written and timed here instead, once, with the account and code noted so far
     reply.raw.once('close', () => {
       if (reply.raw.writableFinished || requestLogged(request.raw)) return;
-      reply.code(CLIENT_GONE);
+      // unless the server ended it: a body that never finished arriving in time was answered 408
+      // (clientErrorHandler), a trickling client's, not a pupil's lost signal
+      const timedOut =
+        (request.raw.socket.errored as NodeJS.ErrnoException | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      reply.code(timedOut ? REQUEST_TIMED_OUT : CLIENT_GONE);
       timeRequest?.(request, reply);
       requestLog.requestCompleted(null, request, reply);
     });
