@@ -4,7 +4,7 @@ export const en = {
   lead: 'Press Verify to confirm that {{email}} is your email address.',
   submit: 'Verify',
   new_password_needed:
-    'You verified on a different device from the one you signed up on, so the password chosen at sign-up is not kept: you will choose a new one when you sign in, with a code we mail you.',
+    'You verified in a different browser or app from the one you signed up in, so the password chosen at sign-up is not kept: you will choose a new one when you sign in, with a code we mail you.',
   continue: 'Continue to sign in',
 };
 
@@ -15,7 +15,7 @@ export const es: ValidateCatalog = {
   lead: 'Pulsa Verificar para confirmar que {{email}} es tu dirección de correo.',
   submit: 'Verificar',
   new_password_needed:
-    'La verificaste en otro dispositivo distinto del que usaste para registrarte, así que la contraseña elegida allí no se conserva: elige una nueva al iniciar sesión. Te enviaremos un código por correo.',
+    'Verificaste tu correo en un navegador o una aplicación diferentes de los que usaste para registrarte, así que la contraseña elegida al registrarte no se conserva: elegirás una nueva al iniciar sesión, con un código que te enviaremos por correo.',
   continue: 'Continuar para iniciar sesión',
 };
 
@@ -24,16 +24,16 @@ export const fr: ValidateCatalog = {
   lead: 'Appuyez sur Vérifier pour confirmer que {{email}} est votre adresse e-mail.',
   submit: 'Vérifier',
   new_password_needed:
-    'Vous l’avez vérifiée sur un autre appareil que celui de votre inscription : le mot de passe choisi là-bas n’est pas conservé. Choisissez-en un nouveau en vous connectant ; nous vous enverrons un code par e-mail.',
+    'Vous avez vérifié votre adresse dans un autre navigateur ou une autre application que ceux de votre inscription, donc le mot de passe choisi à l’inscription n’est pas conservé : vous en choisirez un nouveau en vous connectant, avec un code envoyé par e-mail.',
   continue: 'Continuer vers la connexion',
 };
 
 export const pt: ValidateCatalog = {
   title: 'Verificar conta',
-  lead: 'Toque em Verificar para confirmar que {{email}} é o seu endereço de e-mail.',
+  lead: 'Clique em Verificar para confirmar que {{email}} é o seu endereço de e-mail.',
   submit: 'Verificar',
   new_password_needed:
-    'Você verificou em outro dispositivo, diferente daquele em que se cadastrou, por isso a senha escolhida lá não foi mantida: escolha uma nova ao entrar. Enviaremos um código por e-mail.',
+    'Você verificou seu e-mail em um navegador ou aplicativo diferente daquele em que se cadastrou, por isso a senha escolhida no cadastro não foi mantida: você escolherá uma nova ao entrar, com um código que enviaremos por e-mail.',
   continue: 'Continuar para entrar',
 };
 
@@ -42,24 +42,24 @@ export const zh: ValidateCatalog = {
   lead: '按“验证”以确认 {{email}} 是您的电子邮件地址。',
   submit: '验证',
   new_password_needed:
-    '您在注册时所用设备以外的设备上完成了验证，因此在那里选择的密码不会保留：请在登录时设置新密码。我们会通过电子邮件向您发送验证码。',
+    '您在与注册时不同的浏览器或应用中完成了验证，因此注册时设置的密码不会保留：登录时您将通过我们发送到邮箱的验证码设置新密码。',
   continue: '继续登录',
 };
 
 export const ar: ValidateCatalog = {
   title: 'تأكيد الحساب',
-  lead: 'اضغط «تأكيد» لتأكيد أن {{email}} هو عنوان بريدك الإلكتروني.',
-  submit: 'تأكيد',
+  lead: 'اضغط على زر «تحقّق» لتأكيد أن {{email}} هو عنوان بريدك الإلكتروني.',
+  submit: 'تحقّق',
   new_password_needed:
-    'لقد أكدته على جهاز غير الجهاز الذي أنشأت عليه الحساب، لذلك لم تُحفظ كلمة المرور التي اخترتها هناك: اختر كلمة مرور جديدة عند تسجيل الدخول. سنرسل إليك رمزًا بالبريد الإلكتروني.',
+    'لقد أكدت بريدك في متصفح أو تطبيق غير الذي أنشأت فيه حسابك، لذلك لم تُحفظ كلمة المرور التي اخترتها عند التسجيل: ستختار كلمة مرور جديدة عند تسجيل الدخول، برمز نرسله إليك بالبريد الإلكتروني.',
   continue: 'المتابعة لتسجيل الدخول',
 };
 
 export const de: ValidateCatalog = {
   title: 'Konto bestätigen',
-  lead: 'Tippen Sie auf „Bestätigen“, um zu bestätigen, dass {{email}} Ihre E-Mail-Adresse ist.',
+  lead: 'Wählen Sie „Bestätigen“, um {{email}} als Ihre E-Mail-Adresse zu bestätigen.',
   submit: 'Bestätigen',
   new_password_needed:
-    'Sie haben sie auf einem anderen Gerät bestätigt als dem, auf dem Sie sich registriert haben. Das dort gewählte Passwort wird daher nicht übernommen: Wählen Sie bei der Anmeldung ein neues. Wir senden Ihnen dafür einen Code per E-Mail.',
+    'Sie haben Ihre Adresse in einem anderen Browser oder einer anderen App bestätigt als bei der Registrierung. Das dort gewählte Passwort wird daher nicht übernommen: Sie wählen bei der Anmeldung ein neues, mit einem Code, den wir Ihnen per E-Mail senden.',
   continue: 'Weiter zur Anmeldung',
 };
