@@ -306,6 +306,18 @@ describe('the SMTP transport', () => {
     ['550 5.4.1 Relay access denied', false],
     ['450 4.1.1 Recipient address rejected: User unknown in local recipient table', false],
     ['451 Temporary local problem', false],
+    // a bare 550 or 553 about the portal's own setup, not the address: retried
+    ['550 Sender verify failed', false],
+    ['550 Administrative prohibition', false],
+    ['550 Your IP 192.0.2.1 is listed at zen.spamhaus.org', false],
+    ['550 <noreply@school.test>: Sender address rejected: Domain not found', false],
+    // a number in the text is no enhanced code (here an RFC's section, not 4.1.1)
+    ['550 Access denied - Invalid HELO name (See RFC2821 4.1.1.1)', false],
+    // a bare reply whose words say the address is wrong: not retried
+    ['550 <listed@school.test>: Recipient address rejected: User unknown in local recipient table', true],
+    ['550 Requested action not taken: mailbox unavailable', true],
+    ['553 sorry, no mailbox here by that name (#5.1.1)', true],
+    ['550 No such user here (see RFC 5321 4.2.2)', true],
   ])('a relay answering RCPT TO with "%s" refuses the address for good: %s', async (reply, refused) => {
     const to = `listed@school.test`;
     const smtp = await startSmtp(received, 0, { replies: { [to]: reply } });

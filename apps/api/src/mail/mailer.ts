@@ -73,31 +73,51 @@ type SmtpError = Error & { code?: string; command?: string; response?: string };
  */
 const ADDRESS_REFUSED = /^5\.(?:1\.(?:1|2|3|6|10)|2\.1)$/;
 
-/** An SMTP reply's basic code, and its enhanced status code: after it, or in its text (qmail's `(#5.7.1)`). */
+/**
+ * An SMTP reply's basic code, and its enhanced status code where RFC 3463 puts it, right after the
+ * basic one, or where qmail puts it, `(#5.7.1)` ending the text; never a number elsewhere in the
+ * text (`Invalid HELO name (See RFC2821 4.1.1.1)` names a section, not a status).
+ */
 const BASIC_CODE = /^(\d{3})\b/;
-const ENHANCED_CODE = /(?:^|[\s(#-])([245]\.\d{1,3}\.\d{1,3})\b/;
+const ENHANCED_CODE = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b|\(#([245]\.\d{1,3}\.\d{1,3})\)\s*$/;
 
 /**
- * Words of a bare reply (no enhanced code) that blame the portal's relaying or the mailbox's
- * quota, not the address: those are retried like their 5.7.1 and 5.2.2 forms.
+ * Words of a bare reply (no enhanced code) that say the recipient's address is wrong. A bare 550 or
+ * 553 says no more than "not taken": Exim's `550 Sender verify failed`, `550 Administrative
+ * prohibition` or a blocklisted sending IP are the portal's setup, so without these words it is retried.
  */
-const NOT_THE_ADDRESS = /\brelay|quota|\bfull\b|exceed/i;
+const ADDRESS_WORDS =
+  /no such (?:user|mailbox|recipient|address)|(?:user|recipient|mailbox|address) unknown|unknown (?:user|recipient|mailbox|address)|mailbox (?:unavailable|not found|name not allowed)|does not exist|not found|recipient address rejected|invalid (?:recipient|mailbox)/i;
+
+/**
+ * Words that blame the portal (its sender, HELO, IP or relaying) or the mailbox's quota even beside
+ * ADDRESS_WORDS (Postfix's `Sender address rejected: Domain not found`): those are retried like
+ * their 5.7.1 and 5.2.2 forms.
+ */
+const NOT_THE_ADDRESS =
+  /\brelay|quota|\bfull\b|exceed|\bsender\b|\bhelo\b|\behlo\b|\bclient\b|\bip\b|block|black ?list|\blisted\b|spam/i;
+
+/** A reply's text without the addresses it quotes, whose names may be any words (`<client@…>`). */
+const withoutAddresses = (reply: string) => reply.replace(/<[^>]*>|\S+@\S+/g, '');
 
 /**
  * Whether an answer to RCPT TO refuses the recipient's address for good. Besides ADDRESS_REFUSED:
  * Microsoft 365's directory-based edge blocking refuses an unknown recipient with
  * `550 5.4.1 Recipient address rejected: Access denied` (5.4.1 is otherwise a routing failure, so
- * only with those words), and relays without enhanced codes answer a bare `550 No such user` or `553`.
+ * only with those words), and relays without enhanced codes answer a bare `550 No such user` or
+ * `553 … mailbox name not allowed`: only such words make a bare reply a refused address.
  */
 function recipientRefused(reply: string): boolean {
   const basic = BASIC_CODE.exec(reply)?.[1];
   if (!basic?.startsWith('5')) return false;
-  const enhanced = ENHANCED_CODE.exec(reply.slice(3))?.[1];
+  const found = ENHANCED_CODE.exec(reply);
+  const enhanced = found?.[1] ?? found?.[2];
   if (enhanced)
     return (
       ADDRESS_REFUSED.test(enhanced) || (enhanced === '5.4.1' && /recipient address rejected/i.test(reply))
     );
-  return (basic === '550' || basic === '553') && !NOT_THE_ADDRESS.test(reply);
+  const words = withoutAddresses(reply);
+  return (basic === '550' || basic === '553') && ADDRESS_WORDS.test(words) && !NOT_THE_ADDRESS.test(words);
 }
 
 /** The commands a failure is named by; the later lines of an AUTH exchange belong to AUTH. */
