@@ -85,7 +85,7 @@ export const messages = {
     'A code was sent moments ago. Please check your email, or wait a few seconds before asking for another one.',
   mailRejected: 'Mail to this address was refused. Please check it for typing mistakes.',
   mailDelayed:
-    'Your code is on its way, but mail is delayed. Please wait a few minutes: the code we sent still works when it arrives.',
+    'Your code is on its way, but mail is delayed. We are trying to send it again now: the code we sent still works when it arrives.',
   accessCodesPaused:
     'Sign-in with class codes is paused for this application after too many wrong codes. Please ask your teacher.',
   serverBusy: 'The server is busy. Please try again in a few seconds.',

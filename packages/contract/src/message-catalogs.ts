@@ -89,7 +89,7 @@ export const es: ErrorsCatalog = {
     'Se envió un código hace un momento. Revisa tu correo o espera unos segundos antes de pedir otro.',
   mailRejected: 'El correo a esta dirección fue rechazado. Revisa que esté bien escrita.',
   mailDelayed:
-    'Tu código está en camino, pero el correo se está retrasando. Espera unos minutos: el código que enviamos seguirá funcionando cuando llegue.',
+    'Tu código está en camino, pero el correo se está retrasando. Estamos intentando enviarlo de nuevo ahora: el código que enviamos seguirá funcionando cuando llegue.',
   accessCodesPaused:
     'El inicio de sesión con códigos de clase está en pausa para esta aplicación tras demasiados códigos incorrectos. Pregunta a tu profesor.',
   serverBusy: 'El servidor está ocupado. Inténtalo de nuevo en unos segundos.',
@@ -179,7 +179,7 @@ export const fr: ErrorsCatalog = {
   mailRejected:
     'Les e-mails vers cette adresse sont refusés. Vérifiez qu’elle ne contient pas de faute de frappe.',
   mailDelayed:
-    'Votre code est en route, mais l’envoi des e-mails prend du retard. Patientez quelques minutes : le code envoyé fonctionnera toujours à son arrivée.',
+    'Votre code est en route, mais l’envoi des e-mails prend du retard. Nous essayons de l’envoyer à nouveau maintenant : le code envoyé fonctionnera toujours à son arrivée.',
   accessCodesPaused:
     'La connexion avec un code de classe est suspendue pour cette application après trop de codes incorrects. Adressez-vous à votre enseignant.',
   serverBusy: 'Le serveur est occupé. Veuillez réessayer dans quelques secondes.',
@@ -268,7 +268,7 @@ export const pt: ErrorsCatalog = {
     'Um código foi enviado há pouco. Verifique seu e-mail ou aguarde alguns segundos antes de pedir outro.',
   mailRejected: 'Os e-mails para este endereço foram recusados. Verifique se ele está escrito corretamente.',
   mailDelayed:
-    'Seu código está a caminho, mas o e-mail está atrasado. Aguarde alguns minutos: o código enviado ainda funcionará quando chegar.',
+    'Seu código está a caminho, mas o e-mail está atrasado. Estamos tentando enviá-lo novamente agora: o código enviado ainda funcionará quando chegar.',
   accessCodesPaused:
     'O login com códigos de turma está pausado neste aplicativo após muitos códigos incorretos. Fale com seu professor.',
   serverBusy: 'O servidor está ocupado. Tente novamente em alguns segundos.',
@@ -347,7 +347,7 @@ export const zh: ErrorsCatalog = {
   codeSendLimit: '发送到此电子邮件地址的验证码过多。请使用您收到的最新验证码，或一小时后再试。',
   resendCooldown: '验证码刚刚已发送。请查看您的电子邮件，或稍等几秒再请求新的验证码。',
   mailRejected: '发往此地址的邮件被拒收。请检查地址是否有拼写错误。',
-  mailDelayed: '您的验证码正在发送中，但邮件有所延迟。请稍等几分钟：已发送的验证码送达后仍然有效。',
+  mailDelayed: '您的验证码正在发送中，但邮件有所延迟。我们正在重新尝试发送：已发送的验证码送达后仍然有效。',
   accessCodesPaused: '由于错误代码输入次数过多，此应用已暂停使用班级代码登录。请询问您的老师。',
   serverBusy: '服务器繁忙。请几秒钟后再试。',
   serviceProviderAuthFailed: '服务提供方凭据无效。',
@@ -433,7 +433,7 @@ export const ar: ErrorsCatalog = {
     'أُرسل رمز قبل لحظات. يرجى التحقق من بريدك الإلكتروني، أو الانتظار بضع ثوانٍ قبل طلب رمز آخر.',
   mailRejected: 'رُفض البريد المرسل إلى هذا العنوان. يرجى التحقق من عدم وجود أخطاء في كتابته.',
   mailDelayed:
-    'رمزك في الطريق، لكن البريد يتأخر. يرجى الانتظار بضع دقائق: سيظل الرمز المرسل صالحًا عند وصوله.',
+    'رمزك في الطريق، لكن البريد يتأخر. نحاول إرساله مرة أخرى الآن: سيظل الرمز المرسل صالحًا عند وصوله.',
   accessCodesPaused:
     'تم إيقاف تسجيل الدخول برموز الصف مؤقتًا لهذا التطبيق بسبب كثرة الرموز الخاطئة. يرجى سؤال معلمك.',
   serverBusy: 'الخادم مشغول. يرجى المحاولة مرة أخرى بعد بضع ثوانٍ.',
@@ -530,7 +530,7 @@ export const de: ErrorsCatalog = {
     'Gerade wurde ein Code gesendet. Bitte sehen Sie in Ihren E-Mails nach oder warten Sie einige Sekunden, bevor Sie einen neuen anfordern.',
   mailRejected: 'E-Mails an diese Adresse werden abgelehnt. Bitte prüfen Sie sie auf Tippfehler.',
   mailDelayed:
-    'Ihr Code ist unterwegs, aber die E-Mail verzögert sich. Bitte warten Sie einige Minuten: Der gesendete Code gilt weiterhin, wenn er ankommt.',
+    'Ihr Code ist unterwegs, aber die E-Mail verzögert sich. Wir versuchen jetzt erneut, ihn zu senden: Der gesendete Code gilt weiterhin, wenn er ankommt.',
   accessCodesPaused:
     'Die Anmeldung mit Klassencodes ist für diese Anwendung nach zu vielen falschen Codes pausiert. Bitte wenden Sie sich an Ihre Lehrkraft.',
   serverBusy: 'Der Server ist ausgelastet. Bitte versuchen Sie es in einigen Sekunden erneut.',

@@ -28,7 +28,7 @@ import { lockAccount } from '../services/accounts.ts';
 import { deleteUser } from '../services/user-admin.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MailRejectedError } from '../mail/mailer.ts';
-import { OUTBOX_RETRY } from '../services/outbox.ts';
+import { retryDelayMs } from '../services/outbox.ts';
 import { readSession } from '../services/sessions.ts';
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!';
@@ -586,7 +586,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
-    it('a code whose mail is still being retried (the relay down): the resend says it is delayed (409 mailDelayed) and issues no code, until the mail goes', async () => {
+    it('a code whose mail is still being retried (the relay down): the resend says it is delayed (409 mailDelayed), issues no code and tries the mail now, until the mail goes', async () => {
       let relayDown = true;
       const delayed = await createTestApp(dialect, {
         mailer: {
@@ -602,20 +602,36 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
           (await delayed.client().post('/api/cognito/signup', signup('slow-relay@school.test'))).statusCode,
         ).toBe(200);
         expect(await delayed.ctx.outbox.drain()).toBe(0);
-        // resend after resend, past the account's hourly codes: each says the mail is delayed, none issues a code
+        const resend = () => delayed.client().get('/api/cognito/resend_verification/slow-relay@school.test');
+        const attempts = async () =>
+          (await delayed.db.selectFrom('outbox').select('attempts').executeTakeFirstOrThrow()).attempts;
+        // the mail's retries have grown far apart (7 failed tries, the next 32 min away)
+        for (let i = 1; i < 7; i++) {
+          delayed.clock.advance(retryDelayMs(i));
+          expect(await delayed.ctx.outbox.drain()).toBe(0);
+        }
+        expect(await attempts()).toBe(7);
+        // resend after resend, past the account's hourly codes: each says the mail is delayed, none issues a
+        // code; each tries the mail again now, a try that counts against no attempt limit
         for (let i = 0; i < 6; i++) {
           delayed.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
-          const res = await delayed.client().get('/api/cognito/resend_verification/slow-relay@school.test');
+          const res = await resend();
           expect(res.statusCode).toBe(409);
           expect(res.json()).toEqual({ status: 'error', code: 'mailDelayed', msg: messages.mailDelayed });
+          expect(await delayed.ctx.outbox.drain()).toBe(0);
         }
+        expect(await attempts()).toBe(7);
         expect(await codes()).toHaveLength(1);
-        // the relay is back: the first code goes, and a resend mails a new one again
+        // a resend right after a try does not try again
+        expect((await resend()).statusCode).toBe(409);
+        expect(await delayed.ctx.outbox.drain()).toBe(0);
+        // the relay is back: a resend sends the first code now, not after the retry delay
         relayDown = false;
-        delayed.clock.advance(OUTBOX_RETRY.maxDelayMs);
+        delayed.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+        expect((await resend()).json().code).toBe('mailDelayed');
         expect(await delayed.ctx.outbox.drain()).toBe(1);
-        const later = await delayed.client().get('/api/cognito/resend_verification/slow-relay@school.test');
-        expect(later.json()).toEqual({ status: 'success', payload: 'verify_email' });
+        // and a resend mails a new one again
+        expect((await resend()).json()).toEqual({ status: 'success', payload: 'verify_email' });
         expect(await codes()).toHaveLength(2);
       } finally {
         await delayed.close();

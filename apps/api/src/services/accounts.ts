@@ -38,7 +38,7 @@ import { revokeUserSessions } from './sessions.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
 import { audit, type AuditEvent } from './audit.ts';
 import { noteAccount } from './logger.ts';
-import { enqueue, latestCodeMailDelayed, latestMailRefused } from './outbox.ts';
+import { enqueue, latestMailRefused, retryDelayedCodeMail } from './outbox.ts';
 import {
   assertMaySendCode,
   checkGuess,
@@ -249,8 +249,11 @@ export async function resendCode(
   if (await latestMailRefused(ctx.db, user.id, ctx.now() - MAIL_REFUSED_HOLD_MS))
     throw new ApiError(409, 'mailRejected');
   // the code mailed last has not reached the mail server yet, its retries under way: it is still
-  // good and comes when mail goes again; a new code would only queue behind it
-  if (await latestCodeMailDelayed(ctx.db, user.id, ctx.now())) throw new ApiError(409, 'mailDelayed');
+  // good and comes when mail goes again; a new code would only queue behind it, so it is tried now
+  if (await retryDelayedCodeMail(ctx.db, user.id, ctx.now())) {
+    ctx.outbox.notify();
+    throw new ApiError(409, 'mailDelayed');
+  }
   const purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
   // none mailed while the cooldown rejects: the account was deleted meanwhile
   if (!purpose) throw new ApiError(404, 'userNotFound');

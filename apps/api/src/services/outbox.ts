@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import * as z from 'zod/mini';
+import { RESEND_COOLDOWN_SECONDS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';
@@ -118,24 +119,40 @@ export async function latestMailRefused(db: Db, userId: string, since: number): 
 /**
  * Whether the account's latest mail carries a live code the mail server has not taken yet, its
  * sends failing and retried (SMTP down, its login refused): a new code would wait behind it, the
- * same way, and spend the account's hourly codes on mails none of which arrive.
+ * same way, and spend the account's hourly codes on mails none of which arrive. A resend asks for
+ * it, so its next try is brought forward to now: the relay may be mended, and a mail that failed 7
+ * times would otherwise wait up to an hour. Not while it is being sent, nor within the resend
+ * cooldown of its last try, and such a try does not count against the attempt limit: pressing
+ * resend neither hammers the relay nor uses up the mail's attempts. Notify the outbox after.
  */
-export async function latestCodeMailDelayed(db: Db, userId: string, now: number): Promise<boolean> {
+export async function retryDelayedCodeMail(db: Db, userId: string, now: number): Promise<boolean> {
   const latest = await db
     .selectFrom('outbox')
-    .select(['code_id', 'last_error', 'next_attempt_at'])
+    .select(['id', 'code_id', 'attempts', 'last_error', 'next_attempt_at'])
     .where('user_id', '=', userId)
     .where('kind', '=', 'mail')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   // next_attempt_at stays set only while the row is pending: delivered, refused, cancelled and failed rows clear it
-  return (
-    latest?.code_id != null &&
-    latest.last_error !== null &&
-    latest.next_attempt_at !== null &&
-    (await isLiveCode(db, latest.code_id, now))
-  );
+  if (
+    latest?.code_id == null ||
+    latest.last_error === null ||
+    latest.next_attempt_at === null ||
+    !(await isLiveCode(db, latest.code_id, now))
+  )
+    return false;
+  const lastTriedAt = latest.next_attempt_at - retryDelayMs(latest.attempts);
+  if (latest.next_attempt_at > now && now - lastTriedAt >= RESEND_COOLDOWN_SECONDS * 1000)
+    await db
+      .updateTable('outbox')
+      .set((eb) => ({ next_attempt_at: now, attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', latest.id)
+      // as read: not claimed, tried or brought forward since
+      .where('next_attempt_at', '=', latest.next_attempt_at)
+      .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_until', '<', now)]))
+      .execute();
+  return true;
 }
 
 /**
