@@ -1,6 +1,5 @@
-import { statfsSync } from 'node:fs';
 import { ConfigError, type AppConfig } from './config.ts';
-import { MigrationError, NewerDatabaseError, isDiskFull } from './db/index.ts';
+import { MigrationError, NewerDatabaseError, freeBytesAt, isDiskFull } from './db/index.ts';
 
 /** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
 export interface StartupFailure {
@@ -102,22 +101,6 @@ const DATA_DIR_ADVICE: [RegExp, string][] = [
   ],
 ];
 
-/**
- * Below this, DATA_DIR's disk is full for SQLite: it fails to grow its -shm file (32 kB) or its -wal
- * with an I/O error (SQLITE_IOERR_SHMSIZE), not SQLITE_FULL.
- */
-const NEARLY_FULL_BYTES = 1024 * 1024;
-
-/** The bytes this user may still write on a directory's disk; Infinity when that cannot be read. */
-export function freeBytesAt(dir: string): number {
-  try {
-    const { bavail, bsize } = statfsSync(dir);
-    return bavail * bsize;
-  } catch {
-    return Infinity;
-  }
-}
-
 /** DATABASE_URL as a log line may show it: host, port and database, never the user or password. */
 export function databaseLocation(databaseUrl: string): string {
   const url = URL.parse(databaseUrl);
@@ -208,10 +191,9 @@ export function startupFailure(
           fields: { ...fields, setting: 'DATABASE_URL', database },
         };
     } else {
-      const advice =
-        isDiskFull(coded) || (code.startsWith('SQLITE_IOERR') && freeBytes(dataDir) < NEARLY_FULL_BYTES)
-          ? DISK_FULL_ADVICE
-          : DATA_DIR_ADVICE.find(([codes]) => codes.test(code))?.[1];
+      const advice = isDiskFull(coded, dataDir, freeBytes)
+        ? DISK_FULL_ADVICE
+        : DATA_DIR_ADVICE.find(([codes]) => codes.test(code))?.[1];
       if (advice)
         return {
           message: `DATA_DIR ${dataDir} cannot be used (${coded.message}): ${advice}`,

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -453,10 +453,42 @@ export async function executedMigrations(db: Db): Promise<string[]> {
  */
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', '53100']);
 
-/** Whether an error, or one of its causes (a migration's), is a write refused for want of space. */
-export function isDiskFull(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
-    if (DISK_FULL_CODES.has(String((e as { code?: unknown }).code))) return true;
+/**
+ * Below this, a SQLite database's disk is full for it: it fails to grow its -shm file (32 kB) or its
+ * -wal with an I/O error (SQLITE_IOERR_SHMSIZE, SQLITE_IOERR_WRITE on some filesystems), not SQLITE_FULL.
+ */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/** The bytes this user may still write on a directory's disk; Infinity when that cannot be read. */
+export function freeBytesAt(dir: string): number {
+  try {
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * Whether an error, or one of its causes (a migration's), is a write refused for want of space. On
+ * SQLite (`sqliteDir`, its DATA_DIR) an I/O error is one too when less than NEARLY_FULL_BYTES is left
+ * there; `freeBytes` reads that for such an error only, not for every failed request.
+ */
+export function isDiskFull(
+  error: unknown,
+  sqliteDir?: string,
+  freeBytes: (dir: string) => number = freeBytesAt,
+): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = String((e as { code?: unknown }).code);
+    if (DISK_FULL_CODES.has(code)) return true;
+    if (
+      sqliteDir !== undefined &&
+      code.startsWith('SQLITE_IOERR') &&
+      freeBytes(sqliteDir) < NEARLY_FULL_BYTES
+    )
+      return true;
+  }
   return false;
 }
 

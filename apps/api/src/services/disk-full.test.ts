@@ -52,4 +52,50 @@ describe('noteDiskFull', () => {
       await db.destroy();
     }
   });
+
+  it('on SQLite, takes an I/O error for a full disk when DATA_DIR has less than 1 MB left, as a start does, and reads the space for an I/O error only', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const config = loadConfig({
+      DATA_DIR: '/var/lib/frontdoor',
+      SECRET: 'frontdoor-test-secret-0123456789abcdef',
+    });
+    const db = createDb({ dataDir: '.', sqliteFile: ':memory:' });
+    const clock = testClock(TEST_START);
+    const ctx = { config, db, now: clock.now };
+    let free = 2 * 1024 * 1024;
+    const asked: string[] = [];
+    const freeBytes = (dir: string) => {
+      asked.push(dir);
+      return free;
+    };
+    try {
+      // SQLite's words when its -shm file cannot grow
+      const shm = coded('disk I/O error', 'SQLITE_IOERR_SHMSIZE');
+      expect(
+        noteDiskFull(ctx, logger, coded('UNIQUE constraint failed', 'SQLITE_CONSTRAINT_UNIQUE'), freeBytes),
+      ).toBe(false);
+      expect(asked).toEqual([]);
+      // a failing disk with room left is no full one
+      expect(noteDiskFull(ctx, logger, shm, freeBytes)).toBe(false);
+      expect(diskFullLately(db, clock.now())).toBe(false);
+      free = 1024 * 1024 - 1;
+      expect(noteDiskFull(ctx, logger, new Error('a write failed', { cause: shm }), freeBytes)).toBe(true);
+      expect(asked).toEqual(['/var/lib/frontdoor', '/var/lib/frontdoor']);
+      expect(diskFullLately(db, clock.now())).toBe(true);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          setting: 'DATA_DIR',
+          dataDir: '/var/lib/frontdoor',
+          msg: expect.stringMatching(/^the disk of DATA_DIR \/var\/lib\/frontdoor is full: /),
+        }),
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

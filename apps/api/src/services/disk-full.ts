@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { isDiskFull, type Db } from '../db/index.ts';
+import { freeBytesAt, isDiskFull, type Db } from '../db/index.ts';
 import { databaseLocation } from '../startup-failure.ts';
 
 /**
@@ -22,14 +22,17 @@ export function diskFullLately(db: Db, now: number): boolean {
 /**
  * Notes an error that is a write refused for want of space (true; false for any other error) and says
  * so in one error line at most every DISK_FULL_MS, naming DATA_DIR or the PostgreSQL database: every
- * sign-in fails then, and a stack per request would bury what to do.
+ * sign-in fails then, and a stack per request would bury what to do. On SQLite an I/O error with
+ * DATA_DIR's disk nearly full is one too, as at start-up (isDiskFull; `freeBytes` reads the space).
  */
 export function noteDiskFull(
   ctx: Pick<AppContext, 'config' | 'db' | 'now'>,
   log: FastifyBaseLogger,
   err: unknown,
+  freeBytes: (dir: string) => number = freeBytesAt,
 ): boolean {
-  if (!isDiskFull(err)) return false;
+  const { dataDir, databaseUrl } = ctx.config;
+  if (!isDiskFull(err, databaseUrl ? undefined : dataDir, freeBytes)) return false;
   const now = ctx.now();
   const seen = refusals.get(ctx.db);
   if (seen && now - seen.toldAt < DISK_FULL_MS) {
@@ -37,7 +40,6 @@ export function noteDiskFull(
     return true;
   }
   refusals.set(ctx.db, { lastAt: now, toldAt: now });
-  const { dataDir, databaseUrl } = ctx.config;
   const consequence = 'writes fail (every sign-in and sign-up) and /readyz answers 503';
   if (databaseUrl) {
     const database = databaseLocation(databaseUrl);
