@@ -76,6 +76,38 @@ describe('the authorization server', () => {
     }
   });
 
+  it('answers a full disk 503 with Retry-After and a "try again later" page, in one error line naming DATA_DIR, and is not ready', async () => {
+    const { t, logged } = await loggedApp('info');
+    try {
+      // SQLite can grow its file no further (SQLITE_FULL): each row the adapter writes brings one that
+      // needs new pages
+      await sql`create table filler (b blob)`.execute(t.db);
+      await sql`create trigger fill after insert on oidc_payloads begin insert into filler values (zeroblob(65536)); end`.execute(
+        t.db,
+      );
+      const { rows } = await sql<{
+        pages: number;
+      }>`select page_count as pages from pragma_page_count()`.execute(t.db);
+      await sql.raw(`pragma max_page_count = ${rows[0]?.pages}`).execute(t.db);
+      for (let i = 0; i < 2; i++) {
+        const res = await t.app.inject({ url: portalAuthorizeUrl(t), headers: { 'accept-language': 'fr' } });
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['retry-after']).toBe('60');
+        expect(res.body).toContain(messageCatalogs.fr.internalError);
+      }
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
+      const errors = logged().filter((line) => (line.level as number) >= 50);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          setting: 'DATA_DIR',
+          msg: expect.stringMatching(/^the disk of DATA_DIR .* is full: /),
+        }),
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("writes a refusal's OAuth error on its request's line, with the path as sent: what an operator reads of a product's failing integration", async () => {
     const { t, logged } = await loggedApp('info');
     try {

@@ -11,7 +11,8 @@ import {
 import { LANGUAGE_COOKIE, LOCALE_PARAM } from '@frontdoor/contract';
 import { languageAsked } from '../services/request-language.ts';
 import { noteOidcRefusal } from '../services/logger.ts';
-import { noteDiskFull } from '../services/disk-full.ts';
+import { DISK_FULL_MS, noteDiskFull } from '../services/disk-full.ts';
+import { retryAfterSeconds } from '../services/limits.ts';
 import type { AppContext } from '../context.ts';
 import { failurePage, pageLanguage } from './pages.ts';
 
@@ -98,9 +99,9 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
  * oidc-provider answers its own internal errors (a failed database write, a bug) with an error page
  * and emits them, nothing more: without this the log has only the request's 500 line. The line
  * goes through the request's own logger, which middie hands to the raw request, so it carries the
- * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none. A
- * refusal's OAuth error goes on its request's line (noteOidcRefusal): JSON answers here, pages in
- * renderError.
+ * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none. A full
+ * disk answers 503 with Retry-After instead, as the API does. A refusal's OAuth error goes on its
+ * request's line (noteOidcRefusal): JSON answers here, pages in renderError.
  */
 export function logErrors(
   provider: Provider,
@@ -109,8 +110,13 @@ export function logErrors(
 ): void {
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
     const log = (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
-    // a full disk has its own line, once a minute (services/disk-full.ts)
-    if (noteDiskFull(app, log, err)) return;
+    // a full disk has its own line, once a minute (services/disk-full.ts), and passes once space is
+    // freed. The event comes from the error handler, which has set 500 and leaves the status be
+    if (noteDiskFull(app, log, err)) {
+      ctx.status = 503;
+      ctx.set('retry-after', String(retryAfterSeconds(DISK_FULL_MS)));
+      return;
+    }
     log.error({ err, route: ctx.oidc?.route }, 'authorization server error');
   });
   provider.use(async (ctx, next) => {
@@ -123,7 +129,8 @@ export function logErrors(
 /**
  * oidc-provider's error page in the portal's words and the person's language, never a stack trace. A
  * sign-in whose interaction is gone (over its hour, or its last step asked again after the answer
- * was lost on a failing network) is stateInvalid, "start again", without the engine's English words.
+ * was lost on a failing network) is stateInvalid, "start again", without the engine's English words;
+ * its own failure (a database write failing) is internalError, "try again later": no mistake of theirs.
  */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
   noteOidcRefusal(ctx.req, out);
@@ -133,6 +140,10 @@ export const renderError: NonNullable<Configuration['renderError']> = (ctx, out,
   );
   if (error instanceof errors.SessionNotFound) {
     ctx.body = failurePage(language, 'stateInvalid');
+    return;
+  }
+  if (out.error === 'server_error') {
+    ctx.body = failurePage(language, 'internalError');
     return;
   }
   const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
