@@ -8,10 +8,9 @@ import type { MessageCode } from '@frontdoor/contract';
 import { confirm } from '../shared/api.ts';
 import { ApiError } from '../../lib/http.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
-import pageStyles from '../../ui/Page.module.css';
 import { useCallError } from '../shared/use-call-error.ts';
+import { PressAction } from '../shared/PressAction.tsx';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { handOverLoginData } from '../../lib/login-handover.ts';
@@ -67,24 +66,15 @@ export default function ValidatePage() {
     );
   } else {
     body = (
-      <>
-        {callError && (
-          <Alert tone="error" focusKey={callError}>
-            {messageText(callError)}
-          </Alert>
-        )}
-        <div className={pageStyles.actions}>
-          <Button
-            loading={verify.isPending}
-            onClick={() => {
-              setCallError(null);
-              verify.mutate();
-            }}
-          >
-            {t('submit')}
-          </Button>
-        </div>
-      </>
+      <PressAction
+        refusal={callError}
+        busy={verify.isPending}
+        onPress={() => {
+          setCallError(null);
+          verify.mutate();
+        }}
+        label={t('submit')}
+      />
     );
   }
   const asking = missing.length === 0 && !verify.isSuccess;

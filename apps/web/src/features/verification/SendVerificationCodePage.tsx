@@ -5,12 +5,11 @@ import { Navigate, useNavigate } from 'react-router';
 import { Link } from '../../ui/Link.tsx';
 import { useConfig } from '../../lib/config.tsx';
 import { getRememberedEmail } from '../../lib/storage.ts';
-import { Alert } from '../../ui/Alert.tsx';
-import { Button, buttonClassName } from '../../ui/Button.tsx';
+import { buttonClassName } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
-import pageStyles from '../../ui/Page.module.css';
 import { resendVerification } from '../shared/api.ts';
 import { useCallError } from '../shared/use-call-error.ts';
+import { PressAction } from '../shared/PressAction.tsx';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import type { CodeSentState } from '../shared/code-sent.ts';
 import { ResetCodeSentDialog } from './ResetCodeSentDialog.tsx';
@@ -20,7 +19,7 @@ export default function SendVerificationCodePage() {
   const { t } = useLaterTranslation('verification');
   const cfg = useConfig();
   const navigate = useNavigate();
-  const { failure, messageText } = useCallError();
+  const { failure } = useCallError();
   const email = getRememberedEmail();
   // when the reset code the popup speaks of was mailed; null: no popup
   const [resetCodeSentAt, setResetCodeSentAt] = useState<number | null>(null);
@@ -43,25 +42,19 @@ export default function SendVerificationCodePage() {
   if (!email) return <Navigate to="/email" replace />;
   return (
     <PageCard title={t('send_title')} lead={t('send_body', { email })}>
-      {callError && (
-        <Alert tone="error" focusKey={callError}>
-          {messageText(callError)}
-        </Alert>
-      )}
-      <div className={pageStyles.actions}>
-        <Button
-          loading={send.isPending}
-          onClick={() => {
-            setCallError(null);
-            send.mutate(email);
-          }}
-        >
-          {t('send_submit')}
-        </Button>
+      <PressAction
+        refusal={callError}
+        busy={send.isPending}
+        onPress={() => {
+          setCallError(null);
+          send.mutate(email);
+        }}
+        label={t('send_submit')}
+      >
         <Link to="/email" className={buttonClassName('secondary')}>
           {t('cancel')}
         </Link>
-      </div>
+      </PressAction>
       <ResetCodeSentDialog email={email} sentAt={resetCodeSentAt} />
     </PageCard>
   );
