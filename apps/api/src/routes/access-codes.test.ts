@@ -20,6 +20,25 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
   });
   afterAll(async () => t?.close());
 
+  /** An app of its own whose log lines a test reads, with a product and its student's live code. */
+  async function loggedApp(spId: string, email: string) {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const own = await createTestApp(dialect, { logger });
+    try {
+      await seedServiceProvider(own, spId, ['https://app.guessed.test']);
+      const student = await seedUser(own, { email });
+      const { code: live } = await createAccessCode(own.ctx, { spId, userId: student.id });
+      return { own, lines, live };
+    } catch (err) {
+      await own.close();
+      throw err;
+    }
+  }
+
   it.skipIf(skip)(
     'takes the code in Arabic-Indic or Persian digits, as a phone set to Arabic or Persian types it',
     async () => {
@@ -111,17 +130,9 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
   it.skipIf(skip)(
     'a browser guessing class codes is named once in a warn line, long before the address limit; every wrong code names its browser by a tag, never its cookie or the code',
     async () => {
-      const lines: Record<string, unknown>[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-      });
-      const own = await createTestApp(dialect, { logger });
+      const spId = 'guessed-sp';
+      const { own, lines, live } = await loggedApp(spId, 'guessed@school.test');
       try {
-        const spId = 'guessed-sp';
-        await seedServiceProvider(own, spId, ['https://app.guessed.test']);
-        const student = await seedUser(own, { email: 'guessed@school.test' });
-        const { code: live } = await createAccessCode(own.ctx, { spId, userId: student.id });
         const guesses = Array.from({ length: 15 }, (_, i) => String(100000 + i * 7919));
         expect(guesses).not.toContain(live);
         // one browser guesses 12 times; three pupils behind the same address each mistype once
@@ -165,17 +176,9 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
   it.skipIf(skip)(
     "a guesser who types their own code between guesses is named all the same: only the hour's first right code starts the count again",
     async () => {
-      const lines: Record<string, unknown>[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-      });
-      const own = await createTestApp(dialect, { logger });
+      const spId = 'guessed-between';
+      const { own, lines, live } = await loggedApp(spId, 'between@school.test');
       try {
-        const spId = 'guessed-between';
-        await seedServiceProvider(own, spId, ['https://app.guessed.test']);
-        const student = await seedUser(own, { email: 'between@school.test' });
-        const { code: live } = await createAccessCode(own.ctx, { spId, userId: student.id });
         const guesser = own.client();
         await guesser.get('/api/auth/sig');
         let next = 100000;
