@@ -54,6 +54,42 @@ function mailServerDown(): { flaky: Mailer; up: () => void } {
   };
 }
 
+/** A relay that holds its answer to each slow… mail until hold()'s function is called, and counts its sends at once. */
+function slowRelay() {
+  let gate = Promise.resolve();
+  const relay = {
+    sending: 0,
+    most: 0,
+    sent: [] as string[],
+    /** From now on the relay holds its answer to each slow… mail until the function returned is called. */
+    hold: () => {
+      let answer = () => {};
+      gate = new Promise<void>((resolve) => (answer = resolve));
+      return answer;
+    },
+    mailer: {
+      send: async (message) => {
+        relay.sending += 1;
+        relay.most = Math.max(relay.most, relay.sending);
+        await (message.to.startsWith('slow') ? gate : sleep(2));
+        relay.sending -= 1;
+        relay.sent.push(message.to);
+      },
+      close: async () => {},
+    } satisfies Mailer,
+  };
+  return relay;
+}
+
+/** A mail row to `to`, due now. */
+const queueMail = (app: TestApp, to: string) =>
+  enqueue(app.db, {
+    kind: 'mail',
+    payload: JSON.stringify({ to, subject: 's', text: 't', html: 'h' }),
+    userId: null,
+    now: app.clock.now(),
+  });
+
 describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   let t: TestApp | undefined;
   afterEach(async () => {
@@ -317,104 +353,67 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip)(
     'a mail the relay is slow to answer holds one of a few sends at once, not every mail behind it',
     async () => {
-      let sending = 0;
-      let most = 0;
-      const sent: string[] = [];
-      let gate = Promise.resolve();
-      /** From now on the relay holds its answer to each slow… mail until the function returned is called. */
-      const hold = () => {
-        let answer = () => {};
-        gate = new Promise<void>((resolve) => (answer = resolve));
-        return answer;
-      };
-      const slowRelay: Mailer = {
-        send: async (message) => {
-          sending += 1;
-          most = Math.max(most, sending);
-          await (message.to.startsWith('slow') ? gate : sleep(2));
-          sending -= 1;
-          sent.push(message.to);
-        },
-        close: async () => {},
-      };
-      const app = (t = await createTestApp(dialect, { mailer: slowRelay }));
-      const write = (to: string) =>
-        enqueue(app.db, {
-          kind: 'mail',
-          payload: JSON.stringify({ to, subject: 's', text: 't', html: 'h' }),
-          userId: null,
-          now: app.clock.now(),
-        });
-      let answer = hold();
+      const relay = slowRelay();
+      const app = (t = await createTestApp(dialect, { mailer: relay.mailer }));
+      const write = (to: string) => queueMail(app, to);
+      let answer = relay.hold();
       await write('slow@school.test');
       for (let i = 0; i < 8; i++) await write(`quick${i}@school.test`);
       const drained = app.ctx.outbox.drain();
-      await vi.waitFor(() => expect(sent).toHaveLength(8), { timeout: 5_000, interval: 10 });
-      expect(sent.every((to) => to.startsWith('quick'))).toBe(true);
-      expect(most).toBe(OUTBOX_SENDS_AT_ONCE);
+      await vi.waitFor(() => expect(relay.sent).toHaveLength(8), { timeout: 5_000, interval: 10 });
+      expect(relay.sent.every((to) => to.startsWith('quick'))).toBe(true);
+      expect(relay.most).toBe(OUTBOX_SENDS_AT_ONCE);
       answer();
       expect(await drained).toBe(9);
 
       // as many slow mails as sends at once hold the rest until one is answered: a few, never unbounded
-      answer = hold();
-      most = 0;
-      sent.length = 0;
+      answer = relay.hold();
+      relay.most = 0;
+      relay.sent.length = 0;
       for (let i = 0; i < OUTBOX_SENDS_AT_ONCE; i++) await write(`slow${i}@school.test`);
       await write('quick-after@school.test');
       const second = app.ctx.outbox.drain();
-      await vi.waitFor(() => expect(sending).toBe(OUTBOX_SENDS_AT_ONCE), { timeout: 5_000, interval: 10 });
+      await vi.waitFor(() => expect(relay.sending).toBe(OUTBOX_SENDS_AT_ONCE), {
+        timeout: 5_000,
+        interval: 10,
+      });
       await sleep(50);
-      expect(sent).toEqual([]);
+      expect(relay.sent).toEqual([]);
       answer();
       expect(await second).toBe(OUTBOX_SENDS_AT_ONCE + 1);
-      expect(most).toBe(OUTBOX_SENDS_AT_ONCE);
+      expect(relay.most).toBe(OUTBOX_SENDS_AT_ONCE);
     },
   );
 
   it.skipIf(skip)(
     'a started worker sends mail queued while a slow one is under way beside it, a few at once',
     async () => {
-      let sending = 0;
-      let most = 0;
-      const sent: string[] = [];
-      let answer = () => {};
-      const gate = new Promise<void>((resolve) => (answer = resolve));
-      const slowRelay: Mailer = {
-        send: async (message) => {
-          sending += 1;
-          most = Math.max(most, sending);
-          await (message.to.startsWith('slow') ? gate : sleep(2));
-          sending -= 1;
-          sent.push(message.to);
-        },
-        close: async () => {},
-      };
-      const app = (t = await createTestApp(dialect, { mailer: slowRelay }));
+      const relay = slowRelay();
+      const answer = relay.hold();
+      const app = (t = await createTestApp(dialect, { mailer: relay.mailer }));
       const write = async (to: string) => {
-        await enqueue(app.db, {
-          kind: 'mail',
-          payload: JSON.stringify({ to, subject: 's', text: 't', html: 'h' }),
-          userId: null,
-          now: app.clock.now(),
-        });
+        await queueMail(app, to);
         app.ctx.outbox.notify();
       };
       app.ctx.outbox.start();
       try {
         // the worker is under way with one slow mail, its other lanes ended for want of rows
         await write('slow@school.test');
-        await vi.waitFor(() => expect(sending).toBe(1), { timeout: 5_000, interval: 10 });
+        await vi.waitFor(() => expect(relay.sending).toBe(1), { timeout: 5_000, interval: 10 });
         await sleep(50);
         for (let i = 0; i < 6; i++) await write(`quick${i}@school.test`);
         // well before the worker's poll would come round
-        await vi.waitFor(() => expect(sent).toHaveLength(6), {
+        await vi.waitFor(() => expect(relay.sent).toHaveLength(6), {
           timeout: OUTBOX_RETRY.pollMs / 2,
           interval: 10,
         });
-        expect(sent.every((to) => to.startsWith('quick'))).toBe(true);
-        expect(most).toBeLessThanOrEqual(OUTBOX_SENDS_AT_ONCE);
+        expect(relay.sent.every((to) => to.startsWith('quick'))).toBe(true);
+        expect(relay.most).toBeLessThanOrEqual(OUTBOX_SENDS_AT_ONCE);
         answer();
-        await vi.waitFor(() => expect(sent).toContain('slow@school.test'), { timeout: 5_000, interval: 10 });
+        await vi.waitFor(() => expect(relay.sent).toContain('slow@school.test'), {
+          timeout: 5_000,
+          interval: 10,
+        });
       } finally {
         answer();
         await app.ctx.outbox.stop();
