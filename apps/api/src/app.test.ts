@@ -867,6 +867,25 @@ describe('a request Node cannot parse', () => {
   });
 });
 
+/** A password sign-in written on a raw socket, as a browser sends it: `length` may promise more than `body`. */
+function postLogin(port: number, csrf: string, body: string, length: number) {
+  const socket = connect(port, '127.0.0.1', () =>
+    socket.write(
+      [
+        'POST /api/cognito/login HTTP/1.1',
+        `Host: 127.0.0.1:${port}`,
+        'Content-Type: application/json',
+        `Content-Length: ${length}`,
+        `Cookie: ${CSRF_COOKIE}=${csrf}`,
+        `${CSRF_HEADER}: ${csrf}`,
+        '',
+        body,
+      ].join('\r\n'),
+    ),
+  );
+  return socket;
+}
+
 describe('a client gone mid-request', () => {
   it('still has its request line, once, with status 499 and the account it signed in, and its timing', async () => {
     const lines: { msg: string; res?: { statusCode: number }; userId?: string; req?: { url: string } }[] = [];
@@ -913,20 +932,7 @@ describe('a client gone mid-request', () => {
       });
       const body = JSON.stringify({ email: user.email, password: TEST_PASSWORD });
       const { port } = new URL(t.baseUrl);
-      const socket = connect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          [
-            'POST /api/cognito/login HTTP/1.1',
-            `Host: 127.0.0.1:${port}`,
-            'Content-Type: application/json',
-            `Content-Length: ${Buffer.byteLength(body)}`,
-            `Cookie: ${CSRF_COOKIE}=${csrf}`,
-            `${CSRF_HEADER}: ${csrf}`,
-            '',
-            body,
-          ].join('\r\n'),
-        ),
-      );
+      const socket = postLogin(Number(port), csrf, body, Buffer.byteLength(body));
       socket.on('error', () => {});
       await atCheck;
       socket.destroy();
@@ -977,20 +983,7 @@ describe('a client gone mid-request', () => {
       );
       const { port } = new URL(t.baseUrl);
       // a trickling client: ten bytes of the hundred its body says it has
-      const socket = connect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          [
-            'POST /api/cognito/login HTTP/1.1',
-            `Host: 127.0.0.1:${port}`,
-            'Content-Type: application/json',
-            'Content-Length: 100',
-            `Cookie: ${CSRF_COOKIE}=${csrf}`,
-            `${CSRF_HEADER}: ${csrf}`,
-            '',
-            '{"email":"',
-          ].join('\r\n'),
-        ),
-      );
+      const socket = postLogin(Number(port), csrf, '{"email":"', 100);
       const answer = new Promise<string>((resolve) => {
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
