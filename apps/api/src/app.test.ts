@@ -41,7 +41,13 @@ import {
 import { deriveSecret, loadIdentityKeys } from './identity/keys.ts';
 import { PORTAL_CLIENT_ID } from './services/portal-config.ts';
 import { createLogger } from './services/logger.ts';
-import { TEST_DATABASE_URL, TEST_SECRET, createPostgresDatabase, createTestDb } from '../test/test-db.ts';
+import {
+  TEST_DATABASE_URL,
+  TEST_SECRET,
+  createPostgresDatabase,
+  createTestDb,
+  fillDisk,
+} from '../test/test-db.ts';
 import { createTestContext } from '../test/context.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -511,16 +517,8 @@ describe('readiness', () => {
       };
       const signIn = () =>
         t.client().post(`/api/${apiPaths.cognitoLogin}`, { email: user.email, password: TEST_PASSWORD });
-      // SQLite can grow its file no further, what a full disk does to it (SQLITE_FULL); a sign-in's rows
-      // would fit in the pages the file has, so each session written brings a row that needs new ones
-      await sql`create table filler (b blob)`.execute(t.db);
-      await sql`create trigger fill after insert on sessions begin insert into filler values (zeroblob(65536)); end`.execute(
-        t.db,
-      );
-      const { rows } = await sql<{
-        pages: number;
-      }>`select page_count as pages from pragma_page_count()`.execute(t.db);
-      await sql.raw(`pragma max_page_count = ${rows[0]?.pages}`).execute(t.db);
+      // each session a sign-in writes meets a full disk
+      const freeSpace = await fillDisk(t.db, 'sessions');
       for (let i = 0; i < 3; i++) {
         const refused = await signIn();
         expect(refused.statusCode).toBe(503);
@@ -536,7 +534,7 @@ describe('readiness', () => {
       // no stack per request
       expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
 
-      await sql.raw('pragma max_page_count = 1000000').execute(t.db);
+      await freeSpace();
       t.clock.advance(60_000);
       expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
       expect(await scrapeUp()).toBe('1');

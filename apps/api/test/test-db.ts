@@ -74,3 +74,24 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
     },
   };
 }
+
+/**
+ * Fills a SQLite test database as a full disk does (SQLITE_FULL): its file grows no further, and each
+ * row written to `table` brings one that needs new pages (the rows a request writes would often fit in
+ * the pages the file has). The function returned gives the room back.
+ */
+export async function fillDisk(db: Db, table: string): Promise<() => Promise<void>> {
+  await sql`create table filler (b blob)`.execute(db);
+  await sql
+    .raw(
+      `create trigger fill after insert on ${table} begin insert into filler values (zeroblob(65536)); end`,
+    )
+    .execute(db);
+  const { rows } = await sql<{ pages: number }>`select page_count as pages from pragma_page_count()`.execute(
+    db,
+  );
+  await sql.raw(`pragma max_page_count = ${rows[0]?.pages}`).execute(db);
+  return async () => {
+    await sql.raw('pragma max_page_count = 1000000').execute(db);
+  };
+}

@@ -6,6 +6,7 @@ import type { Env } from '../config.ts';
 import { createLogger } from '../services/logger.ts';
 import { PORTAL_CLIENT_ID } from '../services/portal-config.ts';
 import { createTestApp, portalAuthorizeUrl } from '../../test/harness.ts';
+import { fillDisk } from '../../test/test-db.ts';
 import { inProcessFetch } from './self-fetch.ts';
 
 /** A test app with `env` whose log lines at `level` and above are kept, parsed. */
@@ -79,16 +80,8 @@ describe('the authorization server', () => {
   it('answers a full disk 503 with Retry-After and a "try again later" page, in one error line naming DATA_DIR, and is not ready', async () => {
     const { t, logged } = await loggedApp('info');
     try {
-      // SQLite can grow its file no further (SQLITE_FULL): each row the adapter writes brings one that
-      // needs new pages
-      await sql`create table filler (b blob)`.execute(t.db);
-      await sql`create trigger fill after insert on oidc_payloads begin insert into filler values (zeroblob(65536)); end`.execute(
-        t.db,
-      );
-      const { rows } = await sql<{
-        pages: number;
-      }>`select page_count as pages from pragma_page_count()`.execute(t.db);
-      await sql.raw(`pragma max_page_count = ${rows[0]?.pages}`).execute(t.db);
+      // each row the adapter writes meets a full disk
+      await fillDisk(t.db, 'oidc_payloads');
       for (let i = 0; i < 2; i++) {
         const res = await t.app.inject({ url: portalAuthorizeUrl(t), headers: { 'accept-language': 'fr' } });
         expect(res.statusCode).toBe(503);
