@@ -37,10 +37,10 @@ import {
   seedUser,
   testClock,
   type TestApp,
+  capturedLines,
 } from '../test/harness.ts';
 import { deriveSecret, loadIdentityKeys } from './identity/keys.ts';
 import { PORTAL_CLIENT_ID } from './services/portal-config.ts';
-import { createLogger } from './services/logger.ts';
 import {
   TEST_DATABASE_URL,
   TEST_SECRET,
@@ -497,11 +497,7 @@ describe('readiness', () => {
   );
 
   it('on a full disk, answers a sign-in 503 and /readyz 503, scrapes frontdoor_database_up 0 and says so in one error line naming DATA_DIR; ready again a minute after space is freed', async () => {
-    const lines: { level: number; msg: string; dataDir?: string }[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
-    });
+    const { lines, logger } = capturedLines<{ level: number; msg: string; dataDir?: string }>('info');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-full-'));
     const token = 'metrics-token-0123456789';
     const t = await createTestApp('sqlite', {
@@ -559,11 +555,7 @@ describe('a busy PostgreSQL', () => {
   it.skipIf(DIALECTS.find((d) => d.dialect === 'postgres')?.skip)(
     'answers 503 serverBusy with Retry-After, saying what held the request, to a query stuck behind a lock and to one no connection came free for (said once a minute)',
     async () => {
-      const lines: { level: number; msg: string; reason?: string }[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
-      });
+      const { lines, logger } = capturedLines<{ level: number; msg: string; reason?: string }>('info');
       const { url, drop } = await createPostgresDatabase();
       const db = createDb({
         databaseUrl: url,
@@ -886,11 +878,12 @@ function postLogin(port: number, csrf: string, body: string, length: number) {
 
 describe('a client gone mid-request', () => {
   it('still has its request line, once, with status 499 and the account it signed in, and its timing', async () => {
-    const lines: { msg: string; res?: { statusCode: number }; userId?: string; req?: { url: string } }[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
-    });
+    const { lines, logger } = capturedLines<{
+      msg: string;
+      res?: { statusCode: number };
+      userId?: string;
+      req?: { url: string };
+    }>('info');
     const token = 'metrics-token-0123456789';
     const t = await createTestApp('sqlite', {
       listen: true,
@@ -963,11 +956,11 @@ describe('a client gone mid-request', () => {
   });
 
   it('a request whose body never finished arriving, timed out by the server, is 408 in its line, not a client gone', async () => {
-    const lines: { msg: string; res?: { statusCode: number }; req?: { url: string } }[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
-    });
+    const { lines, logger } = capturedLines<{
+      msg: string;
+      res?: { statusCode: number };
+      req?: { url: string };
+    }>('info');
     const t = await createTestApp('sqlite', { listen: true, logger });
     try {
       const sig = await fetch(`${t.baseUrl}/api/auth/sig`);
@@ -1006,11 +999,7 @@ describe('a client gone mid-request', () => {
 
 describe('TRUST_PROXY with a proxy that names no client', () => {
   it('says once that a request came without X-Forwarded-For (every client would share the proxy’s address); probes and a proxy that names its client say nothing', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'warn',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    const { lines, logger } = capturedLines('warn');
     const t = await createTestApp('sqlite', { env: { TRUST_PROXY: '1' }, logger });
     try {
       const warnings = () =>
@@ -1047,11 +1036,7 @@ describe('a NUL in a token, id or code', () => {
   const targets = new Map<string, Target>();
   beforeAll(async () => {
     for (const { dialect } of DIALECTS.filter((d) => !d.skip)) {
-      const lines: { level: number }[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line) => void lines.push(JSON.parse(line) as { level: number }) },
-      });
+      const { lines, logger } = capturedLines<{ level: number }>('info');
       const t = await createTestApp(dialect, { logger });
       const { secret } = await loadIdentityKeys(t.db, t.clock.now());
       const credentials = `${PORTAL_CLIENT_ID}:${deriveSecret(secret, 'portal-client', PORTAL_CLIENT_ID)}`;
@@ -1243,11 +1228,7 @@ describe('a NUL in a token, id or code', () => {
   it.skipIf(DIALECTS.some((d) => d.dialect === 'postgres' && d.skip))(
     'a NUL past every schema and lookup (a route to come) that PostgreSQL refuses (22021, 22P05) is 400 badRequest and an info line; any other database failure stays a 500',
     async () => {
-      const lines: { level: number; msg: string; err?: unknown }[] = [];
-      const logger = createLogger({
-        level: 'info',
-        destination: { write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
-      });
+      const { lines, logger } = capturedLines<{ level: number; msg: string; err?: unknown }>('info');
       const { db, drop } = await createTestDb('postgres');
       const config = loadConfig({
         APP_ENV: 'development',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Logger } from 'pino';
+import type { Level, Logger } from 'pino';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type Roles } from '@frontdoor/contract';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Env } from '../src/config.ts';
@@ -266,4 +266,14 @@ export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return { mail, code: mail ? /: (\d{6})$/m.exec(mail.text)?.[1] : undefined };
+}
+
+/** A logger whose lines a test reads, each parsed as it is written. */
+export function capturedLines<Line = Record<string, unknown>>(level: Level) {
+  const lines: Line[] = [];
+  const logger = createLogger({
+    level,
+    destination: { write: (line) => void lines.push(JSON.parse(line) as Line) },
+  });
+  return { lines, logger };
 }

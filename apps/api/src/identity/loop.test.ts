@@ -14,7 +14,6 @@ import {
 } from '@frontdoor/contract';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { escapeHtml } from '../services/html.ts';
-import { createLogger } from '../services/logger.ts';
 import { registry } from '../services/metrics.ts';
 import { readSession } from '../services/sessions.ts';
 import { findUserById, hashPassword, newUserRow } from '../services/users.ts';
@@ -33,6 +32,7 @@ import {
   lastMail,
   type Dialect,
   type ListeningTestApp,
+  capturedLines,
 } from '../../test/harness.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
@@ -1133,11 +1133,7 @@ for (const { dialect, skip } of DIALECTS) suite(dialect, skip);
 
 describe('sign-in behind a proxy (TRUST_PROXY=1) that names every client', () => {
   it("the callback's code exchange (the server asking itself) is no client without X-Forwarded-For, and its token request's line carries the callback's reqId", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    const { lines, logger } = capturedLines('info');
     const h = await createTestApp('sqlite', { listen: true, env: { TRUST_PROXY: '1' }, logger });
     try {
       const user = await addPasswordUser(h, 'proxied@school.example');

@@ -7,10 +7,10 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
+  capturedLines,
 } from '../../test/harness.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { browserTag } from '../services/crypto.ts';
-import { createLogger } from '../services/logger.ts';
 import { runAdminCommand } from '../admin/commands.ts';
 
 describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => {
@@ -22,11 +22,7 @@ describe.each(DIALECTS)('accessCodes/login on $dialect', ({ dialect, skip }) => 
 
   /** An app of its own whose log lines a test reads, with a product and its student's live code. */
   async function loggedApp(spId: string, email: string) {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    const { lines, logger } = capturedLines('info');
     const own = await createTestApp(dialect, { logger });
     try {
       await seedServiceProvider(own, spId, ['https://app.guessed.test']);

@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/index.ts';
-import { testClock, TEST_START } from '../../test/harness.ts';
-import { createLogger } from './logger.ts';
+import { testClock, TEST_START, capturedLines } from '../../test/harness.ts';
 import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './disk-full.ts';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 
 describe('noteDiskFull', () => {
   it("on PostgreSQL, takes its disk_full (53100) for a full disk and names the database, never DATABASE_URL's password, once a minute", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    const { lines, logger } = capturedLines('info');
     const config = loadConfig({
       DATABASE_URL: 'postgres://frontdoor:s3cret-Passw0rd@db.district.test:5432/frontdoor',
       SECRET: 'frontdoor-test-secret-0123456789abcdef',
@@ -54,11 +49,7 @@ describe('noteDiskFull', () => {
   });
 
   it('on SQLite, takes an I/O error for a full disk when DATA_DIR has less than 1 MB left, as a start does, and reads the space for an I/O error only', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    });
+    const { lines, logger } = capturedLines('info');
     const config = loadConfig({
       DATA_DIR: '/var/lib/frontdoor',
       SECRET: 'frontdoor-test-secret-0123456789abcdef',
