@@ -633,19 +633,22 @@ describe('request guards', () => {
   });
   afterAll(async () => t.close());
 
+  /** POST auth/validateEmail from `address` (each test its own, for the flood guard) with `headers`. */
+  const validateEmailFrom = (address: string) => (headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/validateEmail',
+      payload: { email: 'a@b.test' },
+      headers,
+      remoteAddress: address,
+    });
+
   it('requires the CSRF header to equal the fd_csrf cookie on POSTs', async () => {
     const first = await t.app.inject({ url: '/api/auth/sig' });
     const token = first.cookies.find((c) => c.name === CSRF_COOKIE)?.value ?? '';
     expect(token).not.toBe('');
     expect(first.headers[CSRF_HEADER]).toBe(token);
-    const post = (headers: Record<string, string>) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/validateEmail',
-        payload: { email: 'a@b.test' },
-        headers,
-        remoteAddress: '10.0.0.1',
-      });
+    const post = validateEmailFrom('10.0.0.1');
     expect((await post({})).statusCode).toBe(403);
     expect((await post({ cookie: `${CSRF_COOKIE}=${token}` })).json()).toEqual({
       status: 'error',
@@ -658,14 +661,7 @@ describe('request guards', () => {
   });
 
   it("tells the portal's own page that sent no CSRF cookie at all that the browser blocks cookies; any other refusal stays forbidden", async () => {
-    const post = (headers: Record<string, string>) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/validateEmail',
-        payload: { email: 'a@b.test' },
-        headers,
-        remoteAddress: '10.0.0.2',
-      });
+    const post = validateEmailFrom('10.0.0.2');
     const token = 'a'.repeat(32);
     const sameOrigin = { 'sec-fetch-site': 'same-origin' };
     // the SPA echoed the token of the last answer's header; the browser kept no cookie of it
