@@ -1,3 +1,4 @@
+import { TableNode, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestApp, seedServiceProvider, seedUser, type TestApp } from '../../test/harness.ts';
 import { createAccessCode, utcDay } from './access-codes.ts';
@@ -6,7 +7,7 @@ import { issueCode } from './codes.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { DAY_MS, HOUR_MS } from './limits.ts';
 import { createLoginRequest } from './login-requests.ts';
-import { RETENTION_MS, pruneExpired, type PruneCounts } from './pruning.ts';
+import { PRUNE_BATCH_ROWS, RETENTION_MS, pruneExpired, type PruneCounts } from './pruning.ts';
 import { createSession } from './sessions.ts';
 import { sha256 } from './crypto.ts';
 
@@ -266,6 +267,64 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
         // the confirmed account and the administrator's, which no retention ends
         users: 2,
       });
+    },
+  );
+
+  it.skipIf(skip)(
+    "deletes a backlog in statements of at most PRUNE_BATCH_ROWS rows, whatever the table's key",
+    async () => {
+      const now = t.clock.now();
+      const rows = (n: number) => Array.from({ length: n }, (_, i) => i);
+      // a year of a district's audit entries after an upgrade, and a day of one address's sign-in
+      // steps (the authorization server's interactions, keyed by id and type)
+      const year = 2 * PRUNE_BATCH_ROWS + 500;
+      for (const part of [rows(year).slice(0, PRUNE_BATCH_ROWS * 2), rows(year).slice(PRUNE_BATCH_ROWS * 2)])
+        await t.db
+          .insertInto('audit_log')
+          .values(part.map((i) => ({ at: now - 400 * DAY_MS + i, event: 'sign_in', detail: '{}' })))
+          .execute();
+      const steps = PRUNE_BATCH_ROWS + 100;
+      await t.db
+        .insertInto('oidc_payloads')
+        .values(
+          rows(steps).map((i) => ({
+            id: `step-${i}`,
+            type: 'Interaction',
+            payload: '{}',
+            grant_id: null,
+            user_code: null,
+            uid: null,
+            expires_at: now - 1000,
+            consumed_at: null,
+          })),
+        )
+        .execute();
+
+      // each delete statement's table and the rows it removed
+      const tables = new Map<QueryId, string>();
+      const deletes: { table: string; rows: number }[] = [];
+      const recorder: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          if (node.kind === 'DeleteQueryNode') {
+            const from = node.from.froms[0];
+            if (from && TableNode.is(from)) tables.set(queryId, from.table.identifier.name);
+          }
+          return node;
+        },
+        transformResult: async ({ result, queryId }) => {
+          const table = tables.get(queryId);
+          if (table) deletes.push({ table, rows: Number(result.numAffectedRows) });
+          return result;
+        },
+      };
+
+      const counts = await pruneExpired({ ...t.ctx, db: t.db.withPlugin(recorder) });
+      expect(counts).toMatchObject({ audit_log: year, oidc_payloads: steps });
+      const of = (table: string) => deletes.filter((d) => d.table === table).map((d) => d.rows);
+      expect(of('audit_log')).toEqual([PRUNE_BATCH_ROWS, PRUNE_BATCH_ROWS, 500]);
+      expect(of('oidc_payloads')).toEqual([PRUNE_BATCH_ROWS, 100]);
+      // a table with nothing to delete costs one statement
+      expect(of('mailbox')).toEqual([0]);
     },
   );
 });

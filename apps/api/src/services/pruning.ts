@@ -49,7 +49,24 @@ export type PruneCounts = Record<
   number
 >;
 
-const count = (result: DeleteResult) => Number(result.numDeletedRows);
+/**
+ * Rows one delete statement removes at most: a backlog (a day of an address's sign-in steps, a year
+ * of audit entries after an upgrade) then goes in short statements, with other requests' writes
+ * between them, instead of one that holds SQLite's single writer (and the event loop) or meets
+ * PostgreSQL's statement timeout.
+ */
+export const PRUNE_BATCH_ROWS = 1000;
+
+/** Runs one table's delete of at most `limit` rows until a batch finds fewer; returns the rows deleted. */
+async function inBatches(deleteBatch: (limit: number) => Promise<DeleteResult>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = Number((await deleteBatch(PRUNE_BATCH_ROWS)).numDeletedRows);
+    total += deleted;
+    if (deleted < PRUNE_BATCH_ROWS) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 /**
  * Deletes what has been dead longer than its RETENTION_MS, by ctx.now(); returns the rows deleted
@@ -64,106 +81,191 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
   return {
     // a sign-up (it has a description; an administrator's account has none) nobody confirmed, no code
     // mailed to it for the retention either; its codes and sessions go with it
-    users: count(
-      await db
+    users: await inBatches((limit) =>
+      db
         .deleteFrom('users')
-        .where('confirmed', '=', 0)
-        .where('description', 'is not', null)
-        .where('created_at', '<=', unconfirmed)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('email_codes')
-                .select('email_codes.id')
-                .whereRef('email_codes.user_id', '=', 'users.id')
-                .where('email_codes.created_at', '>', unconfirmed),
-            ),
-          ),
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('users')
+            .select('id')
+            .where('confirmed', '=', 0)
+            .where('description', 'is not', null)
+            .where('created_at', '<=', unconfirmed)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('email_codes')
+                    .select('email_codes.id')
+                    .whereRef('email_codes.user_id', '=', 'users.id')
+                    .where('email_codes.created_at', '>', unconfirmed),
+                ),
+              ),
+            )
+            .limit(limit),
         )
         .executeTakeFirst(),
     ),
-    sessions: count(
-      await db
+    sessions: await inBatches((limit) =>
+      db
         .deleteFrom('sessions')
-        .where('expires_at', '<=', now - RETENTION_MS.sessions)
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('sessions')
+            .select('id')
+            .where('expires_at', '<=', now - RETENTION_MS.sessions)
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
-    email_codes: count(
-      await db
+    email_codes: await inBatches((limit) =>
+      db
         .deleteFrom('email_codes')
-        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('consumed_at', '<=', spent)]))
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('email_codes')
+            .select('id')
+            .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('consumed_at', '<=', spent)]))
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
-    invites: count(
-      await db
+    invites: await inBatches((limit) =>
+      db
         .deleteFrom('invites')
-        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .where('code', 'in', (eb) =>
+          eb
+            .selectFrom('invites')
+            .select('code')
+            .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
-    login_requests: count(
-      await db.deleteFrom('login_requests').where('expires_at', '<=', spent).executeTakeFirst(),
+    login_requests: await inBatches((limit) =>
+      db
+        .deleteFrom('login_requests')
+        .where('csrf', 'in', (eb) =>
+          eb.selectFrom('login_requests').select('csrf').where('expires_at', '<=', spent).limit(limit),
+        )
+        .executeTakeFirst(),
     ),
-    cookie_hashes: count(
-      await db
+    cookie_hashes: await inBatches((limit) =>
+      db
         .deleteFrom('cookie_hashes')
-        .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+        .where('hash_digest', 'in', (eb) =>
+          eb
+            .selectFrom('cookie_hashes')
+            .select('hash_digest')
+            .where((eb) => eb.or([eb('expires_at', '<=', spent), eb('used_at', '<=', spent)]))
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
     // a sign-in state is written for anyone who asks (get_csrf): one unused goes as it expires
-    federation_states: count(
-      await db
+    federation_states: await inBatches((limit) =>
+      db
         .deleteFrom('federation_states')
-        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', '<=', spent)]))
+        .where('state', 'in', (eb) =>
+          eb
+            .selectFrom('federation_states')
+            .select('state')
+            .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', '<=', spent)]))
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
     // rows without an expiry (the library's long-lived models) stay; an interaction (a sign-in
     // page's request, stored before anyone has signed in) goes as it ends: nobody asks after one
-    oidc_payloads: count(
-      await db
+    oidc_payloads: await inBatches((limit) =>
+      db
         .deleteFrom('oidc_payloads')
-        .where((eb) =>
-          eb.or([
-            eb('expires_at', '<=', spent),
-            eb.and([eb('type', '=', 'Interaction'), eb('expires_at', '<=', now)]),
-          ]),
+        .where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('id', 'type'),
+            'in',
+            selectFrom('oidc_payloads')
+              .select(['id', 'type'])
+              .where((eb) =>
+                eb.or([
+                  eb('expires_at', '<=', spent),
+                  eb.and([eb('type', '=', 'Interaction'), eb('expires_at', '<=', now)]),
+                ]),
+              )
+              .limit(limit)
+              .$asTuple('id', 'type'),
+          ),
         )
         .executeTakeFirst(),
     ),
-    access_codes: count(
-      await db
+    access_codes: await inBatches((limit) =>
+      db
         .deleteFrom('access_codes')
-        .where((eb) => eb.or([eb('expires_at', '<=', accessCodes), eb('revoked_at', '<=', accessCodes)]))
-        .executeTakeFirst(),
-    ),
-    access_code_failures: count(
-      await db
-        .deleteFrom('access_code_failures')
-        .where('day', '<', utcDay(now - RETENTION_MS.accessCodeFailures))
-        .executeTakeFirst(),
-    ),
-    outbox: count(
-      await db
-        .deleteFrom('outbox')
-        .where((eb) =>
-          eb.or([
-            eb('delivered_at', '<=', now - RETENTION_MS.outboxDelivered),
-            eb('rejected_at', '<=', now - RETENTION_MS.outboxDelivered),
-            eb('cancelled_at', '<=', now - RETENTION_MS.outboxDelivered),
-            eb('failed_at', '<=', now - RETENTION_MS.outboxFailed),
-          ]),
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('access_codes')
+            .select('id')
+            .where((eb) => eb.or([eb('expires_at', '<=', accessCodes), eb('revoked_at', '<=', accessCodes)]))
+            .limit(limit),
         )
         .executeTakeFirst(),
     ),
-    mailbox: count(
-      await db
-        .deleteFrom('mailbox')
-        .where('sent_at', '<=', now - RETENTION_MS.mailbox)
+    access_code_failures: await inBatches((limit) =>
+      db
+        .deleteFrom('access_code_failures')
+        .where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('sp_id', 'day'),
+            'in',
+            selectFrom('access_code_failures')
+              .select(['sp_id', 'day'])
+              .where('day', '<', utcDay(now - RETENTION_MS.accessCodeFailures))
+              .limit(limit)
+              .$asTuple('sp_id', 'day'),
+          ),
+        )
         .executeTakeFirst(),
     ),
-    audit_log: count(
-      await db
+    outbox: await inBatches((limit) =>
+      db
+        .deleteFrom('outbox')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('outbox')
+            .select('id')
+            .where((eb) =>
+              eb.or([
+                eb('delivered_at', '<=', now - RETENTION_MS.outboxDelivered),
+                eb('rejected_at', '<=', now - RETENTION_MS.outboxDelivered),
+                eb('cancelled_at', '<=', now - RETENTION_MS.outboxDelivered),
+                eb('failed_at', '<=', now - RETENTION_MS.outboxFailed),
+              ]),
+            )
+            .limit(limit),
+        )
+        .executeTakeFirst(),
+    ),
+    mailbox: await inBatches((limit) =>
+      db
+        .deleteFrom('mailbox')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('mailbox')
+            .select('id')
+            .where('sent_at', '<=', now - RETENTION_MS.mailbox)
+            .limit(limit),
+        )
+        .executeTakeFirst(),
+    ),
+    audit_log: await inBatches((limit) =>
+      db
         .deleteFrom('audit_log')
-        .where('at', '<=', now - RETENTION_MS.auditLog)
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('audit_log')
+            .select('id')
+            .where('at', '<=', now - RETENTION_MS.auditLog)
+            .limit(limit),
+        )
         .executeTakeFirst(),
     ),
   };
