@@ -56,6 +56,34 @@ test.describe('classroom access code (§2 access-code, §4, §5, §6, §8)', () 
     await expectSignedInAs(page, student);
   });
 
+  test('a student whose Japanese IME types full-width digits signs in with the code: the composition is never rewritten', async ({
+    page,
+    sp,
+    loginRequest,
+  }) => {
+    const student = uniqueEmail('ime-digits');
+    await createUser({ email: student, password: STRONG_PASSWORD, first: 'Taro', last: 'Student' });
+    const { code } = await createAccessCode(sp.sp_id, student);
+    const { csrf, returnUrl } = await loginRequest();
+    const fullWidth = code.replace(/\d/g, (digit) => String.fromCodePoint(0xff10 + Number(digit)));
+
+    await page.goto(`/access-code/${csrf}`);
+    const field = page.getByRole('textbox', { name: en.accessCode.code_label });
+    await field.focus();
+    // the IME composes digit by digit, then commits (Enter): what Chromium's IME bridge sends
+    const cdp = await page.context().newCDPSession(page);
+    for (let end = 1; end <= fullWidth.length; end++) {
+      const text = fullWidth.slice(0, end);
+      await cdp.send('Input.imeSetComposition', { text, selectionStart: end, selectionEnd: end });
+      await expect(field).toHaveValue(text);
+    }
+    await cdp.send('Input.insertText', { text: fullWidth });
+    await expect(field).toHaveValue(code);
+    await page.getByRole('button', { name: en.accessCode.submit }).click();
+    await expectBackOnProduct(page, returnUrl);
+    await expectSignedInAs(page, student);
+  });
+
   test("a wrong code → 'The code you entered did not work. Try again or contact your teacher.'", async ({
     page,
     loginRequest,

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, ReactNode, Ref } from 'react';
 import { EMAIL_CODE_LENGTH, normalizeDigits } from '@frontdoor/contract';
 import { FieldFrame, useFieldIds } from './Field.tsx';
@@ -54,6 +54,9 @@ export function CodeInput({
 }: CodeInputProps) {
   const ids = useFieldIds(id, { hint, error, refusalId });
   const input = useRef<HTMLInputElement | null>(null);
+  // what an IME is composing (a Japanese keyboard's full-width １２３): shown as typed until the
+  // composition ends, never rewritten under the IME (which would then insert its text again)
+  const [composing, setComposing] = useState<string | null>(null);
   // A code typed before a prerendered page hydrated (a slow Chromebook takes seconds) is the value:
   // React keeps it while hydrating, but the first render after would set the empty value again.
   useLayoutEffect(() => {
@@ -85,7 +88,7 @@ export function CodeInput({
           type="text"
           // read and typed left to right in every language, as the mail shows it
           dir="ltr"
-          value={value}
+          value={composing ?? value}
           autoComplete="one-time-code"
           inputMode="numeric"
           autoCapitalize="off"
@@ -102,7 +105,15 @@ export function CodeInput({
             onBlur?.();
           }}
           onPaste={onPaste}
-          onChange={(event) => onChange(sanitizeCode(event.target.value, length))}
+          onCompositionStart={(event) => setComposing(event.currentTarget.value)}
+          onCompositionEnd={(event) => {
+            setComposing(null);
+            onChange(sanitizeCode(event.currentTarget.value, length));
+          }}
+          onChange={(event) => {
+            if ((event.nativeEvent as InputEvent).isComposing) setComposing(event.target.value);
+            else onChange(sanitizeCode(event.target.value, length));
+          }}
         />
       </div>
       {resend}

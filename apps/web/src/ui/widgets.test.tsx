@@ -133,6 +133,29 @@ describe('CodeInput', () => {
     expect(input).toHaveValue('123456');
   });
 
+  it("leaves an IME's composition alone (a Japanese keyboard's full-width １２３) and keeps its digits when it ends", () => {
+    const seen: string[] = [];
+    function Page() {
+      const [value, setValue] = useState('');
+      const keep = (code: string) => {
+        seen.push(code);
+        setValue(code);
+      };
+      return <CodeInput label="Code" value={value} onChange={keep} />;
+    }
+    renderWithProviders(<Page />);
+    const input = screen.getByRole('textbox', { name: 'Code' });
+    fireEvent.compositionStart(input);
+    for (const composed of ['１', '１２', '１２３４５６']) {
+      fireEvent.input(input, { target: { value: composed }, isComposing: true });
+      // rewritten under the IME, the composition would end and the IME insert its text again
+      expect(input).toHaveValue(composed);
+    }
+    fireEvent.compositionEnd(input, { data: '１２３４５６' });
+    expect(input).toHaveValue('123456');
+    expect(seen).toEqual(['123456']);
+  });
+
   it('resend runs once, then waits the cooldown with a visible countdown', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
