@@ -188,6 +188,21 @@ describe('one inbox, one spelling: the domain in its IDNA ASCII form, as nodemai
     }
   });
 
+  it("gives a local part typed in an IME's full-width mode the account of its ASCII form, and folds nothing else", () => {
+    for (const email of [
+      'ｓｔｕｄｅｎｔ@demo.example',
+      'ＳＴＵＤＥＮＴ@ｄｅｍｏ.example',
+      'ｓtudent@demo.example',
+    ])
+      expect(normalizeEmail(email), email).toBe('student@demo.example');
+    expect(normalizeEmail('ｔａｒｏ．ｙａｍａｄａ＿１＋ｘ@school.org')).toBe('taro.yamada_1+x@school.org');
+    // what NFKC would also fold stays: a ligature, a circled digit, half-width katakana, an ideographic full stop
+    expect(normalizeEmail('\uFB01\u2460\uFF76\u3002@x.org')).toBe('\uFB01\u2460\uFF76\u3002@x.org');
+    // folded to what the pattern refuses (a mail library would read a comment or a list): refused
+    for (const email of ['ａ（ｂ）@x.org', 'ａ，ｂ@x.org', 'ａ＂ｂ＂@x.org', 'ａ＠ｂ@x.org'])
+      expect(isValidEmail(email), email).toBe(false);
+  });
+
   it('spells an international domain in its xn-- form, however it was typed', () => {
     for (const email of [
       'a@bücher.de',
@@ -248,7 +263,7 @@ describe('one inbox, one spelling: the domain in its IDNA ASCII form, as nodemai
 
   it('gives a spelling with an ASCII domain that is its own spelling (the API may normalise what the SPA normalised)', () => {
     const unit = fc.constantFrom(
-      ...'aZ.-@ü\u0308ſＳｓ\u034F\uFE00\u00ADΣßẞ'.split(''),
+      ...'aZ.-@ü\u0308ſＳｓ\u034F\uFE00\u00ADΣßẞ＠（．'.split(''),
       'xn--',
       'bücher',
       '.org',

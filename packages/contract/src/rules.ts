@@ -92,8 +92,18 @@ let emailPattern: RegExp | undefined;
 const composed = (value: string): string => value.toLowerCase().normalize('NFC');
 
 /**
+ * Full-width ASCII (U+FF01–U+FF5E, what a Japanese or Chinese IME types in its full-width mode) as
+ * ASCII, as UTS46 maps the domain: `ｔａｒｏ@school.org` is taro's account, its mail sent to taro.
+ * Only these: NFKC would fold more of a local part than is the same mailbox (`ﬁ`, `①`, `ｶ`).
+ */
+const halfWidth = (value: string): string =>
+  value.replace(/[\uFF01-\uFF5E]/g, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0));
+
+/**
  * An address in its one spelling (normalizeEmail), or undefined where it has none. The local part
- * lower case and composed (NFC: `zoë` typed as e and a combining diaeresis is one account). The
+ * with full-width ASCII as ASCII (halfWidth), lower case and composed (NFC: `zoë` typed as e and a
+ * combining diaeresis is one account); one that folds to a character the pattern refuses (`ａ（ｂ）`) is
+ * refused, as a mail library would read the folded one. The
  * domain as the mailer sends to it: its IDNA ASCII form by the WHATWG URL host parser (UTS46, as
  * nodemailer's url.domainToASCII and a browser's email field map it), so full-width letters are
  * ASCII, ignorable characters (variation selectors, U+034F, a soft hyphen) gone, `ſ` an s, upper
@@ -113,7 +123,7 @@ function spelled(value: string): string | undefined {
   ));
   try {
     const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
-    const spelling = composed(email.slice(0, domainAt)) + domain;
+    const spelling = composed(halfWidth(email.slice(0, domainAt))) + domain;
     // what the parser gives back counts only for a typed domain of the pattern's shape: it cuts `x.org/y` to x.org
     const shaped = pattern.test(email) && pattern.test(spelling) && spelling.length <= EMAIL_MAX_LENGTH;
     if (shaped && punycodeDecodes(domain)) return spelling;

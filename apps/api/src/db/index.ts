@@ -35,6 +35,7 @@ import * as m016 from './migrations/016_foreign_key_indexes.ts';
 import * as m017 from './migrations/017_outbox_request.ts';
 import * as m018 from './migrations/018_last_sign_in.ts';
 import * as m019 from './migrations/019_email_domains.ts';
+import * as m020 from './migrations/020_full_width_local_parts.ts';
 
 export type Db = Kysely<Database>;
 
@@ -404,6 +405,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '017_outbox_request': m017,
   '018_last_sign_in': m018,
   '019_email_domains': m019,
+  '020_full_width_local_parts': m020,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -89,6 +89,14 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect(await status('ana@school\uFE00.test')).toEqual({ status: 'success', payload: 'verify' });
     });
 
+    it("finds an account by its address typed in an IME's full-width mode, as the same slip in the domain", async () => {
+      await seedUser(t, { email: 'student@demo.example' });
+      const res = await t
+        .client()
+        .post('/api/auth/validateEmail', { email: 'ｓｔｕｄｅｎｔ@ｄｅｍｏ.example' });
+      expect(res.json()).toEqual({ status: 'success', payload: 'login' });
+    });
+
     it('refuses an invalid email with the contract message', async () => {
       const res = await t.client().post('/api/auth/validateEmail', { email: 'not-an-email' });
       expect(res.statusCode).toBe(400);

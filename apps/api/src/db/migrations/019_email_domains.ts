@@ -29,20 +29,22 @@ interface Spelled {
  */
 const EMAIL_PATTERN = /^[^\s\p{C}()<>[\]:;@\\,"]+@(?:[\p{L}\p{N}\p{M}-]+\.)+\p{L}[\p{L}\p{N}\p{M}-]*$/u;
 const composed = (value: string): string => value.toLowerCase().normalize('NFC');
-function normalizeEmail(value: string): string {
-  const email = value.trim();
-  const domainAt = email.lastIndexOf('@') + 1;
-  try {
-    const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
-    const spelling = composed(email.slice(0, domainAt)) + domain;
-    const shaped = EMAIL_PATTERN.test(email) && EMAIL_PATTERN.test(spelling) && spelling.length <= 254;
-    if (shaped && !/(?:^|\.)xn--/.test(domainToUnicode(domain))) return spelling;
-  } catch {
-    // a domain the parser refuses
-  }
-  return composed(email);
+/** This spelling, with `local` applied to a local part before it is composed (020 maps full-width forms). */
+export function spelling(local: (part: string) => string = (part) => part) {
+  return (value: string): string => {
+    const email = value.trim();
+    const domainAt = email.lastIndexOf('@') + 1;
+    try {
+      const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
+      const spelled = composed(local(email.slice(0, domainAt))) + domain;
+      const shaped = EMAIL_PATTERN.test(email) && EMAIL_PATTERN.test(spelled) && spelled.length <= 254;
+      if (shaped && !/(?:^|\.)xn--/.test(domainToUnicode(domain))) return spelled;
+    } catch {
+      // a domain the parser refuses
+    }
+    return composed(email);
+  };
 }
-const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.trim()}`).slice(2);
 
 /**
  * One spelling per inbox (contract normalizeEmail): a stored address's domain takes its IDNA ASCII
@@ -56,8 +58,16 @@ const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.t
  * whose new spelling nobody holds yet, a confirmed one takes it before an unconfirmed one, then the
  * oldest.
  */
-export async function up(untyped: Kysely<unknown>): Promise<void> {
+export const up = (db: Kysely<unknown>): Promise<void> => respell(db, spelling(), '019_email_domains');
+
+/** Every stored address and realm override's domain in `normalizeEmail`'s spelling, as `up` above says. */
+export async function respell(
+  untyped: Kysely<unknown>,
+  normalizeEmail: (email: string) => string,
+  migration: string,
+): Promise<void> {
   const db = untyped as Kysely<Spelled>;
+  const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.trim()}`).slice(2);
   const kept = (detail: Record<string, unknown>, userId: string | null = null) =>
     db
       .insertInto('audit_log')
@@ -67,7 +77,7 @@ export async function up(untyped: Kysely<unknown>): Promise<void> {
         user_id: userId,
         sp_id: null,
         address: null,
-        detail: JSON.stringify({ migration: '019_email_domains', ...detail }),
+        detail: JSON.stringify({ migration, ...detail }),
       })
       .execute();
 
