@@ -45,6 +45,18 @@ describe('password rule (§5)', () => {
     expect(passwordRule('Ab1!😀😀😀😀😀😀😀😀')).toBeNull();
   });
 
+  it('judges a password composed (NFC), as it is hashed: e and a combining accent are one character, typed either way', () => {
+    // 11 characters, 13 code points decomposed
+    const composed = 'Caf\u00e9-Cr\u00e8me1';
+    const decomposed = composed.normalize('NFD');
+    expect([...decomposed].length).toBe(13);
+    expect(passwordRule(composed)).toEqual({ minLength: true });
+    expect(passwordRule(decomposed)).toEqual({ minLength: true });
+    expect(passwordRule(`${decomposed}2`)).toBeNull();
+    expect(containsPersonalWord(decomposed, { email: 'x@y.org', last: 'Cr\u00e8me' })).toBe(true);
+    expect(containsPersonalWord(composed, { email: 'x@y.org', last: 'Cre\u0300me' })).toBe(true);
+  });
+
   it('counts the underscore as a special character', () => {
     expect(passwordRule('Abcdefghij1_')).toBeNull();
   });
@@ -57,8 +69,14 @@ describe('password rule (§5)', () => {
         (chars) => {
           const pw = chars.join('');
           const flags = passwordFlags(pw);
+          // judged composed, as it is hashed: a combining mark may join the character before it
+          const nfc = pw.normalize('NFC');
           const expected =
-            chars.length >= 12 && /[A-Z]/.test(pw) && /[a-z]/.test(pw) && /\d/.test(pw) && /[\W_]/.test(pw);
+            [...nfc].length >= 12 &&
+            /[A-Z]/.test(nfc) &&
+            /[a-z]/.test(nfc) &&
+            /\d/.test(nfc) &&
+            /[\W_]/.test(nfc);
           expect(flags.length === 0).toBe(expected);
           expect(passwordRule(pw) === null).toBe(expected);
         },

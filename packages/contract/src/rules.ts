@@ -14,9 +14,11 @@ export const PASSWORD_FLAGS: readonly PasswordFlag[] = [
 export type PasswordFlags = Partial<Record<PasswordFlag, true>>;
 
 export function passwordRule(
-  value: string | null | undefined,
+  typed: string | null | undefined,
 ): PasswordFlags | { InvalidPassword: true } | null {
-  if (value === null || value === undefined) return { InvalidPassword: true };
+  if (typed === null || typed === undefined) return { InvalidPassword: true };
+  // judged as it is hashed (composed, the API's hashPassword): `é` typed as e and an accent is one character
+  const value = typed.normalize('NFC');
   const flags: PasswordFlags = {};
   // characters are code points (NIST SP 800-63B): an emoji is one, not its two UTF-16 units
   if ([...value].length < MIN_PASSWORD_LENGTH) flags.minLength = true;
@@ -54,7 +56,8 @@ export function personalWords({ email, first = '', last = '' }: PasswordOwner): 
   const labels = (name: string) => name.split('.').slice(0, -1);
   const sources = [local, ...labels(domain), ...labels(typedDomain), first, last];
   const words = sources.flatMap((source) => {
-    const lower = source.trim().toLowerCase();
+    // composed, as the password it is looked for in (containsPersonalWord)
+    const lower = source.trim().toLowerCase().normalize('NFC');
     return [lower, ...lower.split(/[^\p{L}]+/u)];
   });
   return [...new Set(words.filter((word) => word.length >= MIN_PERSONAL_WORD_LENGTH))];
@@ -62,7 +65,7 @@ export function personalWords({ email, first = '', last = '' }: PasswordOwner): 
 
 /** Whether the password contains one of its owner's words, ignoring case. */
 export function containsPersonalWord(password: string, owner: PasswordOwner): boolean {
-  const lower = password.toLowerCase();
+  const lower = password.normalize('NFC').toLowerCase();
   return personalWords(owner).some((word) => lower.includes(word));
 }
 

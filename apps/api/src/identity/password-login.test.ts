@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hash } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 import { RESET_CODE_TTL_MS } from '@frontdoor/contract';
 import {
   DIALECTS,
@@ -87,6 +87,32 @@ describe.each(DIALECTS)('password sign-in upgrades old hashes on $dialect', ({ d
       // a code lives an hour: after that, sent again is only the code it was
       t.clock.advance(RESET_CODE_TTL_MS);
       expect((await reset(pw)).statusCode).toBe(400);
+    },
+  );
+
+  // é as one character (NFC: most keyboards) and as e and a combining accent (NFD: some keyboards and systems)
+  const COMPOSED = 'Caf\u00e9-Cr\u00e8me-42';
+  const DECOMPOSED = COMPOSED.normalize('NFD');
+
+  it.skipIf(skip)('a password set composed signs in typed decomposed, and the other way round', async () => {
+    await seedUser(t, { email: 'composed@school.test', password: COMPOSED });
+    expect((await login('composed@school.test', DECOMPOSED)).statusCode).toBe(200);
+    await seedUser(t, { email: 'decomposed@school.test', password: DECOMPOSED });
+    expect((await login('decomposed@school.test', COMPOSED)).statusCode).toBe(200);
+  });
+
+  it.skipIf(skip)(
+    'a hash of a decomposed password as typed, made before passwords were composed, signs in and is replaced by the composed one',
+    async () => {
+      const user = await seedUser(t, { email: 'typed-nfd@school.test' });
+      const legacy = await hash(DECOMPOSED, ARGON2);
+      await t.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute();
+      expect((await login('typed-nfd@school.test', DECOMPOSED)).statusCode).toBe(200);
+      const upgraded = await storedHash('typed-nfd@school.test');
+      expect(upgraded).not.toBe(legacy);
+      expect(await verify(upgraded, COMPOSED)).toBe(true);
+      // typed composed from now on too
+      expect((await login('typed-nfd@school.test', COMPOSED)).statusCode).toBe(200);
     },
   );
 

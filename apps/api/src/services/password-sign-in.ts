@@ -4,10 +4,19 @@ import { recordSignIn } from './accounts.ts';
 import { voidCodes } from './codes.ts';
 import { ApiError } from './http.ts';
 import { checkGuess, guessAtUnknownAccount, mayCheckUnconfirmedPassword } from './limits.ts';
-import { findUserByEmail, hashPassword, upgradePasswordHash, verifyPassword } from './users.ts';
+import {
+  findUserByEmail,
+  hashPassword,
+  passwordMatch,
+  upgradePasswordHash,
+  verifyPassword,
+} from './users.ts';
 
 let timingHash: Promise<string> | undefined;
-/** Unknown emails still pay one argon2 verification, so timing does not reveal accounts. */
+/**
+ * Unknown emails still pay the argon2 verifications of a wrong guess (two for a password NFC changes:
+ * passwordMatch), so timing does not reveal accounts.
+ */
 const equaliseTiming = async (ctx: AppContext, password: string) => {
   timingHash ??= hashPassword('frontdoor-timing-equaliser');
   const equaliser = await timingHash;
@@ -51,16 +60,16 @@ export async function signInWithPassword(
   // checks an unconfirmed account is sent to its code without a hash
   if (user.confirmed !== 1 && !(await mayCheckUnconfirmedPassword(ctx, user)))
     throw new ApiError(403, 'userNotConfirmed');
-  const right = await checkGuess(
+  const matched = await checkGuess(
     ctx,
     input.address,
     user,
     'password',
-    () => ctx.limits.hashing.run(() => verifyPassword(user.password_hash, input.password)),
-    (verified) => (verified ? 'right' : 'wrong'),
+    () => ctx.limits.hashing.run(() => passwordMatch(user.password_hash, input.password)),
+    (match) => (match ? 'right' : 'wrong'),
   );
-  if (!right) throw new ApiError(401, 'incorrectCredentials');
-  await upgradePasswordHash(ctx, user, input.password);
+  if (!matched) throw new ApiError(401, 'incorrectCredentials');
+  await upgradePasswordHash(ctx, user, input.password, matched);
   if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
   // the owner knows the password: a reset asked for before (its code in a mail or a shared
   // device's history) opens nothing any more

@@ -18,31 +18,51 @@ export const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelis
 /** How every hash made with ARGON2 begins (PHC string format; v=19 is argon2 version 1.3). */
 const CURRENT_HASH_PREFIX = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}$`;
 
-export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2);
+/**
+ * A password is hashed composed (NFC, NIST SP 800-63B §5.1.1.2): `é` typed as e and a combining accent
+ * (one keyboard, one operating system) is the password set with `é` on another.
+ */
+export const hashPassword = (password: string): Promise<string> => hash(password.normalize('NFC'), ARGON2);
 
 export const isCurrentHash = (passwordHash: string): boolean => passwordHash.startsWith(CURRENT_HASH_PREFIX);
 
-export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
-  if (!passwordHash) return false;
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
-}
+const verifies = (passwordHash: string, password: string): Promise<boolean> =>
+  verify(passwordHash, password).catch(() => false);
 
 /**
- * After a successful sign-in: a hash made with other parameters (or another argon2 variant) is
- * replaced by one made with ARGON2 from the password just verified, unless a reset replaced it
- * meanwhile. Best effort: when it fails (a full hashing queue) the next sign-in tries again.
+ * Which form of the typed password the hash holds: 'composed' (its NFC form, as hashPassword hashes),
+ * 'typed' (as typed, not composed: a hash made before passwords were composed, to be replaced: see
+ * upgradePasswordHash), or null (neither). Only a password that NFC changes is checked twice: every
+ * other wrong guess costs one hash, as before.
+ */
+export async function passwordMatch(
+  passwordHash: string | null,
+  password: string,
+): Promise<'composed' | 'typed' | null> {
+  if (!passwordHash) return null;
+  const composed = password.normalize('NFC');
+  if (await verifies(passwordHash, composed)) return 'composed';
+  if (composed !== password && (await verifies(passwordHash, password))) return 'typed';
+  return null;
+}
+
+export const verifyPassword = async (passwordHash: string | null, password: string): Promise<boolean> =>
+  (await passwordMatch(passwordHash, password)) !== null;
+
+/**
+ * After a successful sign-in: a hash made with other parameters (or another argon2 variant), or of
+ * the password as typed rather than composed (`matched` 'typed'), is replaced by one made with ARGON2
+ * from the password just verified, unless a reset replaced it meanwhile. Best effort: when it fails
+ * (a full hashing queue) the next sign-in tries again.
  */
 export async function upgradePasswordHash(
   ctx: Pick<AppContext, 'db' | 'limits' | 'logger' | 'now'>,
   user: User,
   password: string,
+  matched: 'composed' | 'typed',
 ): Promise<void> {
   const stored = user.password_hash;
-  if (!stored || isCurrentHash(stored)) return;
+  if (!stored || (isCurrentHash(stored) && matched === 'composed')) return;
   try {
     const upgraded = await ctx.limits.hashing.run(() => hashPassword(password));
     await ctx.db
