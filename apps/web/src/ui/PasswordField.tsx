@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { FieldFrame, useFieldIds } from './Field.tsx';
 import type { TextFieldProps } from './TextField.tsx';
@@ -11,7 +12,9 @@ export type PasswordFieldProps = Omit<TextFieldProps, 'type'> & {
 
 /**
  * A password input with a show/hide toggle (a real button whose name says what it will do). The
- * password is written left to right in every language, as typed.
+ * password is written left to right in every language, as typed. While it has the focus and Caps
+ * Lock is on (as the last key pressed in it tells), a polite "Caps Lock is on" describes it: a
+ * password typed hidden in capitals is a wrong password counted against the account.
  */
 export function PasswordField({
   label,
@@ -26,7 +29,11 @@ export function PasswordField({
 }: PasswordFieldProps) {
   const { t } = useTranslation('common');
   const [visible, setVisible] = useState(false);
+  const [capsLock, setCapsLock] = useState(false);
   const ids = useFieldIds(id, { hint, error, refusalId, describedBy });
+  const capsId = `${ids.inputId}-caps`;
+  const readCapsLock = (event: KeyboardEvent<HTMLInputElement>) =>
+    setCapsLock(event.getModifierState('CapsLock'));
   return (
     <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className={`${styles.control} ${styles.withToggle}`}>
@@ -36,6 +43,21 @@ export function PasswordField({
           autoCapitalize="none"
           {...input}
           {...ids.aria}
+          aria-describedby={
+            [ids.aria['aria-describedby'], capsLock && capsId].filter(Boolean).join(' ') || undefined
+          }
+          onKeyDown={(event) => {
+            readCapsLock(event);
+            input.onKeyDown?.(event);
+          }}
+          onKeyUp={(event) => {
+            readCapsLock(event);
+            input.onKeyUp?.(event);
+          }}
+          onBlur={(event) => {
+            setCapsLock(false);
+            input.onBlur?.(event);
+          }}
           ref={ref}
           id={ids.inputId}
           type={visible ? 'text' : 'password'}
@@ -50,6 +72,10 @@ export function PasswordField({
           {visible ? t('hide_password') : t('show_password')}
         </button>
       </div>
+      {/* there before it speaks: a live region added with its text is not read */}
+      <p className={styles.hint} id={capsId} aria-live="polite">
+        {capsLock && t('caps_lock_on')}
+      </p>
     </FieldFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -93,6 +93,39 @@ describe('PasswordField', () => {
     await user.keyboard(' ');
     expect(input).toHaveAttribute('type', 'password');
     expect(input).toHaveValue('Secret#12345');
+  });
+});
+
+describe('PasswordField and Caps Lock', () => {
+  /** A key pressed in the field with Caps Lock on or off, as the browser reports it. */
+  const press = (input: HTMLElement, type: 'keyDown' | 'keyUp', capsLock: boolean) => {
+    const state = vi
+      .spyOn(KeyboardEvent.prototype, 'getModifierState')
+      .mockImplementation((key) => key === 'CapsLock' && capsLock);
+    fireEvent[type](input, { key: 'a' });
+    state.mockRestore();
+  };
+
+  it('says politely, while the field has the focus, that Caps Lock is on, and describes the field by it', () => {
+    renderWithProviders(
+      <PasswordField label="Password" autoComplete="current-password" hint="12 characters" />,
+    );
+    const input = screen.getByLabelText('Password');
+    const hint = document.getElementById(`${input.id}-caps`)!;
+    expect(hint).toHaveAttribute('aria-live', 'polite');
+    expect(hint).toBeEmptyDOMElement();
+    fireEvent.focus(input);
+    press(input, 'keyDown', true);
+    expect(hint).toHaveTextContent('Caps Lock is on');
+    expect(input).toHaveAccessibleDescription('12 characters Caps Lock is on');
+    // turned off: the next key says so
+    press(input, 'keyUp', false);
+    expect(hint).toBeEmptyDOMElement();
+    expect(input).toHaveAccessibleDescription('12 characters');
+    press(input, 'keyDown', true);
+    fireEvent.blur(input);
+    expect(hint).toBeEmptyDOMElement();
+    expect(input).toHaveAccessibleDescription('12 characters');
   });
 });
 
