@@ -7,6 +7,8 @@ const SPENT_AT = {
   email_codes: 'consumed_at',
   federation_states: 'used_at',
   invites: 'used_at',
+  // an interaction's upstream answer (identity/adapter.ts claimInteractionAnswer)
+  oidc_payloads: 'consumed_at',
 } as const;
 export type SingleUseTable = keyof typeof SPENT_AT;
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { isStorableText } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
+import { claimOnce } from '../db/claim-once.ts';
 
 /**
  * oidc-provider storage over the `oidc_payloads` table (one row per model instance, keyed by
@@ -74,6 +75,15 @@ export function kyselyAdapter(db: Db, now: () => number, namespace = ''): Adapte
     };
   };
 }
+
+/**
+ * Takes the upstream answer of the portal's interaction `uid`: true for the one request, however many
+ * race (a browser's retry after a lost response, a second tab), that may exchange its code; an
+ * upstream code is exchanged once. oidc-provider never consumes an interaction (its model drops
+ * `consumed`), so the row's consumed_at is free to record this, and goes with the row.
+ */
+export const claimInteractionAnswer = (db: Db, uid: string, now: number): Promise<boolean> =>
+  claimOnce(db, 'oidc_payloads', (row) => row.where('type', '=', 'Interaction').where('id', '=', uid), now);
 
 /**
  * Deletes the authorization server's rows of a deleted account (`user delete`), which would otherwise

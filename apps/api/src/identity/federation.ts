@@ -81,6 +81,14 @@ export class Federation {
     return this.options.timeoutSeconds ?? UPSTREAM_TIMEOUT_SECONDS;
   }
 
+  /**
+   * The longest complete() may take: at most four requests (a discovery, the token, a roster's two of
+   * user info), each given its timeout.
+   */
+  get completionLimitMs(): number {
+    return 4 * this.#timeout * 1000;
+  }
+
   constructor(upstreams: UpstreamSettings[], options: FederationOptions) {
     this.options = options;
     this.#settings = new Map(upstreams.map((u) => [u.provider, u]));

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Provider from 'oidc-provider';
+import type { Interaction, InteractionResults } from 'oidc-provider';
 import {
   buildAuthorizeUrl,
   LANGUAGE_COOKIE,
@@ -15,6 +17,8 @@ import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
+import { claimInteractionAnswer } from './adapter.ts';
+import { postLoginPath } from './callback.ts';
 import { EmailHasAccountError, resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
@@ -30,6 +34,9 @@ export const interactionBinding = (secret: Buffer, uid: string): string =>
   deriveSecret(secret, 'interaction-binding', uid);
 export const isBoundToInteraction = (secret: Buffer, uid: string, cookie: string | undefined): boolean =>
   typeof cookie === 'string' && safeEqual(cookie, interactionBinding(secret, uid));
+
+/** How often a repeated upstream answer looks whether the first one has ended its interaction. */
+const ANSWER_POLL_MS = 100;
 
 /** Interaction uids are oidc-provider nanoids; anything else never reaches a lookup or a path. */
 export const UID_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
@@ -84,13 +91,45 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
 export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps): void {
   const { ctx, provider, federation, secret } = deps;
   const log = ctx.logger.child({ component: 'identity' });
-  /** Ends the interaction with an OAuth error: the portal's callback shows messages.upstreamFailed. */
-  const endWithError = async (request: UidRequest, reply: FastifyReply, error: string) => {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, {
-      error,
-      error_description: messages.upstreamFailed,
-    });
+  /**
+   * Ends the interaction with `result` and sends the browser on to resume it. A login already there
+   * stays (a sign-in that succeeded never turns into a failure); an interaction gone meanwhile (another
+   * tab finished it) answers the refusal page, not the API's JSON.
+   */
+  const finish = async (
+    request: UidRequest,
+    reply: FastifyReply,
+    details: Interaction,
+    result: InteractionResults,
+  ) => {
+    if (details.result?.login) return reply.redirect(details.returnTo, 303);
+    let returnTo: string;
+    try {
+      returnTo = await provider.interactionResult(request.raw, reply.raw, result);
+    } catch (error) {
+      log.warn({ err: error }, 'interaction ended before its result');
+      return refusePage(request, reply);
+    }
     return reply.redirect(returnTo, 303);
+  };
+  /** Ends the interaction with an OAuth error: the portal's callback shows messages.upstreamFailed. */
+  const endWithError = (request: UidRequest, reply: FastifyReply, details: Interaction, error: string) =>
+    finish(request, reply, details, { error, error_description: messages.upstreamFailed });
+
+  /**
+   * A repeat of an upstream answer another request took (the same /federated URL again: a retry after
+   * a lost response on a school's Wi-Fi, a second tab): its code is not exchanged twice. Once the
+   * first request has ended the interaction (a login or an error) this browser resumes it as the
+   * first would have; gone already (resumed), the browser goes on as signed in, which /post-login checks.
+   */
+  const afterTakenAnswer = async (request: UidRequest, reply: FastifyReply, uid: string) => {
+    for (let waited = 0; waited <= federation.completionLimitMs; waited += ANSWER_POLL_MS) {
+      const interaction = await provider.Interaction.find(uid);
+      if (!interaction) return reply.redirect(postLoginPath(null), 303);
+      if (interaction.result) return reply.redirect(interaction.returnTo, 303);
+      await sleep(ANSWER_POLL_MS);
+    }
+    return refusePage(request, reply);
   };
 
   scope.get('/oidc/interaction/:uid', async (request: UidRequest, reply) => {
@@ -113,7 +152,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       return reply.redirect(url.href, 303);
     } catch (error) {
       log.error({ err: error, provider: upstream }, 'upstream provider unreachable');
-      return endWithError(request, reply, 'temporarily_unavailable');
+      return endWithError(request, reply, details, 'temporarily_unavailable');
     }
   });
 
@@ -169,6 +208,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     if (!details) return refuseUnboundStep(request, reply, ctx.config);
     const upstream = upstreamOf(details.params.identity_provider);
     if (!upstream || !federation.has(upstream)) return refusePage(request, reply);
+    if (!(await claimInteractionAnswer(ctx.db, details.uid, ctx.now())))
+      return afterTakenAnswer(request, reply, details.uid);
     const callbackUrl = new URL(federation.redirectUri(upstream));
     const query = new URL(request.url, 'http://x').searchParams;
     // a posted answer arrives sealed in its cookie, read once
@@ -199,12 +240,9 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
           href: '/email',
           hint: 'useEmailInstead',
         });
-      return endWithError(request, reply, 'access_denied');
+      return endWithError(request, reply, details, 'access_denied');
     }
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, {
-      login: { accountId, amr: [upstream] },
-    });
-    return reply.redirect(returnTo, 303);
+    return finish(request, reply, details, { login: { accountId, amr: [upstream] } });
   });
 
   scope.get(

@@ -153,12 +153,13 @@ async function signInAtDevIdp(
   target: string | URL,
   provider: UpstreamProvider,
   who: { email: string; first: string; last: string } & Record<string, string>,
+  stop = isSpaPage,
 ) {
   const page = await browser.navigate(target, isSpaPage);
   expect(page.url.pathname).toMatch(new RegExp(`^/dev/idp/${provider}/interaction/[\\w-]+$`));
   expect(page.body).toContain('<button type="submit">Sign in</button>');
   const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
-  return browser.navigate(new URL(action, page.url), isSpaPage, 'POST', new URLSearchParams(who).toString());
+  return browser.navigate(new URL(action, page.url), stop, 'POST', new URLSearchParams(who).toString());
 }
 
 async function upstreamLoop(
@@ -217,10 +218,15 @@ function expectedIdentity(provider: UpstreamProvider, who: DevIdentity): LinkedI
 function suite(dialect: Dialect, skip: boolean) {
   describe.skipIf(skip)(`sign-in loop (${dialect})`, () => {
     let h: ListeningTestApp;
+    // the request lines: how often the dev identity provider's token endpoint was asked
+    const { lines, logger } = capturedLines('info');
+    const requestsTo = (path: string) =>
+      lines.filter((l) => (l.req as { url?: string } | undefined)?.url === path).length;
     beforeAll(async () => {
       h = await createTestApp(dialect, {
         listen: true,
         env: { IDP_IDENTIFIERS: 'district.example=Clever, school.example=Google' },
+        logger,
       });
     });
     afterAll(async () => {
@@ -878,6 +884,48 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(end.url.pathname).toBe('/post-login');
       const { signature } = await whatProductsLearn(browser);
       expect(signature.identities).toEqual([expectedIdentity('ClassLink', who)]);
+    });
+
+    /** A Clever sign-in up to the provider's answer at /oidc/interaction/<uid>/federated, not sent. */
+    const cleverAnswer = async (browser: Browser, email: string) => {
+      const { authorizeUrl } = await startSignIn(h, browser, 'Clever', email);
+      const isFederated = (url: URL) => /^\/oidc\/interaction\/[\w-]+\/federated$/.test(url.pathname);
+      const answer = await signInAtDevIdp(
+        browser,
+        authorizeUrl,
+        'Clever',
+        { email, first: 'Re', last: 'Try' },
+        isFederated,
+      );
+      expect(answer.url.searchParams.get('code')).toEqual(expect.any(String));
+      return answer.url;
+    };
+    const cleverTokenRequests = () => requestsTo('/dev/idp/Clever/oauth2/token');
+
+    it("the provider's answer sent again (its response lost on a school's Wi-Fi): still signed in, its code exchanged once", async () => {
+      const browser = h.browser();
+      const answer = await cleverAnswer(browser, 'retry@school.example');
+      const exchanged = cleverTokenRequests();
+      const lost = await browser.request('GET', answer);
+      expect(lost.status).toBe(303);
+      const end = await browser.navigate(answer, isSpaPage);
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBeDefined();
+      expect(cleverTokenRequests()).toBe(exchanged + 1);
+    });
+
+    it("two tabs loading the provider's answer at once: signed in, each tab on a page (no JSON), its code exchanged once", async () => {
+      const browser = h.browser();
+      const answer = await cleverAnswer(browser, 'two-tabs@school.example');
+      const exchanged = cleverTokenRequests();
+      const tabs = await Promise.all([
+        browser.navigate(answer, isSpaPage),
+        browser.navigate(answer, isSpaPage),
+      ]);
+      for (const tab of tabs) expect(tab.body.trimStart().startsWith('{'), tab.body).toBe(false);
+      expect(tabs.map((t) => t.url.pathname)).toContain('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBeDefined();
+      expect(cleverTokenRequests()).toBe(exchanged + 1);
     });
 
     it('a state-less callback is refused for every other provider, and for Clever or ClassLink without a code', async () => {
