@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NAME_MAX_LENGTH } from '@frontdoor/contract';
 import { MICROSOFT_PERSONAL_TENANT } from './settings.ts';
 import {
   UpstreamIdentityError,
@@ -9,6 +10,7 @@ import {
   fromCleverOidc,
   fromGoogle,
   fromMicrosoft,
+  providerName,
 } from './upstream-identity.ts';
 
 const ORG_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
@@ -212,5 +214,30 @@ describe('upstream identities', () => {
     expect(
       fromClassLinkOidc({ sub: '1', profile: 'https://launchpad.classlink.com/profile/1' }).directory,
     ).toEqual({});
+  });
+
+  it("a provider's name is cut to NAME_MAX_LENGTH between whole characters, whatever its length, for every provider", () => {
+    const huge = 'A'.repeat(100_000);
+    // 99 letters, then a character outside the BMP (a surrogate pair) that would end past the limit
+    const astral = `${'b'.repeat(99)}\u{1D11E}tail`;
+    // an accent typed as its own code point stays with its letter
+    const accented = `${'c'.repeat(99)}e\u0301`;
+    const kept = (name: { first: string; last: string }) => [name.first, name.last];
+    expect(
+      kept(fromCleverApi({ data: { id: 'u' } }, { data: { id: 'u', name: { first: huge, last: astral } } })),
+    ).toEqual(['A'.repeat(NAME_MAX_LENGTH), 'b'.repeat(99)]);
+    expect(kept(fromGoogle({ sub: 's', given_name: accented, family_name: 'Lee' }))).toEqual([
+      'c'.repeat(99),
+      'Lee',
+    ]);
+    expect(kept(fromClassLinkInfo({ TenantId: 1, UserId: 2, DisplayName: `${huge} ${huge}` }))).toEqual([
+      'A'.repeat(NAME_MAX_LENGTH),
+      'A'.repeat(NAME_MAX_LENGTH),
+    ]);
+    expect(
+      kept(fromApple({ sub: 's' }, JSON.stringify({ name: { firstName: huge, lastName: 'x' } }))),
+    ).toEqual(['A'.repeat(NAME_MAX_LENGTH), 'x']);
+    // at the limit, nothing is cut
+    expect(providerName('d'.repeat(NAME_MAX_LENGTH))).toBe('d'.repeat(NAME_MAX_LENGTH));
   });
 });

@@ -1,4 +1,5 @@
 import {
+  NAME_MAX_LENGTH,
   cleanName,
   normalizeEmail,
   type IdentityDirectory,
@@ -51,11 +52,30 @@ function splitName(name: string | undefined): { first: string; last: string } {
   return { first: parts[0] ?? '', last: parts.slice(1).join(' ') };
 }
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * A provider's name as kept: cleaned, and no longer than a typed one (NAME_MAX_LENGTH, the same
+ * UTF-16 length the contract's schema checks), cut between whole characters (never inside a
+ * surrogate pair or an accent's sequence). Whatever length the provider sends, a row and the
+ * product token carrying the name stay small.
+ */
+export function providerName(value: string): string {
+  const clean = cleanName(value);
+  if (clean.length <= NAME_MAX_LENGTH) return clean;
+  let cut = '';
+  for (const { segment } of graphemes.segment(clean)) {
+    if (cut.length + segment.length > NAME_MAX_LENGTH) break;
+    cut += segment;
+  }
+  return cut.trim();
+}
+
 function names(given: unknown, family: unknown, full: unknown): { first: string; last: string } {
   const first = str(given);
   const last = str(family);
   const asserted = first || last ? { first: first ?? '', last: last ?? '' } : splitName(str(full));
-  return { first: cleanName(asserted.first), last: cleanName(asserted.last) };
+  return { first: providerName(asserted.first), last: providerName(asserted.last) };
 }
 
 /** A provider's email as every address is kept: the contract's one normalisation. */
@@ -166,8 +186,8 @@ export function fromApple(claims: Claims, userJson: string | undefined): Upstrea
   if (userJson) {
     try {
       const user = JSON.parse(userJson) as { name?: { firstName?: unknown; lastName?: unknown } };
-      first = cleanName(str(user.name?.firstName) ?? '');
-      last = cleanName(str(user.name?.lastName) ?? '');
+      first = providerName(str(user.name?.firstName) ?? '');
+      last = providerName(str(user.name?.lastName) ?? '');
     } catch {
       // a malformed user field only costs the name
     }
