@@ -92,6 +92,9 @@ export const messages = {
   serviceProviderAuthFailed: 'Service provider credentials are not valid.',
   stateInvalid: 'This sign-in attempt is not valid any more. Please start again.',
   upstreamFailed: 'The sign-in provider could not complete the request. Please try again.',
+  // the provider said no (the person cancelled, an account it refused): nothing broke, trying again won't help
+  upstreamRefused:
+    'The sign-in provider did not sign you in. Check that you chose the right account, or choose another way to sign in.',
   internalError: 'Something went wrong on our side. Please try again later.',
   // the server's own page when a sign-in step is refused (a bad state, a provider's failure)
   signInStopped: 'Sign-in could not continue',

@@ -96,6 +96,8 @@ export const es: ErrorsCatalog = {
   serviceProviderAuthFailed: 'Las credenciales del proveedor de servicios no son válidas.',
   stateInvalid: 'Este intento de inicio de sesión ya no es válido. Vuelve a empezar.',
   upstreamFailed: 'El proveedor de inicio de sesión no pudo completar la solicitud. Inténtalo de nuevo.',
+  upstreamRefused:
+    'El proveedor de inicio de sesión no completó tu inicio de sesión. Comprueba que elegiste la cuenta correcta o elige otra forma de iniciar sesión.',
   internalError: 'Algo salió mal por nuestra parte. Inténtalo de nuevo más tarde.',
   signInStopped: 'No se pudo continuar con el inicio de sesión',
   backToSignIn: 'Volver al inicio de sesión',
@@ -186,6 +188,8 @@ export const fr: ErrorsCatalog = {
   serviceProviderAuthFailed: 'Les identifiants du fournisseur de services ne sont pas valides.',
   stateInvalid: 'Cette tentative de connexion n’est plus valide. Veuillez recommencer.',
   upstreamFailed: 'Le fournisseur de connexion n’a pas pu traiter la demande. Veuillez réessayer.',
+  upstreamRefused:
+    'Le fournisseur de connexion ne vous a pas connecté. Vérifiez que vous avez choisi le bon compte, ou choisissez un autre moyen de vous connecter.',
   internalError: 'Un problème est survenu de notre côté. Veuillez réessayer plus tard.',
   signInStopped: 'La connexion n’a pas pu se poursuivre',
   backToSignIn: 'Retour à la connexion',
@@ -275,6 +279,8 @@ export const pt: ErrorsCatalog = {
   serviceProviderAuthFailed: 'As credenciais do provedor de serviços não são válidas.',
   stateInvalid: 'Esta tentativa de login não é mais válida. Comece novamente.',
   upstreamFailed: 'O provedor de login não conseguiu concluir a solicitação. Tente novamente.',
+  upstreamRefused:
+    'O provedor de login não concluiu seu login. Verifique se você escolheu a conta certa ou escolha outra forma de fazer login.',
   internalError: 'Algo deu errado do nosso lado. Tente novamente mais tarde.',
   signInStopped: 'Não foi possível continuar o login',
   backToSignIn: 'Voltar ao login',
@@ -353,6 +359,7 @@ export const zh: ErrorsCatalog = {
   serviceProviderAuthFailed: '服务提供方凭据无效。',
   stateInvalid: '此次登录尝试已失效。请重新开始。',
   upstreamFailed: '登录服务提供方无法完成请求。请重试。',
+  upstreamRefused: '登录服务提供方未让您登录。请确认您选择了正确的账户，或选择其他登录方式。',
   internalError: '我们这边出了点问题。请稍后再试。',
   signInStopped: '无法继续登录',
   backToSignIn: '返回登录',
@@ -440,6 +447,8 @@ export const ar: ErrorsCatalog = {
   serviceProviderAuthFailed: 'بيانات اعتماد مزوّد الخدمة غير صالحة.',
   stateInvalid: 'محاولة تسجيل الدخول هذه لم تعد صالحة. يرجى البدء من جديد.',
   upstreamFailed: 'تعذّر على مزوّد تسجيل الدخول إكمال الطلب. يرجى المحاولة مرة أخرى.',
+  upstreamRefused:
+    'لم يُكمل مزوّد تسجيل الدخول تسجيل دخولك. تحقّق من أنك اخترت الحساب الصحيح، أو اختر طريقة أخرى لتسجيل الدخول.',
   internalError: 'حدث خطأ من جانبنا. يرجى المحاولة مرة أخرى لاحقًا.',
   signInStopped: 'تعذّر متابعة تسجيل الدخول',
   backToSignIn: 'العودة إلى تسجيل الدخول',
@@ -537,6 +546,8 @@ export const de: ErrorsCatalog = {
   serviceProviderAuthFailed: 'Die Zugangsdaten des Dienstanbieters sind ungültig.',
   stateInvalid: 'Dieser Anmeldeversuch ist nicht mehr gültig. Bitte beginnen Sie von vorn.',
   upstreamFailed: 'Der Anmeldeanbieter konnte die Anfrage nicht abschließen. Bitte versuchen Sie es erneut.',
+  upstreamRefused:
+    'Der Anmeldeanbieter hat Sie nicht angemeldet. Prüfen Sie, ob Sie das richtige Konto gewählt haben, oder wählen Sie eine andere Anmeldemethode.',
   internalError: 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es später erneut.',
   signInStopped: 'Die Anmeldung konnte nicht fortgesetzt werden',
   backToSignIn: 'Zurück zur Anmeldung',

@@ -73,6 +73,7 @@ export const MESSAGE_CODES = [
   'serviceProviderAuthFailed',
   'stateInvalid',
   'upstreamFailed',
+  'upstreamRefused',
   'internalError',
   'signInStopped',
   'backToSignIn',

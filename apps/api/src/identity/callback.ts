@@ -29,6 +29,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
     );
     if (outcome.refused === 'state') return refuseUnboundStep(request, reply, ctx.config);
     if (outcome.refused === 'upstream') return refusePage(request, reply, 'upstreamFailed');
+    if (outcome.refused === 'provider') return refusePage(request, reply, 'upstreamRefused');
     setSessionCookie(reply, outcome.session, ctx.config);
     reply.header('cache-control', 'no-store');
     return reply.redirect(postLoginPath(outcome.loginCsrf), 303);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeProtectedHeader, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { identitySettings } from './settings.ts';
-import { Federation, appleClientSecret, isLoopbackHttp } from './federation.ts';
+import { Federation, UpstreamFailure, appleClientSecret, isLoopbackHttp } from './federation.ts';
 import { deriveSecret } from './keys.ts';
 import { inProcessFetch } from './self-fetch.ts';
 import { startFakeServer } from '../../test/fake-http.ts';
@@ -194,5 +194,87 @@ describe('federation', () => {
     } finally {
       await hung.close();
     }
+  });
+
+  it('tells a provider that is down (5xx, 429, a timeout, no connection, its server_error) from one that said no, naming the failed request and its status', async () => {
+    const { upstreams } = identitySettings(
+      { CLEVER_CLIENT_ID: 'clever-client', CLEVER_CLIENT_SECRET: 's' },
+      'https://portal.example',
+      false,
+    );
+    const uid = 'uid-failing-1234567890';
+    type Answer = (path: string) => Response | Promise<Response>;
+    const failure = async (answer: Answer, query = `code=c&state=${uid}`) => {
+      const federation = new Federation(upstreams, {
+        publicUrl: 'https://portal.example',
+        secret: Buffer.alloc(32, 4),
+        now: () => Date.UTC(2031, 4, 6),
+        fetch: (async (url: string) => answer(new URL(url).pathname)) as never,
+      });
+      const error = await federation
+        .complete('Clever', uid, new URL(`https://portal.example/cb?${query}`))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamFailure);
+      const { step, status, temporary } = error as UpstreamFailure;
+      return { step, status, temporary };
+    };
+    const token =
+      (tokenAnswer: () => Response): Answer =>
+      (path) =>
+        path === '/oauth/tokens' ? tokenAnswer() : Response.json({});
+    const signedIn =
+      (userInfo: Response): Answer =>
+      (path) =>
+        path === '/oauth/tokens' ? Response.json({ access_token: 'at', token_type: 'bearer' }) : userInfo;
+
+    expect(await failure(token(() => new Response('<html>', { status: 500 })))).toEqual({
+      step: 'token',
+      status: 500,
+      temporary: true,
+    });
+    expect(await failure(token(() => Response.json({ error: 'slow_down' }, { status: 429 })))).toEqual({
+      step: 'token',
+      status: 429,
+      temporary: true,
+    });
+    expect(await failure(token(() => Response.json({ error: 'invalid_grant' }, { status: 400 })))).toEqual({
+      step: 'token',
+      status: 400,
+      temporary: false,
+    });
+    const timedOut = () => {
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    };
+    expect(await failure(token(timedOut))).toEqual({ step: 'token', status: undefined, temporary: true });
+    const refusedConnection = () => {
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
+    };
+    expect(await failure(token(refusedConnection))).toEqual({
+      step: 'token',
+      status: undefined,
+      temporary: true,
+    });
+    expect(await failure(signedIn(new Response('busy', { status: 503 })))).toEqual({
+      step: 'userinfo',
+      status: 503,
+      temporary: true,
+    });
+    expect(await failure(signedIn(Response.json({}, { status: 403 })))).toEqual({
+      step: 'userinfo',
+      status: 403,
+      temporary: false,
+    });
+    // the provider's own answer at the callback: the person said no, or the provider is down
+    const answered = (error: string) => failure(token(timedOut), `error=${error}&state=${uid}`);
+    expect(await answered('access_denied')).toEqual({
+      step: 'authorization',
+      status: undefined,
+      temporary: false,
+    });
+    expect(await answered('temporarily_unavailable')).toEqual({
+      step: 'authorization',
+      status: undefined,
+      temporary: true,
+    });
   });
 });

@@ -42,6 +42,12 @@ export async function appleClientSecret(
     .sign(privateKey);
 }
 
+const failedAt =
+  (step: UpstreamStep) =>
+  (error: unknown): never => {
+    throw upstreamFailure(step, error);
+  };
+
 /** The upstreams whose own sign-in outlives ours on a device, and that offer an account chooser. */
 const ACCOUNT_CHOOSERS: ReadonlySet<UpstreamProvider> = new Set(['Google', 'Microsoft', 'MicrosoftPersonal']);
 
@@ -54,6 +60,48 @@ export const upstreamCallbackPath = (provider: UpstreamProvider): string =>
  * hangs leaves the person on a loading page no longer than this, then on the failure page.
  */
 export const UPSTREAM_TIMEOUT_SECONDS = 10;
+
+/** The request to a provider that failed: what lets an operator tell a provider's failures apart. */
+export type UpstreamStep = 'discovery' | 'authorization' | 'token' | 'userinfo';
+
+/** The authorization response errors (RFC 6749 4.1.2.1) that say the provider is down, not no. */
+const PROVIDER_DOWN_ERRORS: ReadonlySet<string> = new Set(['server_error', 'temporarily_unavailable']);
+
+/**
+ * A provider's sign-in that failed at `step`, with the HTTP status the provider answered when it
+ * answered one; never the code or a token. `temporary`: the provider is down or slow (a 5xx or
+ * 429, a timeout, no connection, its own server_error), so trying again may work; otherwise it said
+ * no (the person cancelled, a code refused) or answered what the portal cannot read.
+ */
+export class UpstreamFailure extends Error {
+  readonly step: UpstreamStep;
+  readonly status: number | undefined;
+  readonly temporary: boolean;
+  constructor(step: UpstreamStep, status: number | undefined, temporary: boolean, cause?: unknown) {
+    super(`${step} request failed${status === undefined ? '' : ` with status ${status}`}`, { cause });
+    this.step = step;
+    this.status = status;
+    this.temporary = temporary;
+  }
+}
+
+const statusSaysDown = (status: number): boolean => status >= 500 || status === 429;
+
+/** What openid-client threw (or the fetch under it) as an UpstreamFailure of `step`. */
+export function upstreamFailure(step: UpstreamStep, error: unknown): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error;
+  if (error instanceof client.AuthorizationResponseError)
+    return new UpstreamFailure('authorization', undefined, PROVIDER_DOWN_ERRORS.has(error.error), error);
+  const { status, cause, code } = (error ?? {}) as { status?: unknown; cause?: unknown; code?: unknown };
+  // an error body's status, else the unexpected response openid-client keeps as the cause
+  const answered = typeof status === 'number' ? status : cause instanceof Response ? cause.status : undefined;
+  const temporary =
+    answered === undefined
+      ? // no answer: openid-client's timeout, or fetch's TypeError for a connection that failed
+        code === 'OAUTH_TIMEOUT' || (error instanceof TypeError && cause !== undefined)
+      : statusSaysDown(answered);
+  return new UpstreamFailure(step, answered, temporary, error);
+}
 
 export interface FederationOptions {
   publicUrl: string;
@@ -171,7 +219,7 @@ export class Federation {
 
   async authorizationUrl(provider: UpstreamProvider, uid: string, loginHint?: string): Promise<URL> {
     const s = this.settings(provider);
-    const config = await this.#baseConfig(s);
+    const config = await this.#baseConfig(s).catch(failedAt('discovery'));
     const params: Record<string, string> = {
       redirect_uri: this.redirectUri(provider),
       response_type: 'code',
@@ -197,14 +245,16 @@ export class Federation {
    */
   async complete(provider: UpstreamProvider, uid: string, callbackUrl: URL): Promise<UpstreamIdentity> {
     const s = this.settings(provider);
-    const config = await this.#exchangeConfig(s);
+    const config = await this.#exchangeConfig(s).catch(failedAt('discovery'));
     const checks = { pkceCodeVerifier: this.#verifier(provider, uid), expectedState: uid };
     if (s.protocol === 'oidc') {
-      const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
-        ...checks,
-        expectedNonce: this.#nonce(provider, uid),
-        idTokenExpected: true,
-      });
+      const tokens = await client
+        .authorizationCodeGrant(config, callbackUrl, {
+          ...checks,
+          expectedNonce: this.#nonce(provider, uid),
+          idTokenExpected: true,
+        })
+        .catch(failedAt('token'));
       const claims = tokens.claims() ?? {};
       switch (provider) {
         case 'Google':
@@ -220,17 +270,14 @@ export class Federation {
           return fromClassLinkOidc(claims);
       }
     }
-    const tokens = await client.authorizationCodeGrant(config, callbackUrl, checks);
+    const tokens = await client.authorizationCodeGrant(config, callbackUrl, checks).catch(failedAt('token'));
     const get = async (path: string): Promise<Record<string, unknown>> => {
-      const response = await client.fetchProtectedResource(
-        config,
-        tokens.access_token,
-        new URL(`${s.apiUrl}${path}`),
-        'GET',
-      );
+      const response = await client
+        .fetchProtectedResource(config, tokens.access_token, new URL(`${s.apiUrl}${path}`), 'GET')
+        .catch(failedAt('userinfo'));
       if (!response.ok)
-        throw new UpstreamIdentityError(`user info request failed with status ${response.status}`);
-      return (await response.json()) as Record<string, unknown>;
+        throw new UpstreamFailure('userinfo', response.status, statusSaysDown(response.status));
+      return (await response.json().catch(failedAt('userinfo'))) as Record<string, unknown>;
     };
     if (provider === 'Clever') {
       const me = await get('/v3.0/me');

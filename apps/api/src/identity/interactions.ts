@@ -22,7 +22,7 @@ import { postLoginPath } from './callback.ts';
 import { EmailHasAccountError, resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
 import { isSchoolRosterProvider } from './settings.ts';
-import type { Federation } from './federation.ts';
+import { UpstreamFailure, upstreamFailure, type Federation } from './federation.ts';
 import { refusePage, refuseUnboundStep } from './pages.ts';
 import { deriveSecret } from './keys.ts';
 import { isStateOfThisBrowser, issueSignInState } from './portal-login.ts';
@@ -112,7 +112,10 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     }
     return reply.redirect(returnTo, 303);
   };
-  /** Ends the interaction with an OAuth error: the portal's callback shows messages.upstreamFailed. */
+  /**
+   * Ends the interaction with an OAuth error: the portal's callback shows messages.upstreamFailed
+   * for `temporarily_unavailable` (try again), messages.upstreamRefused for `access_denied`.
+   */
   const endWithError = (request: UidRequest, reply: FastifyReply, details: Interaction, error: string) =>
     finish(request, reply, details, { error, error_description: messages.upstreamFailed });
 
@@ -151,7 +154,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       const url = await federation.authorizationUrl(upstream, details.uid, loginHint);
       return reply.redirect(url.href, 303);
     } catch (error) {
-      log.error({ err: error, provider: upstream }, 'upstream provider unreachable');
+      const { step, status } = upstreamFailure('discovery', error);
+      log.error({ err: error, provider: upstream, step, status }, 'upstream provider unreachable');
       return endWithError(request, reply, details, 'temporarily_unavailable');
     }
   });
@@ -230,7 +234,13 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       });
       accountId = user.id;
     } catch (error) {
-      log.warn({ err: error, provider: upstream }, 'upstream sign-in failed');
+      // which request failed and the provider's status (never its code or tokens): a provider that is
+      // down is told apart from one that said no
+      const failure = error instanceof UpstreamFailure ? error : undefined;
+      log.warn(
+        { err: error, provider: upstream, step: failure?.step, status: failure?.status },
+        'upstream sign-in failed',
+      );
       // not an audited guess (the provider said no, or did not answer), yet worth a graph
       countSignIn('federated', 'failure');
       if (error instanceof EmailHasAccountError)
@@ -240,7 +250,12 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
           href: '/email',
           hint: 'useEmailInstead',
         });
-      return endWithError(request, reply, details, 'access_denied');
+      return endWithError(
+        request,
+        reply,
+        details,
+        failure?.temporary ? 'temporarily_unavailable' : 'access_denied',
+      );
     }
     return finish(request, reply, details, { login: { accountId, amr: [upstream] } });
   });

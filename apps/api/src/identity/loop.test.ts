@@ -26,6 +26,7 @@ import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
+import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import {
   DIALECTS,
   createTestApp,
@@ -663,7 +664,7 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(launched.body).toContain(escapeHtml(messages.cookiesBlocked));
     });
 
-    it('an upstream error (the person cancels) ends at the callback page, signed out', async () => {
+    it('an upstream error (the person cancels) ends at the callback page that says the provider did not sign them in, signed out', async () => {
       const federatedFailures = async () =>
         Number(
           /^frontdoor_sign_ins_total\{method="federated",outcome="failure"\} (\d+)$/m.exec(
@@ -684,7 +685,8 @@ function suite(dialect: Dialect, skip: boolean) {
       );
       expect(end.url.pathname).toBe('/api/auth/callback');
       expect(end.status).toBe(400);
-      expect(end.body).toContain(messages.upstreamFailed);
+      // the person said no: nothing broke, so the page does not ask to try again
+      expect(end.body).toContain(escapeHtml(messages.upstreamRefused));
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
       // /metrics counts it (services/metrics.ts)
       expect(await federatedFailures()).toBe(failuresBefore + 1);
@@ -1210,5 +1212,90 @@ describe('sign-in behind a proxy (TRUST_PROXY=1) that names every client', () =>
     } finally {
       await h.close();
     }
+  });
+});
+
+describe("a provider that fails at its token endpoint (a real OIDC provider's double on this machine)", () => {
+  let provider: FakeServer;
+  let tokenStatus = 500;
+  let h: ListeningTestApp;
+  const { lines, logger } = capturedLines('info');
+  beforeAll(async () => {
+    provider = await startFakeServer((req, _body, res) => {
+      const issuer = provider.url;
+      if (req.url === '/.well-known/openid-configuration') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            issuer,
+            authorization_endpoint: `${issuer}/authorize`,
+            token_endpoint: `${issuer}/token`,
+            jwks_uri: `${issuer}/jwks`,
+          }),
+        );
+        return;
+      }
+      res.writeHead(tokenStatus, { 'content-type': 'application/json' });
+      res.end(tokenStatus === 400 ? JSON.stringify({ error: 'invalid_grant' }) : '<html>busy</html>');
+    });
+    h = await createTestApp('sqlite', {
+      listen: true,
+      env: {
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_ISSUER: provider.url,
+      },
+      logger,
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await provider?.close();
+  });
+
+  /** A Google sign-in whose answer carries `code`, to the page it ends on. */
+  async function answerWith(code: string) {
+    const browser = h.browser();
+    const { authorizeUrl } = await startSignIn(h, browser, 'Google');
+    const atProvider = await browser.navigate(authorizeUrl, (url) => url.origin === provider.url);
+    const uid = atProvider.url.searchParams.get('state') ?? '';
+    lines.length = 0;
+    const end = await browser.navigate(
+      `/oidc/interaction/callback/Google?code=${code}&state=${uid}`,
+      isSpaPage,
+    );
+    expect(end.url.pathname).toBe('/api/auth/callback');
+    expect(end.status).toBe(400);
+    expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+    // no line holds the provider's code, nor the portal's client secret
+    for (const line of lines) expect(JSON.stringify(line)).not.toMatch(new RegExp(`${code}|google-secret`));
+    return end;
+  }
+  const lineOf = (msg: string) => lines.find((l) => l.msg === msg);
+
+  it('a 5xx: the log names the token endpoint and its status, the callback says unavailable, the page says try again', async () => {
+    tokenStatus = 500;
+    const end = await answerWith('code-of-a-5xx-exchange');
+    expect(lineOf('upstream sign-in failed')).toMatchObject({
+      provider: 'Google',
+      step: 'token',
+      status: 500,
+    });
+    expect(lineOf('sign-in failed')).toMatchObject({ error: 'temporarily_unavailable' });
+    expect(lineOf('authorization refused')).toBeUndefined();
+    expect(end.body).toContain(escapeHtml(messages.upstreamFailed));
+  });
+
+  it('a refusal (invalid_grant): logged with its status as a refusal; the page does not say the portal broke', async () => {
+    tokenStatus = 400;
+    const end = await answerWith('code-of-a-refused-exchange');
+    expect(lineOf('upstream sign-in failed')).toMatchObject({
+      provider: 'Google',
+      step: 'token',
+      status: 400,
+    });
+    expect(lineOf('authorization refused')).toMatchObject({ error: 'access_denied' });
+    expect(end.body).toContain(escapeHtml(messages.upstreamRefused));
+    expect(end.body).not.toContain(escapeHtml(messages.upstreamFailed));
   });
 });

@@ -164,6 +164,8 @@ export interface CallbackInput {
 export type CallbackOutcome =
   | { refused: 'state' }
   | { refused: 'upstream' }
+  /** The provider said no (`access_denied`): nothing broke, and trying again would not help. */
+  | { refused: 'provider' }
   | { refused?: undefined; session: string; loginCsrf: string | null };
 
 /**
@@ -199,8 +201,14 @@ export async function completeSignIn(
   if (!(await claimOnce(ctx.db, 'federation_states', (used) => used.where('state', '=', state), now)))
     return { refused: 'state' };
 
-  if (query.has('error')) {
-    log.info({ error: query.get('error') }, 'authorization refused');
+  const error = query.get('error');
+  if (error !== null) {
+    if (error === 'access_denied') {
+      log.info({ error }, 'authorization refused');
+      return { refused: 'provider' };
+    }
+    // temporarily_unavailable: a provider down or slow (its status in the identity line before)
+    log.warn({ error }, 'sign-in failed');
     return { refused: 'upstream' };
   }
   let userId: string;

@@ -100,7 +100,7 @@ describe('where cookies are Secure, a binding cookie planted under its plain nam
     client.cookies.set(`__Host-${BROWSER_COOKIE}`, client.cookies.get(BROWSER_COOKIE) ?? '');
     const own = await callback();
     expect(own.statusCode).toBe(400);
-    expect(own.body).toContain(messages.upstreamFailed);
+    expect(own.body).toContain(messages.upstreamRefused);
   });
 
   it("a password page's sign-in is bound to the browser holding its __Host-fd_interaction and __Host-fd_browser", async () => {
