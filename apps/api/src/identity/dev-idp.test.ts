@@ -134,6 +134,42 @@ describe('dev identity provider page', () => {
     expect(again.body).toContain('role="alert"');
     expect(again.body).toContain('aria-invalid="true"');
   });
+
+  it('Clever and ClassLink take a pupil without an email (most have none): signed in without one, the same name the same person; Google still asks for one', async () => {
+    const signInWithout = async (provider: string, first: string) => {
+      const browser = h.browser();
+      const page = await authorize(browser, provider, '');
+      expect(page.body).not.toMatch(/id="email"[^>]*required/);
+      const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      const end = await browser.navigate(
+        new URL(action.replaceAll('&amp;', '&'), h.baseUrl),
+        (url) => url.pathname.startsWith('/post-login'),
+        'POST',
+        new URLSearchParams({ email: '', first, last: 'Pupil', role: 'student' }).toString(),
+      );
+      expect(end.url.pathname, provider).toMatch(/^\/post-login/);
+      const sig = JSON.parse((await browser.request('GET', '/api/auth/sig')).body) as {
+        payload: { signature: { user: { identities: { email: string | null; subject: string }[] } } };
+      };
+      const [identity] = sig.payload.signature.user.identities;
+      expect(identity?.email, provider).toBeNull();
+      return identity?.subject;
+    };
+    for (const provider of ['Clever', 'ClassLink']) {
+      const kim = await signInWithout(provider, 'Kim');
+      expect(await signInWithout(provider, 'Kim')).toBe(kim);
+      expect(await signInWithout(provider, 'Lou')).not.toBe(kim);
+    }
+    const browser = h.browser();
+    const page = await authorize(browser, 'Google', '');
+    expect(page.body).toMatch(/id="email"[^>]*required/);
+    const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const again = await browser.request('POST', action, {
+      body: new URLSearchParams({ email: '', first: 'Kim', last: 'Pupil' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(again.status).toBe(400);
+  });
 });
 
 describe('without the dev identity provider (as in production)', () => {

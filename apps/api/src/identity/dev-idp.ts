@@ -54,9 +54,19 @@ const guid = (...parts: string[]) => {
 };
 const digits = (h: string, n: number) => BigInt(`0x${h}`).toString().slice(0, n);
 
-/** The account id of a typed identity: the same email always returns the same person. */
-export const devAccountId = (provider: UpstreamProvider, email: string): string =>
-  hash(provider, normalizeEmail(email)).slice(0, 32);
+/**
+ * The account id of a typed identity: the same email always returns the same person; without one
+ * (a roster's pupil, most Clever and ClassLink students), the same name does.
+ */
+export const devAccountId = (provider: UpstreamProvider, email: string, name = ''): string =>
+  (email ? hash(provider, normalizeEmail(email)) : hash(provider, 'no email', name.toLowerCase())).slice(
+    0,
+    32,
+  );
+
+/** Clever and ClassLink give many pupils no email: their dev pages take an identity without one. */
+const takesNoEmail = (provider: UpstreamProvider, who: DevIdentity): boolean =>
+  isSchoolRosterProvider(provider) && !who.email && Boolean(who.first || who.last);
 
 /** Claims as the real provider shapes them (ID token / userinfo). */
 export function devClaims(
@@ -103,7 +113,7 @@ export function devClaims(
         user_type: who.role ?? 'teacher',
         district: hash('clever-district', domain).slice(0, 24),
         school: hash('clever-school', domain).slice(0, 24),
-        email: who.email,
+        ...(who.email ? { email: who.email } : {}),
         given_name: who.first,
         family_name: who.last,
       };
@@ -114,7 +124,7 @@ export function devClaims(
         BuildingId: Number(digits(hash('classlink-building', domain), 5)),
         SourcedId: guid('classlink-sourced-id', accountId),
         Role: capitalized(who.role ?? 'teacher'),
-        email: who.email,
+        ...(who.email ? { email: who.email } : {}),
         given_name: who.first,
         family_name: who.last,
       };
@@ -321,7 +331,11 @@ function signInPage(
     html`<h1>${title}</h1>
       <p class="note">
         This development identity provider stands in for ${PROVIDER_DISPLAY_NAMES[provider]}. Type the
-        identity it should return.
+        identity it should return.${
+          isSchoolRosterProvider(provider)
+            ? ' Leave the email empty for a pupil without one, as most are: the name then picks the person.'
+            : ''
+        }
       </p>
       ${error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : ''}
       <form method="post" action="${action}" novalidate>
@@ -331,7 +345,7 @@ function signInPage(
           name="email"
           type="email"
           autocomplete="email"
-          required
+          ${isSchoolRosterProvider(provider) ? '' : html`required`}
           value="${values.email ?? ''}"
           ${error ? html`aria-invalid="true" aria-describedby="form-error"` : ''}
         />
@@ -392,15 +406,17 @@ export function devIdpRoutes(
       last: field(request.body, 'last'),
       ...(isSchoolRosterProvider(provider) && role ? { role } : {}),
     };
-    if (!isValidEmail(who.email)) {
+    const noEmail = takesNoEmail(provider, who);
+    if (!noEmail && !isValidEmail(who.email)) {
+      const error = isSchoolRosterProvider(provider)
+        ? 'Enter a valid email address, or leave it empty and enter a name.'
+        : 'Enter a valid email address.';
       return noStore(reply)
         .code(400)
-        .send(
-          signInPage(provider, `${base}/interaction/${details.uid}`, who, 'Enter a valid email address.'),
-        );
+        .send(signInPage(provider, `${base}/interaction/${details.uid}`, who, error));
     }
-    who.email = normalizeEmail(who.email);
-    const accountId = devAccountId(provider, who.email);
+    if (!noEmail) who.email = normalizeEmail(who.email);
+    const accountId = devAccountId(provider, who.email, `${who.first} ${who.last}`);
     await saveAccount(db, provider, accountId, who);
     const returnTo = await idp.interactionResult(
       request.raw,
@@ -433,7 +449,7 @@ export function devIdpRoutes(
           data: {
             id: c.sub,
             district: c.district,
-            email: c.email,
+            ...(owner.who.email ? { email: owner.who.email } : {}),
             name: { first: owner.who.first, last: owner.who.last },
             roles: { [String(c.user_type)]: { school: c.school, schools: [c.school] } },
           },
@@ -454,7 +470,7 @@ export function devIdpRoutes(
         LastName: owner.who.last,
         DisplayName: `${owner.who.first} ${owner.who.last}`.trim(),
         Email: owner.who.email,
-        LoginId: owner.who.email.split('@')[0],
+        LoginId: owner.who.email.split('@')[0] || owner.accountId.slice(0, 8),
         Profile: c.Role,
         Role: c.Role,
         SourcedId: c.SourcedId,
