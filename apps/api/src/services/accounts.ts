@@ -435,9 +435,9 @@ async function codeRefusal(
 }
 
 /**
- * Checks a mailed code under the abuse limits: refused unevaluated while the account, the pair or
- * the address may not guess (checkGuess); a wrong code counts as a failure of the account, a right
- * one resets it.
+ * Checks a mailed code under the abuse limits: refused unevaluated while the address may not guess,
+ * never for the account's delay or lock, which hold passwords only (checkGuess); a wrong code counts
+ * as a failure of the account, a right one resets it.
  */
 async function checkCodeGuarded(
   ctx: AppContext,
@@ -590,10 +590,12 @@ export async function resetPassword(
   const passwordHash = await ctx.limits.hashing.run(() => hashPassword(input.password));
   const confirmedElsewhere = user.confirmed === 0 && !signedUpIn(user, input.browser);
   let unlinked: { provider: string }[] = [];
+  let wasLocked = false;
   const consumed = await ctx.db.transaction().execute(async (trx) => {
     // as a confirmation: a resend in progress finishes first, or sees the account confirmed
     await lockAccount(trx, user.id);
     if (!(await consumeCode(trx, check.codeId, now))) return false;
+    wasLocked = (await findUserById(trx, user.id))?.locked_at != null;
     await trx
       .updateTable('users')
       .set({
@@ -602,6 +604,10 @@ export async function resetPassword(
         must_reset: 0,
         signup_browser: null,
         ...(confirmedElsewhere ? { names_proven: 0 } : {}),
+        // the guesses at the old password say nothing of the new one: its owner signs in with it now
+        failed_attempts: 0,
+        last_failed_at: null,
+        locked_at: null,
         updated_at: now,
       })
       .where('id', '=', user.id)
@@ -623,6 +629,13 @@ export async function resetPassword(
     throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
   }
   await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
+  if (wasLocked)
+    await audit(ctx, {
+      event: 'account.unlocked',
+      userId: user.id,
+      address: input.address,
+      detail: { by: 'password-reset' },
+    });
   for (const { provider } of unlinked)
     await audit(ctx, {
       event: 'identity.unlinked',

@@ -275,10 +275,55 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         });
       for (let i = 0; i < 4; i++) expect((await reset(wrong)).status).toBe(400);
       expect((await login(t, SCHOOL, email, 'Wrong-Passw0rd!')).status).toBe(401);
-      const waiting = await reset(code);
-      expect(waiting.status).toBe(429);
-      // the reset page reads its message from JSON embedded in msg (§8)
-      expect(waiting.body.msg).toContain(JSON.stringify(messages.tooManyFailures));
+      const waiting = await login(t, SCHOOL, email);
+      expect(waiting).toMatchObject({ status: 429, body: { code: 'tooManyFailures' } });
+      expect((await findUserByEmail(t.db, email))?.failed_attempts).toBe(5);
+    });
+
+    /** Asks for a reset code from `address` and reads it from the mail; `reset` sends one with it. */
+    const resetCodeOf = async (email: string, address: string) => {
+      expect((await call(t, address, 'POST', '/api/cognito/sendreset', { un: email })).status).toBe(200);
+      const { code = '' } = await lastMail(t, email);
+      return code;
+    };
+    const resetWith = (email: string, address: string, code: string, pw = 'New-Passw0rd-2026') =>
+      call(t, address, 'POST', '/api/cognito/reset', { un: email, code, pw, confirmPw: pw });
+    const wrongCode = (code: string) => String((Number(code) + 1) % 1e6).padStart(6, '0');
+
+    it('an account kept delayed by wrong passwords from many addresses: its password waits, its right reset code does not, and the reset clears its failures', async () => {
+      const email = 'kept-out@school.test';
+      await seedUser(t, { email });
+      // an attacker's ten wrong passwords from ten addresses, each sent as the delay before it ended
+      for (let i = 0; i < 10; i++) {
+        expect((await login(t, `198.51.100.${60 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+        t.clock.advance(accountDelayMs(i + 1));
+      }
+      expect((await login(t, '198.51.100.70', email, 'Guess-x-Passw0rd!')).status).toBe(401);
+      // the owner's right password is still refused: the password itself stays delayed
+      expect((await login(t, SCHOOL, email)).body.code).toBe('tooManyFailures');
+      const code = await resetCodeOf(email, SCHOOL);
+      // a wrong code is checked and counted, answered as wrong, not as the delay
+      const typo = await resetWith(email, SCHOOL, wrongCode(code));
+      expect(typo.body.code).toBe('invalidVerificationCode');
+      expect((await findUserByEmail(t.db, email))?.failed_attempts).toBe(12);
+      expect((await resetWith(email, SCHOOL, code)).status).toBe(200);
+      const after = await findUserByEmail(t.db, email);
+      expect(after).toMatchObject({ failed_attempts: 0, last_failed_at: null, locked_at: null });
+      expect((await login(t, SCHOOL, email, 'New-Passw0rd-2026')).status).toBe(200);
+    });
+
+    it('a locked account: its password stays locked, its right reset code ends the lock and its failures', async () => {
+      const email = 'locked-reset@school.test';
+      const seeded = await seedUser(t, { email });
+      await oneFailureFromLock(seeded.id);
+      expect((await login(t, '198.51.100.71', email, 'Wrong-Passw0rd!')).status).toBe(401);
+      expect((await login(t, SCHOOL, email)).body.code).toBe('accountLocked');
+      const code = await resetCodeOf(email, SCHOOL);
+      expect((await resetWith(email, SCHOOL, code)).status).toBe(200);
+      expect(await findUserByEmail(t.db, email)).toMatchObject({ failed_attempts: 0, locked_at: null });
+      const [entry] = await listAudit(t.ctx, { limit: 1, event: 'account.unlocked' });
+      expect(entry).toMatchObject({ user_id: seeded.id, detail: { by: 'password-reset' } });
+      expect((await login(t, SCHOOL, email, 'New-Passw0rd-2026')).status).toBe(200);
     });
   });
 

@@ -288,14 +288,25 @@ export function addressGuessFailed(ctx: AppContext, guess: AddressGuess): void {
 }
 
 /**
- * Refuses (429, Retry-After) while the account is locked or waiting out its delay, or while this
- * address is blocked for this account. Nothing is checked, so nothing is counted.
+ * Refuses a password (429, Retry-After) while the account is locked or waiting out its delay, or while
+ * this address is blocked for this account. Nothing is checked, so nothing is counted. A mailed code is
+ * never refused here: it is its owner's way back in, which anyone keeping the account delayed with wrong
+ * passwords would otherwise close too, and it has bounds of its own (CODE_MAX_ATTEMPTS tries a code,
+ * the hourly sends); a wrong one still counts as a failure.
  */
-async function assertAccountMayGuess(ctx: AppContext, address: string, user: User): Promise<User> {
+async function assertAccountMayGuess(
+  ctx: AppContext,
+  address: string,
+  user: User,
+  guess: Guess,
+): Promise<User> {
   const now = ctx.now();
   if (user.locked_at !== null) {
     const until = user.locked_at + ABUSE_LIMITS.accountLockMs;
-    if (now < until) throw refuse('accountLocked', 'account lock', until, now);
+    if (now < until) {
+      if (guess !== 'password') return user;
+      throw refuse('accountLocked', 'account lock', until, now);
+    }
     // the lock has run its 24 h: the account starts again from no failures
     await ctx.db
       .updateTable('users')
@@ -306,6 +317,7 @@ async function assertAccountMayGuess(ctx: AppContext, address: string, user: Use
     await audit(ctx, { event: 'account.unlocked', userId: user.id, detail: { by: 'expiry' } });
     return { ...user, locked_at: null, failed_attempts: 0, last_failed_at: null };
   }
+  if (guess !== 'password') return user;
   const delayedUntil = (user.last_failed_at ?? 0) + accountDelayMs(user.failed_attempts);
   if (now < delayedUntil) throw refuse('tooManyFailures', 'account delay', delayedUntil, now);
   const pair = await ctx.limits.counters.peek(pairKey(address, user.id), now);
@@ -324,8 +336,9 @@ export type GuessOutcome = 'right' | 'wrong' | 'unchecked';
  * Checks a password or a mailed code of `user` under the abuse limits. One guess of an account is
  * judged at a time (on this instance), each after the ones before it have been counted, so a burst
  * of parallel guesses meets the delay, the pair block and the lock like guesses sent one by one.
- * Refused unevaluated (429) while the address, the pair or the account may not guess; a wrong guess
- * counts against all three, a right one resets the account and the pair.
+ * A password is refused unevaluated (429) while the address, the pair or the account may not guess, a
+ * mailed code only while the address may not (assertAccountMayGuess); a wrong guess counts against all
+ * three, a right one resets the account and the pair.
  */
 export async function checkGuess<T>(
   ctx: AppContext,
@@ -348,7 +361,7 @@ export async function checkGuess<T>(
       let counted: CountedFailure | undefined;
       try {
         // as the check left it: a lock that had run its 24 h is gone with its failures
-        current = await assertAccountMayGuess(ctx, address, current);
+        current = await assertAccountMayGuess(ctx, address, current, guess);
         counted = await countFailureFirst(ctx, current);
         result = await check();
       } catch (error) {
