@@ -6,6 +6,7 @@ import {
   containsPersonalWord,
   greaterThanZeroRule,
   isValidEmail,
+  mailboxKey,
   normalizeDigits,
   normalizeDomain,
   normalizeEmail,
@@ -300,6 +301,56 @@ describe('one inbox, one spelling: the domain in its IDNA ASCII form, as nodemai
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('mailboxKey: the inbox that the limits on mail to one person count', () => {
+  // a local part without the characters the key drops (`+`, and dots for Gmail)
+  const base = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,15}$/);
+  const tag = fc.stringMatching(/^[a-z0-9.+_-]{0,12}$/);
+  const domain = fc.constantFrom('school.org', 'mail.school.example', 'xn--bcher-kva.de', 'gmail.com');
+  /** `local` with a dot before each character picked: Gmail delivers every such address to one inbox. */
+  const dotted = (local: string, picks: boolean[]) =>
+    [...local].map((char, i) => (i > 0 && picks[i] ? `.${char}` : char)).join('');
+
+  it('is the address without its +tag, in any case, for every domain', () => {
+    fc.assert(
+      fc.property(base, tag, domain, fc.boolean(), (local, t, d, upper) => {
+        const tagged = `${local}+${t}@${d}`;
+        expect(mailboxKey(upper ? tagged.toUpperCase() : tagged)).toBe(mailboxKey(`${local}@${d}`));
+      }),
+    );
+  });
+
+  it("drops a Gmail address's dots, and spells googlemail.com as gmail.com", () => {
+    fc.assert(
+      fc.property(base, tag, fc.array(fc.boolean(), { maxLength: 16 }), (local, t, picks) => {
+        const key = `${local}@gmail.com`;
+        expect(mailboxKey(`${dotted(local, picks)}@gmail.com`)).toBe(key);
+        expect(mailboxKey(`${dotted(local, picks)}+${t}@GoogleMail.com`)).toBe(key);
+      }),
+    );
+  });
+
+  it('keeps apart what other domains deliver apart: other local parts, their dots, other domains', () => {
+    fc.assert(
+      fc.property(base, base, domain, (a, b, d) => {
+        fc.pre(a !== b);
+        expect(mailboxKey(`${a}@${d}`)).not.toBe(mailboxKey(`${b}@${d}`));
+        expect(mailboxKey(`${a}@${d}`)).not.toBe(mailboxKey(`${a}@other.example`));
+      }),
+    );
+    expect(mailboxKey('v.ictim@school.org')).not.toBe(mailboxKey('victim@school.org'));
+  });
+
+  it('is a spelling of its own key: the key of a key is itself', () => {
+    fc.assert(
+      fc.property(base, tag, domain, fc.array(fc.boolean(), { maxLength: 16 }), (local, t, d, picks) => {
+        const key = mailboxKey(`${dotted(local, picks)}+${t}@${d}`);
+        expect(mailboxKey(key)).toBe(key);
+      }),
+    );
+    expect(mailboxKey('Victim+p1@ｓchool.org')).toBe('victim@school.org');
   });
 });
 

@@ -143,6 +143,24 @@ export const isValidEmail = (value: string): boolean => !!spelled(value);
  */
 export const normalizeEmail = (value: string): string => spelled(value) ?? composed(value.trim());
 
+/** Gmail's domains, whose mail ignores the dots of a local part; googlemail.com holds the same inboxes. */
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The inbox an address's mail lands in, as the limits on mail to one person count it: the address in
+ * its one spelling (normalizeEmail) less any `+tag` of its local part, which mail services deliver to
+ * the address without it, and for Gmail less its dots too (as gmail.com). Each address stays its own
+ * account; the codes mailed to all of them count together, so that signing up v+1@…, v+2@…, v.v@gmail.com
+ * and so on cannot mail one person more than an account's hourly codes.
+ */
+export function mailboxKey(email: string): string {
+  const spelling = normalizeEmail(email);
+  const at = spelling.lastIndexOf('@');
+  const domain = spelling.slice(at + 1);
+  const local = spelling.slice(0, Math.max(at, 0)).split('+', 1)[0] ?? '';
+  return GMAIL_DOMAINS.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`;
+}
+
 /** A domain in normalizeEmail's spelling (realm discovery and its overrides are keyed by it). */
 export const normalizeDomain = (domain: string): string => normalizeEmail(`_@${domain.trim()}`).slice(2);
 

@@ -36,6 +36,7 @@ import * as m017 from './migrations/017_outbox_request.ts';
 import * as m018 from './migrations/018_last_sign_in.ts';
 import * as m019 from './migrations/019_email_domains.ts';
 import * as m020 from './migrations/020_full_width_local_parts.ts';
+import * as m021 from './migrations/021_code_mailbox.ts';
 
 export type Db = Kysely<Database>;
 
@@ -406,6 +407,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '018_last_sign_in': m018,
   '019_email_domains': m019,
   '020_full_width_local_parts': m020,
+  '021_code_mailbox': m021,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

@@ -68,6 +68,8 @@ export interface EmailCodesTable {
   expires_at: number;
   consumed_at: number | null;
   created_at: number;
+  /** The inbox it was mailed to (contract mailboxKey); null for codes issued before migration 021. */
+  mailbox: string | null;
 }
 
 export interface InvitesTable {

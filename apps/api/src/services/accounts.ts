@@ -3,6 +3,7 @@ import {
   RESEND_COOLDOWN_SECONDS,
   cleanName,
   embedMessage,
+  mailboxKey,
   messages,
   type MessageCode,
   type ResendResult,
@@ -186,8 +187,18 @@ export async function lockAccount(trx: Db, userId: string): Promise<void> {
 }
 
 /**
- * mailCode's transaction: the account as it is now, the cooldown and the account's hourly codes,
- * then the code and its mail.
+ * Holds the code requests of every account whose mail reaches `email`'s inbox (contract mailboxKey),
+ * so that a burst at v+1@…, v+2@… cannot slip past the inbox's hourly codes. Taken after the account's
+ * lock, and no transaction holds it while it waits for an account: the two never wait on each other.
+ */
+async function lockMailbox(trx: Db, email: string): Promise<void> {
+  if (isPostgres(trx))
+    await sql`select pg_advisory_xact_lock(hashtext(${`mailbox:${mailboxKey(email)}`}))`.execute(trx);
+}
+
+/**
+ * mailCode's transaction: the account as it is now, the cooldown and the hourly codes of the account
+ * and of its inbox, then the code and its mail.
  */
 function issueAndQueue(
   ctx: AppContext,
@@ -209,8 +220,9 @@ function issueAndQueue(
       if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
       return null;
     }
+    await lockMailbox(trx, user.email);
     await assertMaySendCode({ ...ctx, db: trx }, user);
-    const { code, id } = await issueCode(trx, ctx.config.secret, user.id, purpose, now);
+    const { code, id } = await issueCode(trx, ctx.config.secret, user, purpose, now);
     const language = pickLanguage(...(request.languages ?? []), user.language);
     const mail = { kind: purpose, code, email: user.email } as const;
     await queueAccountMail(trx, ctx, { ...user, language }, mail, id);
@@ -319,6 +331,8 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   const now = ctx.now();
   const existing = await findUserByEmail(ctx.db, input.email);
   if (existing) return signUpTaken(ctx, existing, input);
+  // an inbox that had its hourly codes (v+1@…, v+2@…) gets no account without one
+  await assertMaySendCode(ctx, { email: input.email });
   // taken before the account exists, so no account is left without its code
   const send = await reserveCodeSend(ctx, input.address);
   let inserted: { user: User; created: boolean };

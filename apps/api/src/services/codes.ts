@@ -3,6 +3,7 @@ import {
   EMAIL_CODE_LENGTH,
   RESET_CODE_TTL_MS,
   VERIFICATION_CODE_TTL_MS,
+  mailboxKey,
 } from '@frontdoor/contract';
 import type { Transaction } from 'kysely';
 import { claimOnce } from '../db/claim-once.ts';
@@ -25,10 +26,11 @@ const digest = (pepper: string, userId: string, purpose: CodePurpose, code: stri
 export async function issueCode(
   trx: Transaction<Database>,
   pepper: string,
-  userId: string,
+  user: { id: string; email: string },
   purpose: CodePurpose,
   now: number,
 ): Promise<{ code: string; id: number }> {
+  const userId = user.id;
   const code = randomDigits(EMAIL_CODE_LENGTH);
   await voidCodes(trx, userId, purpose, now);
   const { id } = await trx
@@ -41,6 +43,8 @@ export async function issueCode(
       expires_at: now + TTL[purpose],
       consumed_at: null,
       created_at: now,
+      // the hourly codes one inbox may be mailed count by it (limits.ts codeSendWaitMs)
+      mailbox: mailboxKey(user.email),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -580,6 +580,77 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(await findUserByEmail(t.db, 'newcomer@school.test')).toBeUndefined();
     });
 
+    /** The mails written to any of `addresses`. */
+    const mailsToAny = async (addresses: string[]) =>
+      (
+        await t.db
+          .selectFrom('outbox')
+          .innerJoin('users', 'users.id', 'outbox.user_id')
+          .select('outbox.id')
+          .where('users.email', 'in', addresses)
+          .where('outbox.kind', '=', 'mail')
+          .execute()
+      ).length;
+    const signUpFrom = (address: string, email: string) =>
+      call(t, address, 'POST', '/api/cognito/signup', {
+        email,
+        first: 'New',
+        last: 'Comer',
+        description: 'student',
+        pw: 'Fresh-Passw0rd-2026',
+        confirmPw: 'Fresh-Passw0rd-2026',
+      });
+
+    it("one inbox's +tags are accounts of their own but share its 5 codes an hour: v+1@ … v+6@ signed up from six addresses, the 6th is refused and mails nothing", async () => {
+      const emails = Array.from({ length: 6 }, (_, i) => `v+${i + 1}@tagged.test`);
+      for (const [i, email] of emails.slice(0, 5).entries()) {
+        expect((await signUpFrom(`198.51.100.${110 + i}`, email)).status).toBe(200);
+        t.clock.advance(60_000);
+      }
+      expect(await mailsToAny(emails)).toBe(5);
+      const refused = await signUpFrom('198.51.100.115', 'v+6@tagged.test');
+      expect(refused).toMatchObject({ status: 429, body: { code: 'codeSendLimit' } });
+      expect(Number(refused.retryAfter)).toBe(HOUR_MS / 1000 - 5 * 60);
+      expect(await findUserByEmail(t.db, 'v+6@tagged.test')).toBeUndefined();
+      // the inbox itself, too: its reset codes are the same person's mail
+      await seedUser(t, { email: 'v@tagged.test' });
+      const reset = await call(t, '198.51.100.116', 'POST', '/api/cognito/sendreset', {
+        un: 'v@tagged.test',
+      });
+      expect(reset.body.code).toBe('codeSendLimit');
+      expect(await mailsToAny([...emails, 'v@tagged.test'])).toBe(5);
+      // an hour after the first, one more
+      t.clock.advance(HOUR_MS - 5 * 60_000);
+      expect((await signUpFrom('198.51.100.115', 'v+6@tagged.test')).status).toBe(200);
+      expect(await mailsToAny(emails)).toBe(6);
+    });
+
+    it("a Gmail inbox's dotted spellings and googlemail.com share its codes too; a burst at them all at once mails 5", async () => {
+      const emails = [
+        'vic.tim@gmail.com',
+        'v.ictim@gmail.com',
+        'victim@googlemail.com',
+        'vi.c.tim+x@gmail.com',
+        'v.i.ctim@gmail.com',
+        'victi.m@gmail.com',
+        'vict.im@googlemail.com',
+        'vi.ctim@gmail.com',
+      ];
+      for (const email of emails) await seedUser(t, { email });
+      const answers = await Promise.all(
+        emails.map((un, i) => call(t, `198.51.100.${120 + i}`, 'POST', '/api/cognito/sendreset', { un })),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+      expect(answers.filter((a) => a.body.code === 'codeSendLimit')).toHaveLength(3);
+      expect(await mailsToAny(emails)).toBe(5);
+      // another person's inbox at the same domain is not held up
+      await seedUser(t, { email: 'victim.other@gmail.com' });
+      expect(
+        (await call(t, '198.51.100.130', 'POST', '/api/cognito/sendreset', { un: 'victim.other@gmail.com' }))
+          .status,
+      ).toBe(200);
+    });
+
     it('a burst of sends from one address at once mails no more than its hourly sends', async () => {
       const u = await open({ LIMIT_MAIL_PER_ADDRESS_PER_HOUR: '8' });
       const emails = Array.from({ length: 12 }, (_, i) => `burst-reset${i}@school.test`);

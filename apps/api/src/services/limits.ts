@@ -1,7 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
-import { ABUSE_LIMITS, type MessageCode } from '@frontdoor/contract';
+import { ABUSE_LIMITS, mailboxKey, type MessageCode } from '@frontdoor/contract';
 import { addNetwork, type AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
@@ -544,23 +544,35 @@ export async function unlockAccount(
 
 const mailKey = (address: string) => `mail-sends:${countedAddress(address)}`;
 
+/** The account a code would be mailed to: its id (none before a sign-up creates it) and its address. */
+export type CodeRecipient = { id?: string; email: string };
+
 /**
- * How long until a code may be mailed to `user` (when known) from `address`: at most
- * LIMIT_MAIL_PER_ACCOUNT_PER_HOUR codes to one account (counted from the codes issued, so every
- * instance agrees) and LIMIT_MAIL_PER_ADDRESS_PER_HOUR from one address. 0: now.
+ * How long until a code may be mailed to `recipient` (when known) from `address`: at most
+ * LIMIT_MAIL_PER_ACCOUNT_PER_HOUR codes to one account, or to one inbox across the accounts whose mail
+ * reaches it (contract mailboxKey: v+1@…, v+2@… are accounts of their own, one person's inbox), counted
+ * from the codes issued, so every instance agrees; and LIMIT_MAIL_PER_ADDRESS_PER_HOUR from one address.
+ * 0: now.
  */
 export async function codeSendWaitMs(
   ctx: AppContext,
   address: string | undefined,
-  user: User | undefined,
+  recipient: CodeRecipient | undefined,
 ): Promise<number> {
   const now = ctx.now();
   const { limits } = ctx.config;
-  if (user) {
+  if (recipient) {
+    const mailbox = mailboxKey(recipient.email);
     const recent = await ctx.db
       .selectFrom('email_codes')
       .select('created_at')
-      .where('user_id', '=', user.id)
+      .where((eb) =>
+        eb.or([
+          eb('mailbox', '=', mailbox),
+          // codes issued before migration 021 have no mailbox
+          ...(recipient.id ? [eb('user_id', '=', recipient.id)] : []),
+        ]),
+      )
       .where('created_at', '>', now - HOUR_MS)
       .orderBy('created_at', 'asc')
       .execute();
@@ -575,11 +587,11 @@ export async function codeSendWaitMs(
 }
 
 /**
- * Before a code is mailed to `user`: refuses (429 codeSendLimit) past the account's hourly codes
- * (codeSendWaitMs); the address's sends are taken by reserveCodeSend.
+ * Before a code is mailed to `recipient`: refuses (429 codeSendLimit) past the account's or its inbox's
+ * hourly codes (codeSendWaitMs); the address's sends are taken by reserveCodeSend.
  */
-export async function assertMaySendCode(ctx: AppContext, user: User): Promise<void> {
-  const wait = await codeSendWaitMs(ctx, undefined, user);
+export async function assertMaySendCode(ctx: AppContext, recipient: CodeRecipient): Promise<void> {
+  const wait = await codeSendWaitMs(ctx, undefined, recipient);
   if (wait > 0) throw new ApiError(429, 'codeSendLimit', undefined, Math.max(1000, wait));
 }
 

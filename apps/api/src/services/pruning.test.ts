@@ -83,7 +83,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     const stillTrying = await signup('still-trying@school.test', ago(31 * DAY_MS), 'student');
     await t.db
       .transaction()
-      .execute((trx) => issueCode(trx, t.ctx.config.secret, stillTrying.id, 'verify', ago(36 * HOUR_MS)));
+      .execute((trx) => issueCode(trx, t.ctx.config.secret, stillTrying, 'verify', ago(36 * HOUR_MS)));
     await signup('admin-made@school.test', ago(40 * DAY_MS), null);
 
     // sessions: expired a month and a day ago (gone); revoked yesterday, and live (kept)
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     // consumed 29 hours ago though not yet expired then (gone); expired 5 hours ago, issued within
     // the hour the mail limit counts, and live (kept)
     const code = (purpose: 'verify' | 'reset', issuedAt: number) =>
-      t.db.transaction().execute((trx) => issueCode(trx, t.ctx.config.secret, user.id, purpose, issuedAt));
+      t.db.transaction().execute((trx) => issueCode(trx, t.ctx.config.secret, user, purpose, issuedAt));
     await code('reset', ago(3 * DAY_MS));
     await code('verify', ago(36 * HOUR_MS));
     await code('verify', ago(29 * HOUR_MS));
