@@ -39,6 +39,13 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
   });
 
+  it('an email param that is no address (a sentence anyone can put in a link) is as none: it goes to /email and shows nowhere', async () => {
+    const phishing = 'locked. Call 555-0100 or mail help@evil.example to unlock';
+    renderRoute(`/forgot-password?email=${encodeURIComponent(phishing)}`, { shell: false });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
+    expect(document.body).not.toHaveTextContent(/evil\.example/);
+  });
+
   it("asks to check the email and enter the code; the code goes on to /password-reset?email in the navigation's state, never in the address a shared device's history keeps", async () => {
     let sent: unknown;
     server.use(

@@ -12,6 +12,7 @@ import { sendReset } from '../shared/api.ts';
 import { CodeResend } from '../../ui/CodeResend.tsx';
 import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
 import { CodeField } from '../shared/CodeField.tsx';
+import { emailParam } from '../shared/email-param.ts';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
@@ -27,7 +28,7 @@ export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
-  const email = params.get('email');
+  const email = emailParam(params);
   // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
   useState(() => handOverLoginData(email));
   // the identity side mailed the code as it sent the browser here

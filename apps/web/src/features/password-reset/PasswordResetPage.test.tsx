@@ -43,6 +43,16 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     },
   );
 
+  it('an email param that is no address (a sentence anyone can put in a link) is as none: it goes to /email and shows nowhere', async () => {
+    const phishing = 'locked. Call 555-0100 or mail help@evil.example to unlock';
+    renderRoute(`/password-reset?code=123456&email=${encodeURIComponent(phishing)}`, { shell: false });
+    expect(
+      await screen.findByRole('heading', { name: 'Continue with email' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/);
+    expect(document.body).not.toHaveTextContent(/evil\.example/);
+  });
+
   it('a weak password is refused with the policy message', async () => {
     await submit('weakpass', 'weakpass');
     await waitFor(() =>

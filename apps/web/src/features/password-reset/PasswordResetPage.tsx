@@ -21,6 +21,7 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { recordCodeSent } from '../shared/code-sent.ts';
+import { emailParam } from '../shared/email-param.ts';
 
 /** The §5 rules, and no part of the email in the password (the server also checks the names). */
 const resetFormFor = (email: string) =>
@@ -46,8 +47,8 @@ const codeOf = (state: unknown): string | null =>
     : null;
 
 /**
- * /password-reset?code&email: 'Reset your password'. Either param missing → /email (§2); the code may
- * also come in the navigation's state (from /forgot-password).
+ * /password-reset?code&email: 'Reset your password'. Either param missing, or an email that is no
+ * address (emailParam) → /email (§2); the code may also come in the navigation's state (from /forgot-password).
  */
 export default function PasswordResetPage() {
   const { t } = useLaterTranslation('passwordReset');
@@ -57,7 +58,7 @@ export default function PasswordResetPage() {
   const [params] = useSearchParams();
   const { state } = useLocation();
   const code = params.get('code') ?? codeOf(state);
-  const email = params.get('email');
+  const email = emailParam(params);
   const [failure, setFailure] = useState<{
     message: ShownMessage;
     /** the code was refused: offer a new one */
