@@ -99,6 +99,12 @@ export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
 export const INVITE_TTL_DAYS = 14;
 export const INVITE_TTL_MS = INVITE_TTL_DAYS * 24 * 60 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
+/**
+ * A mailed code's tries while its account is delayed or locked by failures: such a code passes the
+ * delay (it is its owner's way back in), so one guess a code holds a guesser who has the codes mailed
+ * to about the hourly sends, as the delay held them before.
+ */
+export const CODE_MAX_ATTEMPTS_UNDER_ATTACK = 1;
 export const RESEND_COOLDOWN_SECONDS = 30;
 export const LOGIN_REQUEST_TTL_MS = 60 * 60 * 1000;
 export const COOKIE_HASH_TTL_MS = 60 * 1000;

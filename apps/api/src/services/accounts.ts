@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import {
+  CODE_MAX_ATTEMPTS,
+  CODE_MAX_ATTEMPTS_UNDER_ATTACK,
   RESEND_COOLDOWN_SECONDS,
   cleanName,
   embedMessage,
@@ -47,6 +49,7 @@ import {
   guessAtUnknownAccount,
   mayCheckUnconfirmedPassword,
   reserveCodeSend,
+  underAttack,
   type CodeSendReservation,
 } from './limits.ts';
 
@@ -451,7 +454,8 @@ async function codeRefusal(
 /**
  * Checks a mailed code under the abuse limits: refused unevaluated while the address may not guess,
  * never for the account's delay or lock, which hold passwords only (checkGuess); a wrong code counts
- * as a failure of the account, a right one resets it.
+ * as a failure of the account, a right one resets it. While the account is delayed or locked a code
+ * has one try: the delay no longer holds a guesser who has codes mailed to it, the hourly sends do.
  */
 async function checkCodeGuarded(
   ctx: AppContext,
@@ -465,7 +469,10 @@ async function checkCodeGuarded(
     address,
     user,
     purpose,
-    () => checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now()),
+    (current) =>
+      checkCode(ctx.db, ctx.config.secret, user.id, purpose, code, ctx.now(), {
+        maxAttempts: underAttack(current) ? CODE_MAX_ATTEMPTS_UNDER_ATTACK : CODE_MAX_ATTEMPTS,
+      }),
     // no live code, or one past its tries: nothing was checked
     ({ result }) =>
       result === 'ok' ? 'right' : result === 'mismatch' || result === 'lastMismatch' ? 'wrong' : 'unchecked',

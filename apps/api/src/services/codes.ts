@@ -95,7 +95,7 @@ export type CodeCheck =
 
 /**
  * Checks a code without consuming it; the caller consumes it in the transaction that applies its
- * effect (consumeCode). A wrong guess counts against the live code; after CODE_MAX_ATTEMPTS it is dead.
+ * effect (consumeCode). A wrong guess counts against the live code; after `maxAttempts` it is dead.
  */
 export async function checkCode(
   db: Db,
@@ -104,6 +104,7 @@ export async function checkCode(
   purpose: CodePurpose,
   code: string,
   now: number,
+  { maxAttempts = CODE_MAX_ATTEMPTS }: { maxAttempts?: number } = {},
 ): Promise<CodeCheck> {
   const row = await db
     .selectFrom('email_codes')
@@ -115,7 +116,7 @@ export async function checkCode(
     .limit(1)
     .executeTakeFirst();
   if (!row) return { result: 'none' };
-  if (row.attempts >= CODE_MAX_ATTEMPTS) return { result: 'attemptLimit' };
+  if (row.attempts >= maxAttempts) return { result: 'attemptLimit' };
   if (row.expires_at <= now) return { result: 'expired' };
   if (!safeEqual(row.code_hash, digest(pepper, userId, purpose, code))) {
     await db
@@ -123,7 +124,7 @@ export async function checkCode(
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', row.id)
       .execute();
-    return { result: row.attempts + 1 >= CODE_MAX_ATTEMPTS ? 'lastMismatch' : 'mismatch' };
+    return { result: row.attempts + 1 >= maxAttempts ? 'lastMismatch' : 'mismatch' };
   }
   return { result: 'ok', codeId: row.id };
 }

@@ -326,6 +326,13 @@ async function assertAccountMayGuess(
   return user;
 }
 
+/**
+ * Whether an account's failures delay or lock its passwords: someone may be guessing at it, and a
+ * mailed code (which passes both) then has CODE_MAX_ATTEMPTS_UNDER_ATTACK tries.
+ */
+export const underAttack = (user: User): boolean =>
+  user.locked_at !== null || user.failed_attempts >= ABUSE_LIMITS.accountDelayAfterFailures;
+
 /** What a failed guess was: a password, or a mailed code of that purpose. */
 export type Guess = 'password' | CodePurpose;
 
@@ -345,7 +352,8 @@ export async function checkGuess<T>(
   address: string,
   user: User,
   guess: Guess,
-  check: () => Promise<T>,
+  /** Given the account as read in its turn (its failures and lock so far). */
+  check: (current: User) => Promise<T>,
   outcomeOf: (result: T) => GuessOutcome,
 ): Promise<T> {
   // the request's line names the account guessed at, refused or not: why a pupil cannot sign in
@@ -363,7 +371,7 @@ export async function checkGuess<T>(
         // as the check left it: a lock that had run its 24 h is gone with its failures
         current = await assertAccountMayGuess(ctx, address, current, guess);
         counted = await countFailureFirst(ctx, current);
-        result = await check();
+        result = await check(current);
       } catch (error) {
         // refused, or not evaluated (the hashing queue was full): no failure
         if (counted) await takeBackFailure(ctx, current, counted);
