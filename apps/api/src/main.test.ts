@@ -161,6 +161,32 @@ describe('main.ts as a process', () => {
     }
   }, 30_000);
 
+  it('a start with another SECRET than the last one says, before listening, that the codes made under the old one fail; the next start says nothing', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'fd-main-secret-'));
+    const run = async (secret: string) => {
+      const { child, exited, log } = await startMain({ DATA_DIR: own, SECRET: secret });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      return log()
+        .split('\n')
+        .filter((line) => line.includes('"setting":"SECRET"'));
+    };
+    try {
+      expect(await run('frontdoor-old-secret-0123456789abcdef-0123')).toEqual([]);
+      const [line, ...more] = await run('frontdoor-new-secret-0123456789abcdef-4567');
+      expect(more).toEqual([]);
+      expect(JSON.parse(line ?? '{}')).toMatchObject({
+        level: 50,
+        liveAccessCodes: 0,
+        liveMailedCodes: 0,
+        msg: expect.stringMatching(/^SECRET is not the one the last start ran with/),
+      });
+      expect(await run('frontdoor-new-secret-0123456789abcdef-4567')).toEqual([]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it('on SIGTERM with SHUTDOWN_DRAIN_SECONDS, goes on answering for that long with /readyz at 503 and connections closed after each answer, then exits 0', async () => {
     const { child, address, exited, log } = await startMain({ SHUTDOWN_DRAIN_SECONDS: '1.5' });
     expect((await fetch(`${address}/readyz`)).status).toBe(200);

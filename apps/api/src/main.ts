@@ -25,6 +25,7 @@ import { checkSmtp, createMailer } from './mail/mailer.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
+import { noteSecretChange } from './services/secret-change.ts';
 import { databaseLocation, startupFailure } from './startup-failure.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -70,6 +71,8 @@ async function start(config: AppConfig, logger: Logger) {
   // the file was just written: its journal is beside it, and closeDatabase must know it as its own
   noteOwnJournal(db);
   const now = () => Date.now();
+  // a SECRET other than the last start's fails every live code: said before the first pupil's try is
+  await noteSecretChange({ db, config, logger, now });
   const mailer = createMailer(config, db, now);
   const ctx: AppContext = {
     config,

@@ -69,7 +69,7 @@ export async function createAccessCode(
 }
 
 /** Codes that can sign in now: not revoked, not expired. */
-const liveCodes = (db: Db, now: number) =>
+export const liveCodes = (db: Db, now: number) =>
   db.selectFrom('access_codes').where('revoked_at', 'is', null).where('expires_at', '>', now);
 
 export async function countLiveCodes(db: Db, spId: string, now: number): Promise<number> {

@@ -51,16 +51,17 @@ export async function issueCode(
   return { code, id };
 }
 
-/** Whether a code can still be used: not replaced, used, expired or out of attempts (gone: pruned). */
-export async function isLiveCode(db: Db, codeId: number, now: number): Promise<boolean> {
-  const row = await db
+/** Mailed codes that can still be used: not replaced, used, expired or out of attempts (gone: pruned). */
+export const liveMailedCodes = (db: Db, now: number) =>
+  db
     .selectFrom('email_codes')
-    .select('id')
-    .where('id', '=', codeId)
     .where('consumed_at', 'is', null)
     .where('expires_at', '>', now)
-    .where('attempts', '<', CODE_MAX_ATTEMPTS)
-    .executeTakeFirst();
+    .where('attempts', '<', CODE_MAX_ATTEMPTS);
+
+/** Whether a code can still be used. */
+export async function isLiveCode(db: Db, codeId: number, now: number): Promise<boolean> {
+  const row = await liveMailedCodes(db, now).select('id').where('id', '=', codeId).executeTakeFirst();
   return row !== undefined;
 }
 
