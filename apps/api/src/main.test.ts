@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,6 +200,32 @@ describe('main.ts as a process', () => {
     expect(child.exitCode).toBeNull();
     expect(await exited).toBe(0);
     expect(log()).toMatch(/"drainMs":1500,.*"msg":"shutting down: draining/);
+  }, 30_000);
+
+  it('a client still trickling a request body it was already answered for does not hold the stop: stopped, exit 0 within the drain and a second', async () => {
+    const { child, address, exited, log } = await startMain({ SHUTDOWN_DRAIN_SECONDS: '1' });
+    const { port } = new URL(address);
+    // 40 bytes announced, one sent a second: refused (no CSRF token) before its body has arrived
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(
+      `POST /api/auth/validateEmail HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{`,
+    );
+    const trickle = setInterval(() => socket.writable && socket.write(' '), 1000);
+    socket.on('error', () => {});
+    try {
+      const answer = await new Promise<string>((resolve) =>
+        socket.once('data', (d: Buffer) => resolve(d.toString())),
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+      const signalled = performance.now();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(performance.now() - signalled).toBeLessThan(1000 + 1000);
+      expect(log()).toContain('"msg":"stopped"');
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
   }, 30_000);
 
   it('a mail queued while the server drains is left unclaimed for the next instance, not sent by one that is going', async () => {

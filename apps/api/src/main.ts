@@ -22,6 +22,7 @@ import { assertWritable, closeDatabase, createDb, migrateToLatest, noteOwnJourna
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { checkSmtp, createMailer } from './mail/mailer.ts';
+import { trackConnections } from './services/connections.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
@@ -83,8 +84,9 @@ async function start(config: AppConfig, logger: Logger) {
     limits: await createLimitState(config, logger),
   };
   const app = await buildApp(ctx);
+  const connections = trackConnections(app.server, now);
   const address = await app.listen({ port: config.port, host: config.host });
-  return { ctx, app, mailer, address };
+  return { ctx, app, mailer, address, connections };
 }
 
 async function main(): Promise<void> {
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
     logger.fatal(fields, message);
     process.exit(1);
   }
-  const { ctx, app, mailer, address } = started;
+  const { ctx, app, mailer, address, connections } = started;
   const { db } = ctx;
   // before `frontdoor listening`, which ends a start that succeeds (docs/DEPLOYMENT.md)
   const warning = developmentWarning(config);
@@ -196,14 +198,18 @@ async function main(): Promise<void> {
     }
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
+      logger.error(connections.stillOpen(), 'shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     try {
       // close() stops accepting and resolves after in-flight requests have been answered; keep-alive
-      // connections that carried them become idle only afterwards, so keep closing idle ones
-      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      // connections that carried them become idle only afterwards, so keep closing idle ones, and
+      // those answered whose request is still arriving, which Node never counts idle
+      const reaper = setInterval(() => {
+        app.server.closeIdleConnections();
+        connections.closeAnswered();
+      }, 100);
       await app.close();
       clearInterval(reaper);
       await outboxStopped;
