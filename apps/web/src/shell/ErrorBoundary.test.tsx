@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { messages } from '@frontdoor/contract';
 import { reloadPage } from '../lib/reload.ts';
 import { renderWithProviders } from '../test/render.tsx';
@@ -30,8 +30,10 @@ describe('ErrorBoundary', () => {
     expect(isDownloadFailure('Failed to fetch dynamically imported module')).toBe(false);
   });
 
-  it('a page that did not download (the Wi-Fi dropped during a page change) says so, and loads again once the browser is back online', () => {
+  it('a page that did not download (the Wi-Fi dropped during a page change) says so, and loads again once the browser is back online', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // the server does not answer either
+    const probe = vi.spyOn(window, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
     renderWithProviders(
       <ErrorBoundary>
         <Failing error={failedDownload} />
@@ -39,8 +41,28 @@ describe('ErrorBoundary', () => {
     );
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.getByText(messages.networkError)).toBeInTheDocument();
+    await waitFor(() => expect(probe).toHaveBeenCalled());
     expect(reloadPage).not.toHaveBeenCalled();
     act(() => void window.dispatchEvent(new Event('online')));
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+  });
+
+  it("a page whose file is gone while the server answers (an old tab after an upgrade) loads again at once, for the new build's; once a minute at most, never a loop", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const probe = vi.spyOn(window, 'fetch').mockResolvedValue(new Response('<!doctype html>'));
+    const failing = (
+      <ErrorBoundary>
+        <Failing error={failedDownload} />
+      </ErrorBoundary>
+    );
+    const first = renderWithProviders(failing);
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
+    expect(probe).toHaveBeenCalledWith(window.location.href, { cache: 'no-store' });
+    first.unmount();
+    // the reloaded page failed again: the error page stays, with its words
+    renderWithProviders(failing);
+    expect(screen.getByText(messages.networkError)).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 

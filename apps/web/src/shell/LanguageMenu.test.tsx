@@ -8,6 +8,23 @@ import { applyDocumentLanguage } from '../lib/i18n/index.ts';
 import { ShellLayout } from './ShellLayout.tsx';
 import { STAMP_CLEARANCE_PX } from './EnvStamp.tsx';
 import styles from './Shell.module.css';
+import { messages } from '@frontdoor/contract';
+import { reloadPage } from '../lib/reload.ts';
+import type * as LoadModule from '../lib/i18n/load.ts';
+
+vi.mock('../lib/reload.ts', () => ({ reloadPage: vi.fn() }));
+// a language's texts that do not download when a test says so
+const catalogs = vi.hoisted(() => ({ fail: false }));
+vi.mock('../lib/i18n/load.ts', async (importOriginal) => {
+  const load = await importOriginal<typeof LoadModule>();
+  return {
+    ...load,
+    loadLanguage: (...args: Parameters<typeof load.loadLanguage>) =>
+      catalogs.fail
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module: /static/fr-0a1b2c.js'))
+        : load.loadLanguage(...args),
+  };
+});
 
 const routes: RouteObject[] = [
   { element: <ShellLayout />, children: [{ path: 'one', element: <h1>One</h1> }] },
@@ -20,6 +37,8 @@ beforeEach(() => {
 afterEach(() => {
   applyDocumentLanguage('en');
   vi.restoreAllMocks();
+  vi.mocked(reloadPage).mockClear();
+  catalogs.fail = false;
 });
 
 describe('language menu (issue 12)', () => {
@@ -31,6 +50,23 @@ describe('language menu (issue 12)', () => {
   ])('the trigger in %s is named by one catalog string, not by concatenation: %s', async (language, name) => {
     renderRoutes(routes, { path: '/one', language });
     expect(await screen.findByRole('button', { name })).toBeInTheDocument();
+  });
+
+  it("a language whose texts did not download is said, not silently ignored; with the server answering (an old tab after an upgrade) the page loads again for the new build's", async () => {
+    catalogs.fail = true;
+    const user = userEvent.setup();
+    const probe = vi.spyOn(window, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    renderRoutes(routes, { path: '/one' });
+    await user.click(await screen.findByRole('button', { name: 'Language: English' }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Français' }));
+    expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
+    expect(reloadPage).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Language: English' })).toBeInTheDocument();
+
+    probe.mockResolvedValue(new Response('<!doctype html>'));
+    await user.click(screen.getByRole('button', { name: 'Language: English' }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Français' }));
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
   });
 
   it('the language name is the text of the trigger and of every choice; flags are decoration', async () => {

@@ -2,9 +2,11 @@ import { Suspense, lazy, useState } from 'react';
 import type { TFunction } from '../lib/i18n/translator.ts';
 import { useTranslation } from '../lib/i18n/use-translation.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
+import { reloadForNewBuild } from '../lib/new-build.ts';
 import { useCurrentLanguage, useTranslationService } from '../lib/i18n/context.tsx';
 import type { LanguageOption } from '../lib/i18n/languages.ts';
 import { ChevronIcon, GlobeIcon } from '../ui/icons.tsx';
+import { useSnackBar } from '../ui/SnackBar.tsx';
 import { useIsMobile } from './use-is-mobile.ts';
 import styles from './Shell.module.css';
 
@@ -46,6 +48,8 @@ const LanguageMenuPopup = lazy(loadPopup);
  */
 export function LanguageMenu() {
   const { t } = useTranslation('common');
+  const { t: errorText } = useTranslation('errors');
+  const snackBar = useSnackBar();
   const service = useTranslationService();
   const current = useCurrentLanguage();
   const isMobile = useIsMobile();
@@ -54,6 +58,10 @@ export function LanguageMenu() {
   const [menus, setMenus] = useState<'none' | 'open' | 'loaded'>('none');
   // asked for by a key (a click with no pointer): the menu, arriving after it, focuses the chosen language
   const [byKey, setByKey] = useState(false);
+  // a language whose texts did not download: a new build replaced them (the page loads again), or the
+  // connection is down (said, instead of a choice that silently does nothing)
+  const languageNotLoaded = () =>
+    void reloadForNewBuild().then((reloaded) => reloaded || snackBar.show(errorText('networkError')));
   const options = service.languages();
   const selected = options.find((o) => o.param === current) ?? options[0];
   const trigger = (mobile: boolean, className = '') => (
@@ -87,7 +95,7 @@ export function LanguageMenu() {
         onOpened={() => setMenus('loaded')}
         options={options}
         current={current}
-        onChoose={(code) => void service.change(code)}
+        onChoose={(code) => void service.change(code).catch(languageNotLoaded)}
       />
     </Suspense>
   );
