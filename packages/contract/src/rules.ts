@@ -105,8 +105,9 @@ const halfWidth = (value: string): string =>
 /**
  * An address in its one spelling (normalizeEmail), or undefined where it has none. The local part
  * with full-width ASCII as ASCII (halfWidth), lower case and composed (NFC: `zoë` typed as e and a
- * combining diaeresis is one account); one that folds to a character the pattern refuses (`ａ（ｂ）`) is
- * refused, as a mail library would read the folded one. The
+ * combining diaeresis is one account); one that folds to a character the pattern refuses (`ａ（ｂ）`)
+ * keeps its full-width spelling, as before this rule, so an account made with it (which migration 020
+ * leaves as it was) is still found. The
  * domain as the mailer sends to it: its IDNA ASCII form by the WHATWG URL host parser (UTS46, as
  * nodemailer's url.domainToASCII and a browser's email field map it), so full-width letters are
  * ASCII, ignorable characters (variation selectors, U+034F, a soft hyphen) gone, `ſ` an s, upper
@@ -126,7 +127,9 @@ function spelled(value: string): string | undefined {
   ));
   try {
     const domain = new URL(`http://${email.slice(domainAt)}`).hostname;
-    const spelling = composed(halfWidth(email.slice(0, domainAt))) + domain;
+    const local = email.slice(0, domainAt);
+    const folded = composed(halfWidth(local)) + domain;
+    const spelling = pattern.test(folded) ? folded : composed(local) + domain;
     // what the parser gives back counts only for a typed domain of the pattern's shape: it cuts `x.org/y` to x.org
     const shaped = pattern.test(email) && pattern.test(spelling) && spelling.length <= EMAIL_MAX_LENGTH;
     if (shaped && punycodeDecodes(domain)) return spelling;
