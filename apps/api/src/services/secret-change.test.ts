@@ -31,9 +31,7 @@ describe.each(DIALECTS)('noteSecretChange ($dialect)', ({ dialect, skip }) => {
           .set({ revoked_at: t.clock.now() })
           .where('id', '=', revoked.id)
           .execute();
-        await t.db
-          .transaction()
-          .execute((trx) => issueCode(trx, OLD_SECRET, pupil.id, 'reset', t.clock.now()));
+        await t.db.transaction().execute((trx) => issueCode(trx, OLD_SECRET, pupil, 'reset', t.clock.now()));
 
         await start(NEW_SECRET);
         expect(lines).toEqual([
