@@ -86,6 +86,20 @@ export const claimInteractionAnswer = (db: Db, uid: string, now: number): Promis
   claimOnce(db, 'oidc_payloads', (row) => row.where('type', '=', 'Interaction').where('id', '=', uid), now);
 
 /**
+ * Gives a taken answer back where the request that took it left the interaction open (an address with
+ * a password account of its own: the person may pick another account at the provider, whose new
+ * answer must be taken, and a repeat must not wait for an end that never comes).
+ */
+export async function releaseInteractionAnswer(db: Db, uid: string): Promise<void> {
+  await db
+    .updateTable('oidc_payloads')
+    .set({ consumed_at: null })
+    .where('type', '=', 'Interaction')
+    .where('id', '=', uid)
+    .execute();
+}
+
+/**
  * Deletes the authorization server's rows of a deleted account (`user delete`), which would otherwise
  * stay until they expire: its grants, what each grant issued (codes, tokens), its sessions and
  * interactions. Each payload names the account as `"accountId":"<id>"` (upsert's JSON.stringify, no

@@ -17,7 +17,7 @@ import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { countSignIn } from '../services/metrics.ts';
 import { portalConfig } from '../services/portal-config.ts';
-import { claimInteractionAnswer } from './adapter.ts';
+import { claimInteractionAnswer, releaseInteractionAnswer } from './adapter.ts';
 import { postLoginPath } from './callback.ts';
 import { EmailHasAccountError, resolveUpstreamAccount } from './linked-identities.ts';
 import { isIdentityProvider } from './authorization-server.ts';
@@ -243,13 +243,16 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       );
       // not an audited guess (the provider said no, or did not answer), yet worth a graph
       countSignIn('federated', 'failure');
-      if (error instanceof EmailHasAccountError)
+      if (error instanceof EmailHasAccountError) {
+        // the interaction stays open: another account chosen at the provider is a new answer to take
+        await releaseInteractionAnswer(ctx.db, details.uid);
         // the address's owner signs in with its password (or chooses a new one) on the email page
         return refusePage(request, reply, 'accountExists', {
           status: 409,
           href: '/email',
           hint: 'useEmailInstead',
         });
+      }
       return endWithError(
         request,
         reply,

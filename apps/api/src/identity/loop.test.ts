@@ -758,6 +758,26 @@ function suite(dialect: Dialect, skip: boolean) {
       ).toEqual([]);
     });
 
+    it('after "an account exists", another Apple ID chosen in the same sign-in signs in at once: the answer taken first is given back', async () => {
+      const user = await addPasswordUser(h, 'apple-then-own@school.example');
+      const browser = h.browser();
+      const { authorizeUrl, state } = await startSignIn(h, browser, 'SignInWithApple', user.email);
+      const who = { email: user.email, first: 'School', last: 'Address' };
+      expect((await signInAtDevIdp(browser, authorizeUrl, 'SignInWithApple', who)).status).toBe(409);
+      // back to the provider in the same sign-in (its interaction still open), another Apple ID this time
+      const { id: uid } = await h.db
+        .selectFrom('oidc_payloads')
+        .select('id')
+        .where('type', '=', 'Interaction')
+        .where('payload', 'like', `%${state}%`)
+        .executeTakeFirstOrThrow();
+      const other = { email: 'own-apple-id@privaterelay.appleid.com', first: 'Own', last: 'Apple' };
+      const end = await signInAtDevIdp(browser, `/oidc/interaction/${uid}`, 'SignInWithApple', other);
+      expect(end.url.pathname).toMatch(/^\/post-login\//);
+      const signedIn = await sessionUser(h, browser);
+      expect((await findUserById(h.db, signedIn ?? ''))?.email).toBe(other.email);
+    });
+
     it("a password set by mailed code unlinks every provider: an Apple ID that once verified a school's recycled address keeps no way into its new holder's account; Google links again", async () => {
       const email = 'recycled@school.example';
       // a former holder of the address signs in with Apple first: the account gets the address
