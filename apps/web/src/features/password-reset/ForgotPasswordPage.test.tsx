@@ -46,6 +46,13 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     expect(document.body).not.toHaveTextContent(/evil\.example/);
   });
 
+  it('an address whose spaces are invisible fillers (a sentence that passes as one address) is as none too', async () => {
+    const filled = 'Your\u3164account\u3164is\u3164locked.\u3164Call\u3164555-0100@evil.example';
+    renderRoute(`/forgot-password?email=${encodeURIComponent(filled)}`, { shell: false });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/email$/));
+    expect(document.body).not.toHaveTextContent(/evil\.example/);
+  });
+
   it("asks to check the email and enter the code; the code goes on to /password-reset?email in the navigation's state, never in the address a shared device's history keeps", async () => {
     let sent: unknown;
     server.use(
