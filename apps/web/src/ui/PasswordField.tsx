@@ -73,7 +73,7 @@ export function PasswordField({
         </button>
       </div>
       {/* there before it speaks: a live region added with its text is not read */}
-      <p className={styles.hint} id={capsId} aria-live="polite">
+      <p className={`${styles.hint} ${styles.live}`} id={capsId} aria-live="polite">
         {capsLock && t('caps_lock_on')}
       </p>
     </FieldFrame>
