@@ -650,25 +650,15 @@ export async function resetPassword(
     throw resetFailure(400, 'expiredCode', 'ExpiredCodeException');
   }
   await audit(ctx, { event: 'password.reset', userId: user.id, address: input.address });
-  if (wasLocked)
-    await audit(ctx, {
-      event: 'account.unlocked',
+  // what the reset did besides, each said as done by it
+  const byReset = (event: AuditEvent['event'], detail: Record<string, unknown> = {}) =>
+    audit(ctx, {
+      event,
       userId: user.id,
       address: input.address,
-      detail: { by: 'password-reset' },
+      detail: { ...detail, by: 'password-reset' },
     });
-  for (const { provider } of unlinked)
-    await audit(ctx, {
-      event: 'identity.unlinked',
-      userId: user.id,
-      address: input.address,
-      detail: { provider, by: 'password-reset' },
-    });
-  if (confirmedElsewhere)
-    await audit(ctx, {
-      event: 'account.confirmed-elsewhere',
-      userId: user.id,
-      address: input.address,
-      detail: { by: 'password-reset' },
-    });
+  if (wasLocked) await byReset('account.unlocked');
+  for (const { provider } of unlinked) await byReset('identity.unlinked', { provider });
+  if (confirmedElsewhere) await byReset('account.confirmed-elsewhere');
 }
