@@ -40,6 +40,7 @@ import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
+import { SECRET_FINGERPRINT_KEY, secretFingerprint } from '../services/secret-change.ts';
 import { replaceSession } from '../services/sessions.ts';
 import { databaseLocation } from '../startup-failure.ts';
 import { TEST_DATABASE_URL } from '../../test/test-db.ts';
@@ -858,6 +859,39 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect((await runAdminCommand({ ...t.ctx, config: https }, positionals, values)).notes).toEqual([
         'http://math.school.test is http, the portal https: another site, whose pages never carry the session cookie, so they cannot read auth/sig; serve the product over https (docs/identity.md, "Integrating a product")',
       ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    "access-code create refuses to run with another SECRET than the server's last start: its code would fail there",
+    async () => {
+      await seedServiceProvider(t, 'secret-sp');
+      await seedUser(t, { email: 'secret-pupil@cli.test' });
+      const fingerprint = async (secret: string) => {
+        await t.db.deleteFrom('identity_keys').where('name', '=', SECRET_FINGERPRINT_KEY).execute();
+        await t.db
+          .insertInto('identity_keys')
+          .values({
+            name: SECRET_FINGERPRINT_KEY,
+            material: JSON.stringify(secretFingerprint(secret)),
+            created_at: t.clock.now(),
+          })
+          .execute();
+      };
+      const create = () =>
+        run('access-code', 'create', '--sp', 'secret-sp', '--email', 'secret-pupil@cli.test');
+      const codes = async () =>
+        (await t.db.selectFrom('access_codes').select('id').where('sp_id', '=', 'secret-sp').execute())
+          .length;
+      // the server last started with another SECRET (a shell without its .env)
+      await fingerprint('the-server-s-own-secret-of-at-least-32-characters');
+      await expect(create()).rejects.toThrow(/SECRET is not the one the server last started with/);
+      expect(await codes()).toBe(0);
+      // with the server's own it makes the code
+      await fingerprint(t.ctx.config.secret);
+      expect(await create()).toMatchObject({ code: expect.stringMatching(/^\d{6}$/) });
+      expect(await codes()).toBe(1);
+      await t.db.deleteFrom('identity_keys').where('name', '=', SECRET_FINGERPRINT_KEY).execute();
     },
   );
 

@@ -45,6 +45,7 @@ import { retryFailed } from '../services/outbox.ts';
 import { MAIL_LANGUAGES, type MailLanguage } from '../mail/render.ts';
 import { passwordRefusal } from '../services/password-policy.ts';
 import { pruneExpired } from '../services/pruning.ts';
+import { isServersSecret } from '../services/secret-change.ts';
 import { PRODUCT_KEY_PUBLISH_AHEAD_MS, productKeys } from '../services/product-keys.ts';
 import { isNewDatabase } from '../db/index.ts';
 import { copyToPostgres, copyUsageProblem } from './db-copy.ts';
@@ -611,6 +612,11 @@ async function execute(
       if (isAdministrator(student))
         throw new UsageError(`${student.email} is an administrator: an access code never signs one in`);
       const ttlDays = positiveInteger(values, 'ttl-days');
+      // a code is stored keyed by SECRET: made under another, every pupil's try fails on the server
+      if (!(await isServersSecret(ctx)))
+        throw new Error(
+          "SECRET is not the one the server last started with: a code made with it would fail on the server as a wrong code. Run the command with the server's SECRET (its .env)",
+        );
       const created = await createAccessCode(ctx, { spId, userId: student.id, ttlDays });
       return { code: created.code, id: created.id, expiresAt: new Date(created.expiresAt).toISOString() };
     }

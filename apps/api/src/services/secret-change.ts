@@ -13,6 +13,25 @@ export const SECRET_FINGERPRINT_KEY = 'secret-fingerprint';
 export const secretFingerprint = (secret: string): string =>
   createHmac('sha256', secret).update('frontdoor: which SECRET the codes are keyed by').digest('base64url');
 
+/** The stored fingerprint's row value (JSON), or undefined before any start recorded one. */
+const storedFingerprint = async (db: AppContext['db']): Promise<string | undefined> =>
+  (
+    await db
+      .selectFrom('identity_keys')
+      .select('material')
+      .where('name', '=', SECRET_FINGERPRINT_KEY)
+      .executeTakeFirst()
+  )?.material;
+
+/**
+ * Whether SECRET is the one the server's last start ran with (yes when none is recorded yet): the
+ * admin CLI run with another (a shell without the server's .env) would make codes that fail on it.
+ */
+export async function isServersSecret(ctx: Pick<AppContext, 'db' | 'config'>): Promise<boolean> {
+  const stored = await storedFingerprint(ctx.db);
+  return stored === undefined || JSON.parse(stored) === secretFingerprint(ctx.config.secret);
+}
+
 /**
  * At each start, before listening: access codes and mailed codes are stored keyed by SECRET, so a new
  * one (a fresh .env at an upgrade, a typo) makes every live code fail as a wrong guess, and a class
@@ -28,12 +47,8 @@ export async function noteSecretChange(
   const { db, logger } = ctx;
   const now = ctx.now();
   const fingerprint = secretFingerprint(ctx.config.secret);
-  const stored = await db
-    .selectFrom('identity_keys')
-    .select('material')
-    .where('name', '=', SECRET_FINGERPRINT_KEY)
-    .executeTakeFirst();
-  if (!stored) {
+  const stored = await storedFingerprint(db);
+  if (stored === undefined) {
     // a new database, or the first start of a release that records it: nothing to compare with
     await db
       .insertInto('identity_keys')
@@ -42,12 +57,12 @@ export async function noteSecretChange(
       .execute();
     return;
   }
-  if (JSON.parse(stored.material) === fingerprint) return;
+  if (JSON.parse(stored) === fingerprint) return;
   const replaced = await db
     .updateTable('identity_keys')
     .set({ material: JSON.stringify(fingerprint), created_at: now })
     .where('name', '=', SECRET_FINGERPRINT_KEY)
-    .where('material', '=', stored.material)
+    .where('material', '=', stored)
     .executeTakeFirst();
   if (Number(replaced.numUpdatedRows) === 0) return;
   const access = await liveCodes(db, now)
