@@ -117,7 +117,11 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
    * for `temporarily_unavailable` (try again), messages.upstreamRefused for `access_denied`.
    */
   const endWithError = (request: UidRequest, reply: FastifyReply, details: Interaction, error: string) =>
-    finish(request, reply, details, { error, error_description: messages.upstreamFailed });
+    finish(request, reply, details, {
+      error,
+      // what the callback's page will say: a refusal does not ask to try again
+      error_description: error === 'access_denied' ? messages.upstreamRefused : messages.upstreamFailed,
+    });
 
   /**
    * A repeat of an upstream answer another request took (the same /federated URL again: a retry after

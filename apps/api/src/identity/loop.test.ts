@@ -687,6 +687,8 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(end.status).toBe(400);
       // the person said no: nothing broke, so the page does not ask to try again
       expect(end.body).toContain(escapeHtml(messages.upstreamRefused));
+      // nor does the address it ends at
+      expect(end.url.searchParams.get('error_description')).toBe(messages.upstreamRefused);
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
       // /metrics counts it (services/metrics.ts)
       expect(await federatedFailures()).toBe(failuresBefore + 1);
