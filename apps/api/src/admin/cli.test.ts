@@ -202,7 +202,13 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         (await t.client().get(`/api/devportal/getInviteEmail/${String(invite)}`)).json().payload.email,
       ).toBe('invitee@cli.test');
       const { messages } = await run('mailbox', 'list', '--to', 'invitee@cli.test');
-      expect(JSON.stringify(messages)).toContain(`http://localhost:8080/invite/${String(invite)}`);
+      // no --language: the page opens in the browser's language, not pinned to the mail's English
+      expect(JSON.stringify(messages)).toContain(`http://localhost:8080/invite/${String(invite)}\\n`);
+      expect(JSON.stringify(messages)).not.toContain('locale=');
+      // a region tag is its language
+      await run('invite', 'create', '--email', 'brazil@cli.test', '--language', 'pt-BR');
+      const brazil = await run('mailbox', 'list', '--to', 'brazil@cli.test');
+      expect(JSON.stringify(brazil.messages)).toContain('?locale=pt');
       // a language the mails are not written in was mailed in English without a word
       await expect(run('invite', 'create', '--email', 'other@cli.test', '--language', 'xx')).rejects.toThrow(
         '--language must be one of en, es, fr, pt, zh, ar, de, got xx',

@@ -122,7 +122,8 @@ export const COMMANDS: Record<
   },
   'invite create': {
     usage: '--email <e> [--language <lang>]',
-    summary: 'Creates an invitation and mails its link /invite/<code> → {code}.',
+    summary:
+      "Creates an invitation and mails its link /invite/<code> → {code}. --language: the mail's and its page's (en, es, fr, pt, zh, ar, de; a region tag such as pt-BR is its language); without it the mail is in English and its page in the browser's language.",
   },
   'access-code create': {
     usage: '--sp <sp_id> --email <student email> [--ttl-days <days>]',
@@ -274,7 +275,9 @@ const email = (values: Values, name: 'email' | 'admin' | 'as' = 'email'): string
 function mailLanguage(values: Values): MailLanguage | undefined {
   const value = values.language;
   if (value === undefined) return undefined;
-  if (Object.hasOwn(MAIL_LANGUAGES, value)) return value as MailLanguage;
+  // a region tag (pt-BR, zh-Hans) is its language, as the pages take it
+  const language = value.toLowerCase().split('-')[0] ?? '';
+  if (Object.hasOwn(MAIL_LANGUAGES, language)) return language as MailLanguage;
   throw new UsageError(`--language must be one of ${Object.keys(MAIL_LANGUAGES).join(', ')}, got ${value}`);
 }
 

@@ -40,6 +40,10 @@ describe('mail templates', () => {
     expect(mailLink(site.publicUrl, { kind: 'invite', code: 'inv/1' }, 'en')).toBe(
       'https://portal.test/invite/inv%2F1?locale=en',
     );
+    // an invite nobody chose a language for: its page takes the browser's
+    expect(mailLink(site.publicUrl, { kind: 'invite', code: 'c', browserLanguage: true }, 'en')).toBe(
+      'https://portal.test/invite/c',
+    );
     expect(mailLink(site.publicUrl, { kind: 'locked' }, 'zh')).toBe('https://portal.test/email?locale=zh');
   });
 

@@ -26,7 +26,11 @@ export function pickLanguage(...candidates: (string | null | undefined)[]): Mail
 export type MailKind =
   | { kind: 'verify'; code: string; email: string }
   | { kind: 'reset'; code: string; email: string }
-  | { kind: 'invite'; code: string }
+  /**
+   * browserLanguage: nobody chose the mail's language (an operator's invite without --language), so
+   * its link leaves the page to the browser's instead of pinning the mail's English.
+   */
+  | { kind: 'invite'; code: string; browserLanguage?: true }
   | { kind: 'locked' };
 
 export interface MailRecipient {
@@ -51,7 +55,7 @@ export function mailLink(publicUrl: string, mail: MailKind, language: MailLangua
     case 'reset':
       return `${publicUrl}/forgot-password${query({ email: mail.email })}`;
     case 'invite':
-      return `${publicUrl}/invite/${encodeURIComponent(mail.code)}${query({})}`;
+      return `${publicUrl}/invite/${encodeURIComponent(mail.code)}${mail.browserLanguage ? '' : query({})}`;
     case 'locked':
       return `${publicUrl}/email${query({})}`;
   }

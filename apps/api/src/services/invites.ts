@@ -3,11 +3,14 @@ import type { AppContext } from '../context.ts';
 import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
 
-/** Creates an invitation for an address and mails its link (/invite/<code>): one transaction. */
+/**
+ * Creates an invitation for an address and mails its link (/invite/<code>): one transaction. Without
+ * a language the mail is in English and its page in the browser's language.
+ */
 export async function createInvite(
   ctx: Pick<AppContext, 'db' | 'config' | 'outbox' | 'now'>,
   email: string,
-  language = 'en',
+  language?: string,
 ): Promise<string> {
   const code = randomToken(18);
   const now = ctx.now();
@@ -16,7 +19,12 @@ export async function createInvite(
       .insertInto('invites')
       .values({ code, email, created_at: now, expires_at: now + INVITE_TTL_MS, used_at: null })
       .execute();
-    await queueAccountMail(trx, ctx, { email, first: '', language }, { kind: 'invite', code });
+    await queueAccountMail(
+      trx,
+      ctx,
+      { email, first: '', language: language ?? 'en' },
+      { kind: 'invite', code, ...(language === undefined && { browserLanguage: true }) },
+    );
   });
   ctx.outbox.notify();
   return code;
