@@ -14,9 +14,9 @@ export const zh: MailTexts = {
   reset: {
     subject: '重置您的密码',
     intro: '我们收到了重置您账户密码的请求。',
-    codeLabel: '您的密码重置码是',
+    codeLabel: '您的重置验证码是',
     action: '设置新密码',
-    expiry: '重置码在 1 小时内有效。',
+    expiry: '重置验证码在 1 小时内有效。',
   },
   invite: {
     subject: (p) => `邀请您加入 ${p}`,
