@@ -1148,9 +1148,13 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
     it('the address failure ceiling filled by guesses still being checked (a success among them, or another instance): the first refusal writes the line, once', async () => {
       const log = await logged({ LIMIT_ADDRESS_FAILURES_PER_HOUR: '5' });
       for (let i = 0; i < 5; i++) await reserveAddressGuess(log.t.ctx, SCHOOL);
-      const statuses: number[] = [];
-      for (const i of [1, 2, 3])
-        statuses.push((await login(log.t, SCHOOL, `held${i}@school.test`, 'Wrong-Passw0rd!')).status);
+      // at once: each waits ADDRESS_CHECKS_WAIT_MS for the places held, then is refused, and of the
+      // refusals at the same moment one writes the line
+      const statuses = await Promise.all(
+        [1, 2, 3].map(
+          async (i) => (await login(log.t, SCHOOL, `held${i}@school.test`, 'Wrong-Passw0rd!')).status,
+        ),
+      );
       expect(statuses).toEqual([429, 429, 429]);
       expect(log.reached()).toEqual([
         expect.objectContaining({
