@@ -61,7 +61,7 @@ async function findAccount(db: Db, sub: string): Promise<Account | undefined> {
 
 /**
  * The portal's OAuth 2.0 / OpenID Connect authorization server (oidc-provider): registered
- * clients only, exact redirect_uri, PKCE S256 always, single-use 60-second codes, no refresh
+ * clients only, exact redirect_uri, codes in the query only, PKCE S256 always, single-use 60-second codes, no refresh
  * tokens, and identity_provider / idp_identifier as extra authorization parameters.
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
@@ -78,6 +78,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         redirect_uris: [portalClient.redirectUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
+        // its callback (GET api/auth/callback) reads a query: a code sent in a fragment or a form post
+        // would end a sign-in on a dead end, with the code left in the address or the history
+        response_modes: ['query'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],

@@ -178,6 +178,24 @@ describe('the authorization server', () => {
   });
 });
 
+describe('the authorization server answers its one client the one way its callback reads', () => {
+  it.each(['fragment', 'form_post'])(
+    'refuses response_mode=%s before any sign-in starts: the callback reads a query only',
+    async (mode) => {
+      const t = await createTestApp('sqlite');
+      try {
+        const res = await t.app.inject({ url: portalAuthorizeUrl(t, { response_mode: mode }) });
+        expect(res.headers.location ?? '').not.toMatch(/^\/oidc\/interaction\//);
+        expect(`${res.headers.location ?? ''}${res.body}`).toMatch(/response_mode/);
+        const query = await t.app.inject({ url: portalAuthorizeUrl(t, { response_mode: 'query' }) });
+        expect(query.headers.location).toMatch(/^\/oidc\/interaction\//);
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
+
 describe('the authorization server behind a TLS proxy (PUBLIC_URL https)', () => {
   const PUBLIC_URL = 'https://login.example.test';
   const endpointsOf = (document: string) => {
