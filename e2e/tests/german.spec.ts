@@ -76,4 +76,12 @@ test.describe('German, the seventh bundled language (issue 12)', () => {
     await expect(page.getByText(en.signup.first_label, { exact: true })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page, 'create-account-errors-de');
   });
+
+  test("a later page's own contract messages come in German with the page (its catalogs' second part)", async ({
+    page,
+  }) => {
+    await page.goto('/validate?locale=de&email=schueler%40school.example');
+    await expect(page.getByText(de.errors.verifyCodeParamMissing).first()).toBeVisible();
+    await expect(page.getByText('verifyCodeParamMissing')).toHaveCount(0);
+  });
 });

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../lib/i18n/use-later-translation.ts';
 import styles from './Controls.module.css';
 
 export interface PaginatorProps {
@@ -28,7 +28,7 @@ export function Paginator({
   onPageChange,
   onPageSizeChange,
 }: PaginatorProps) {
-  const { t } = useTranslation('common');
+  const { t } = useLaterTranslation('kit');
   const selectId = useId();
   const { from, to } = pageRange(page, pageSize, total);
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);

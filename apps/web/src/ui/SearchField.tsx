@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../lib/i18n/use-later-translation.ts';
 import { SEARCH_SHORTCUT_KEY } from '@frontdoor/contract';
 import { SearchIcon } from './icons.tsx';
 import styles from './Controls.module.css';
@@ -20,7 +20,7 @@ export const isSearchShortcut = (
 
 /** A search input in a search landmark; ctrl/cmd+K anywhere on the page focuses it. */
 export function SearchField({ value, onChange, placeholder, label }: SearchFieldProps) {
-  const { t } = useTranslation('common');
+  const { t } = useLaterTranslation('kit');
   const ref = useRef<HTMLInputElement>(null);
   const id = useId();
   useEffect(() => {

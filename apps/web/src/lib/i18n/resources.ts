@@ -1,6 +1,8 @@
 import { featureCatalogs } from '../../features/locales.ts';
 import * as common from './catalogs/common.ts';
+import * as kit from './catalogs/kit.ts';
 import * as errors from '@frontdoor/contract/message-catalogs';
+import type { MessageCode } from '@frontdoor/contract';
 import { BUNDLED_LANGUAGES } from './languages.ts';
 import type { BundledLanguage } from './languages.ts';
 
@@ -8,13 +10,15 @@ import type { BundledLanguage } from './languages.ts';
 export type NamespaceCatalogs = Record<BundledLanguage, Record<string, string>>;
 
 /**
- * The catalog registry (build-time and tests: the app loads one language's chunk, load.ts). 'common' (shell and UI kit) and 'errors' (contract messages by code) live
- * here; every feature namespace comes from src/features/locales.ts (`featureCatalogs`): a feature
+ * The catalog registry (build-time and tests: the app loads one language's chunk, load.ts). 'common'
+ * (shell and UI kit), 'kit' (the UI kit's widgets no first page shows) and 'errors' (contract messages
+ * by code) live here; every feature namespace comes from src/features/locales.ts (`featureCatalogs`): a feature
  * adds its folder's locales.ts there and it is registered for every language.
  */
 export const namespaces: Record<string, NamespaceCatalogs> = {
   common,
   errors,
+  kit,
   ...(featureCatalogs as Record<string, NamespaceCatalogs>),
 };
 
@@ -24,12 +28,56 @@ export const namespaces: Record<string, NamespaceCatalogs> = {
  * `useLaterTranslation` when such a page first shows, so the first load carries only the texts of
  * the four pages a sign-in starts on, the shell and the errors.
  */
-export const LATER_NAMESPACES = ['passwordReset', 'postLogin', 'signIn', 'validate', 'verification'] as const;
+export const LATER_NAMESPACES = [
+  'kit',
+  'passwordReset',
+  'postLogin',
+  'signIn',
+  'validate',
+  'verification',
+] as const;
 export type LaterNamespace = (typeof LATER_NAMESPACES)[number];
 
 /** One language's catalogs: namespace → key → text. */
 export type LanguageCatalogs = Record<string, Record<string, string>>;
 export type Resources = Record<BundledLanguage, LanguageCatalogs>;
+
+/**
+ * The contract messages only those later pages show (a mailed code's refusals, the validate link's
+ * and the reset's words): their texts travel in the later part with the pages' own, as each of these
+ * pages waits for that part before it shows (`useLaterTranslation`). The server answers four of them
+ * (`expiredCode`, `attemptLimit`, `invalidVerificationCode`, `userAlreadyConfirmed`) to the calls
+ * with a mailed code, which only these pages make; catalogs.test.ts holds the pages to the list.
+ */
+export const LATER_MESSAGE_CODES = [
+  'verifyEmailParamMissing',
+  'verifyCodeParamMissing',
+  'verifyPageFailure',
+  'verifyPageSuccess',
+  'codeRequired',
+  'invalidVerificationCode',
+  'invalidCodeRequestAgain',
+  'requestNewVerificationCode',
+  'expiredCode',
+  'attemptLimit',
+  'userAlreadyConfirmed',
+  'passwordResetCodeSentPopup',
+  'resetResendSuccess',
+] as const satisfies readonly MessageCode[];
+
+const isLater = (namespace: string, key: string): boolean =>
+  (LATER_NAMESPACES as readonly string[]).includes(namespace) ||
+  (namespace === 'errors' && (LATER_MESSAGE_CODES as readonly string[]).includes(key));
+
+/** One part of a language's catalogs: the first pages' texts, or the later pages' (`later`). */
+export function partOf(catalogs: LanguageCatalogs, later: boolean): LanguageCatalogs {
+  const part: LanguageCatalogs = {};
+  for (const [namespace, texts] of Object.entries(catalogs)) {
+    const kept = Object.entries(texts).filter(([key]) => isLater(namespace, key) === later);
+    if (kept.length) part[namespace] = Object.fromEntries(kept);
+  }
+  return part;
+}
 
 export function buildResources(): Resources {
   const resources = {} as Resources;
