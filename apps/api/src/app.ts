@@ -209,7 +209,7 @@ function errorHandler(ctx: AppContext) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined)
         reply.header('retry-after', retryAfterSeconds(error.retryAfterMs));
-      return sendError(reply, error.statusCode, error.code, error.message, error.spName);
+      return sendError(reply, error.statusCode, error.code, error.message, error.extras);
     }
     // a path no file can have (`//`, `/./`, a NUL), refused by @fastify/static: as any unknown path,
     // the login page for a browser (§2), else 404

@@ -24,8 +24,15 @@ export const errorEnvelopeSchema = lazySchema(() =>
     code: z.optional(z.string()),
     /** The product a refusal names (accessCodeWrongProviderPrefix): the SPA says it in the page's language. */
     sp_name: z.optional(z.string()),
+    /**
+     * A resend refused while the code mailed before is on its way (resendCooldown, mailDelayed): which
+     * code that is, so the page also offers the way to where it is typed.
+     */
+    pending: z.optional(resendResultSchema),
   }),
 );
+/** What an error answer may carry beside its code and msg. */
+export type ErrorExtras = Pick<ErrorEnvelope, 'sp_name' | 'pending'>;
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export const successEnvelope = <T extends z.ZodMiniType>(payload: T) =>

@@ -24,7 +24,7 @@ import { refusePage } from '../identity/pages.ts';
  */
 async function cookieFailure(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, error: ApiError) {
   if (!(request.headers.accept ?? '').includes('text/html'))
-    return sendError(reply, error.statusCode, error.code, error.message);
+    return sendError(reply, error.statusCode, error.code, error.message, error.extras);
   const { token } = request.query as { token?: unknown };
   // a live request: the class-code page opens it again (past its hour it would refuse it too)
   const live =

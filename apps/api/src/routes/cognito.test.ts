@@ -617,7 +617,13 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
           delayed.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
           const res = await resend();
           expect(res.statusCode).toBe(409);
-          expect(res.json()).toEqual({ status: 'error', code: 'mailDelayed', msg: messages.mailDelayed });
+          // with the code on its way, so the page offers where to type it
+          expect(res.json()).toEqual({
+            status: 'error',
+            code: 'mailDelayed',
+            msg: messages.mailDelayed,
+            pending: 'verify_email',
+          });
           expect(await delayed.ctx.outbox.drain()).toBe(0);
         }
         expect(await attempts()).toBe(7);
@@ -667,12 +673,22 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       t.clock.advance(10_000);
       const soon = await t.client().get('/api/cognito/resend_verification/resend-twice@school.test');
       expect(soon.statusCode).toBe(429);
-      expect(soon.json()).toMatchObject({ code: 'resendCooldown', msg: messages.resendCooldown });
+      expect(soon.json()).toEqual({
+        status: 'error',
+        code: 'resendCooldown',
+        msg: messages.resendCooldown,
+        pending: 'verify_email',
+      });
       expect(soon.headers['retry-after']).toBe(String(RESEND_COOLDOWN_SECONDS - 10));
       t.clock.advance((RESEND_COOLDOWN_SECONDS - 10) * 1000);
       expect(
         (await t.client().get('/api/cognito/resend_verification/resend-twice@school.test')).statusCode,
       ).toBe(200);
+      // an account with no password yet is mailed a reset code: the refusal names that one
+      await seedUser(t, { email: 'resend-no-password@school.test', password: null });
+      await t.client().get('/api/cognito/resend_verification/resend-no-password@school.test');
+      const again = await t.client().get('/api/cognito/resend_verification/resend-no-password@school.test');
+      expect(again.json()).toMatchObject({ code: 'resendCooldown', pending: 'password_reset' });
     });
 
     it('a burst of resends sent at once (from several addresses) mails one code: each request sees the codes issued before it', async () => {

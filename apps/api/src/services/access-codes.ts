@@ -445,6 +445,6 @@ async function lookUpGuess(
   // and tell a guesser whose code it found)
   const name = (await findServiceProvider(ctx.db, input.spId))?.name ?? input.spId;
   const refusal = new ApiError(400, 'accessCodeWrongProviderPrefix', wrongProviderMessage(name));
-  refusal.spName = name;
+  refusal.extras = { sp_name: name };
   throw refusal;
 }

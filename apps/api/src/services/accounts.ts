@@ -17,7 +17,7 @@ import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { newMessageId, type MailMessage } from '../mail/mailer.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
-import { ApiError, type FailureStatus } from './http.ts';
+import { ApiError, isApiError, type FailureStatus } from './http.ts';
 import {
   checkCode,
   consumeCode,
@@ -258,7 +258,7 @@ export async function resendCode(
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw new ApiError(404, 'userNotFound');
   // a confirmed account answers 409 userAlreadyConfirmed whatever became of its mail (a lock mail refused)
-  resendPurpose(user);
+  const pending = resendResultOf(resendPurpose(user));
   // a mistyped address: saying so beats a code that never comes; after a while a new one is tried
   // again, so a relay that refused every mail for an hour locks nobody out once it is mended
   if (await latestMailRefused(ctx.db, user.id, ctx.now() - MAIL_REFUSED_HOLD_MS))
@@ -267,12 +267,30 @@ export async function resendCode(
   // good and comes when mail goes again; a new code would only queue behind it, so it is tried now
   if (await retryDelayedCodeMail(ctx.db, user.id, ctx.now())) {
     ctx.outbox.notify();
-    throw new ApiError(409, 'mailDelayed');
+    throw withPending(new ApiError(409, 'mailDelayed'), pending);
   }
-  const purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
+  let purpose: CodePurpose | null;
+  try {
+    purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
+  } catch (error) {
+    throw isApiError(error) && error.code === 'resendCooldown' ? withPending(error, pending) : error;
+  }
   // none mailed while the cooldown rejects: the account was deleted meanwhile
   if (!purpose) throw new ApiError(404, 'userNotFound');
-  return purpose === 'verify' ? 'verify_email' : 'password_reset';
+  return resendResultOf(purpose);
+}
+
+const resendResultOf = (purpose: CodePurpose): ResendResult =>
+  purpose === 'verify' ? 'verify_email' : 'password_reset';
+
+/**
+ * A resend refused while the code mailed before is still good (sent moments ago, or its mail
+ * delayed): the answer names that code, so the page offers the way to where it is typed instead of
+ * leaving the person with a code and no field for it.
+ */
+function withPending(refusal: ApiError, pending: ResendResult): ApiError {
+  refusal.extras = { pending };
+  return refusal;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { issueCode, messages, type MessageCode } from '@frontdoor/contract';
+import { issueCode, messages, type ErrorExtras, type MessageCode } from '@frontdoor/contract';
 import type { FastifyReply } from 'fastify';
 import type * as z from 'zod/mini';
 
@@ -18,8 +18,8 @@ export class ApiError extends Error {
   readonly code: MessageCode;
   /** Sent as Retry-After (whole seconds) with a 429 or 503: when trying again can succeed. */
   readonly retryAfterMs: number | undefined;
-  /** The product the refusal names, sent as sp_name (errorEnvelopeSchema). */
-  spName: string | undefined;
+  /** What the answer carries beside code and msg: the product a refusal names, the code on its way (errorEnvelopeSchema). */
+  extras: ErrorExtras = {};
   constructor(statusCode: FailureStatus, code: MessageCode, msg?: string);
   constructor(statusCode: RefusalStatus, code: MessageCode, msg: string | undefined, retryAfterMs: number);
   constructor(
@@ -46,11 +46,11 @@ export interface SuccessEnvelope<T> {
 export const ok = <T>(payload: T, msg?: string): SuccessEnvelope<T> =>
   msg === undefined ? { status: 'success', payload } : { status: 'success', payload, msg };
 
-export const errorBody = (code: MessageCode, msg: string = messages[code], spName?: string) => ({
+export const errorBody = (code: MessageCode, msg: string = messages[code], extras: ErrorExtras = {}) => ({
   status: 'error' as const,
   msg,
   code,
-  ...(spName === undefined ? {} : { sp_name: spName }),
+  ...extras,
 });
 
 /** The code of each error answer, for its request's log line (services/logger.ts RequestLog). */
@@ -80,8 +80,8 @@ export function sendError(
   status: number,
   code: MessageCode,
   msg?: string,
-  spName?: string,
+  extras?: ErrorExtras,
 ) {
   noteAnsweredCode(reply, code);
-  return reply.code(status).send(errorBody(code, msg, spName));
+  return reply.code(status).send(errorBody(code, msg, extras));
 }

@@ -5,7 +5,7 @@ import {
   REQUEST_ID_HEADER,
   errorEnvelopeSchema,
 } from '@frontdoor/contract';
-import type { PortalConfig } from '@frontdoor/contract';
+import type { ErrorExtras, PortalConfig } from '@frontdoor/contract';
 import type * as z from 'zod/mini';
 
 /**
@@ -26,14 +26,14 @@ export class ApiError extends Error {
   readonly msg: string | undefined;
   /** The answer's x-request-id: the server's log lines of this request carry it as reqId. */
   readonly requestId: string | undefined;
-  /** The product the refusal names (sp_name). */
-  readonly spName: string | undefined;
+  /** What the answer carried beside code and msg: the product a refusal names, a code on its way. */
+  readonly extras: ErrorExtras;
   constructor(
     httpStatus: number,
     code: string | undefined,
     msg: string | undefined,
     requestId?: string,
-    spName?: string,
+    extras: ErrorExtras = {},
   ) {
     super(msg ?? `HTTP ${httpStatus}`);
     this.name = 'ApiError';
@@ -41,7 +41,7 @@ export class ApiError extends Error {
     this.code = code;
     this.msg = msg;
     this.requestId = requestId;
-    this.spName = spName;
+    this.extras = extras;
   }
 }
 
@@ -193,14 +193,14 @@ export async function apiRequest<S extends z.ZodMiniType>(
     httpStatus: number,
     code: string | undefined,
     msg: string | undefined,
-    spName?: string,
+    extras?: ErrorExtras,
   ): ApiError => {
     try {
       failedCallListener?.({ method, path, httpStatus, code, requestId });
     } catch {
       // error reporting never turns into a failure of its own
     }
-    return new ApiError(httpStatus, code, msg, requestId, spName);
+    return new ApiError(httpStatus, code, msg, requestId, extras);
   };
   let json: unknown;
   try {
@@ -212,12 +212,9 @@ export async function apiRequest<S extends z.ZodMiniType>(
   }
   const failure = errorEnvelopeSchema.safeParse(json);
   if (!response.ok || failure.success) {
-    throw failed(
-      response.ok ? 400 : response.status,
-      failure.success ? failure.data.code : undefined,
-      failure.success ? failure.data.msg : undefined,
-      failure.success ? failure.data.sp_name : undefined,
-    );
+    if (!failure.success) throw failed(response.status, undefined, undefined);
+    const { code, msg, sp_name, pending } = failure.data;
+    throw failed(response.ok ? 400 : response.status, code, msg, { sp_name, pending });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw failed(response.status, undefined, undefined);

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { HttpResponse, http } from 'msw';
 import { apiPaths, messages } from '@frontdoor/contract';
-import type { MessageCode } from '@frontdoor/contract';
+import type { ErrorExtras, MessageCode } from '@frontdoor/contract';
 import { testConfig } from './config.ts';
 
 /** Absolute URL of an API path under the test config's apiUrl. */
@@ -27,7 +27,11 @@ export const signedInSession = {
 
 export const ok = (payload: unknown, msg?: string) => HttpResponse.json({ status: 'success', payload, msg });
 
-export const fail = (status: number, code: MessageCode, msg: string = messages[code], spName?: string) =>
-  HttpResponse.json({ status: 'error', code, msg, ...(spName ? { sp_name: spName } : {}) }, { status });
+export const fail = (
+  status: number,
+  code: MessageCode,
+  msg: string = messages[code],
+  extras: ErrorExtras = {},
+) => HttpResponse.json({ status: 'error', code, msg, ...extras }, { status });
 
 export { http, HttpResponse };

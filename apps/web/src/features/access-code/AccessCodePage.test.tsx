@@ -76,7 +76,7 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
     const msg = 'The code you entered is not for Reading Lab';
     server.use(
       http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
-        fail(400, 'accessCodeWrongProviderPrefix', msg, 'Reading Lab'),
+        fail(400, 'accessCodeWrongProviderPrefix', msg, { sp_name: 'Reading Lab' }),
       ),
     );
     await enter('472913');
@@ -87,12 +87,9 @@ describe('AccessCodePage (/access-code, /access-code/{csrf})', () => {
   it('in another language the refusal naming the provider is in that language, the name as the server wrote it', async () => {
     server.use(
       http.get(api(apiPaths.accessCodeLogin('472913', 'sp-7')), () =>
-        fail(
-          400,
-          'accessCodeWrongProviderPrefix',
-          'The code you entered is not for Reading Lab',
-          'Reading Lab',
-        ),
+        fail(400, 'accessCodeWrongProviderPrefix', 'The code you entered is not for Reading Lab', {
+          sp_name: 'Reading Lab',
+        }),
       ),
     );
     await enter('472913', 'fr');

@@ -8,7 +8,9 @@ describe('accessCodeRefusal (§6, §8)', () => {
     const msg = `${messages.accessCodeWrongProviderPrefix} Reading Lab`;
     // its prefix by its code (so in the page's language), the provider's name as the server names it
     expect(
-      accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg, undefined, 'Reading Lab')),
+      accessCodeRefusal(
+        new ApiError(400, 'accessCodeWrongProviderPrefix', msg, undefined, { sp_name: 'Reading Lab' }),
+      ),
     ).toEqual({ message: { code: 'accessCodeWrongProviderPrefix', name: 'Reading Lab' }, codeRefused: true });
     // a server that names none: its text as it came
     expect(accessCodeRefusal(new ApiError(400, 'accessCodeWrongProviderPrefix', msg))).toEqual({

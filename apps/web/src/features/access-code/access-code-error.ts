@@ -23,12 +23,13 @@ export interface AccessCodeRefusal {
  */
 export function accessCodeRefusal(error: unknown): AccessCodeRefusal {
   if (error instanceof ApiError) {
-    if (error.code === WRONG_PROVIDER && error.msg)
+    if (error.code === WRONG_PROVIDER && error.msg) {
+      const name = error.extras.sp_name;
       return {
-        message:
-          error.spName === undefined ? { text: error.msg } : { code: WRONG_PROVIDER, name: error.spName },
+        message: name === undefined ? { text: error.msg } : { code: WRONG_PROVIDER, name },
         codeRefused: true,
       };
+    }
     // a browser that keeps no cookies: no code can sign it in, right or wrong
     if (error.code === 'cookiesBlocked') return { message: { code: error.code }, codeRefused: false };
     if (error.httpStatus === 429 || error.httpStatus === 503) {

@@ -5,6 +5,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import pageStyles from '../../ui/Page.module.css';
 import { useCallError } from '../shared/use-call-error.ts';
 import type { CodeSentState } from '../shared/code-sent.ts';
+import { codeEntryPath } from './code-entry.ts';
 
 /**
  * §4: a resend whose result is password_reset shows the popup 'A password reset code has been sent
@@ -16,7 +17,7 @@ export function ResetCodeSentDialog({ email, sentAt }: { email: string; sentAt: 
   const { messageText } = useCallError();
   const navigate = useNavigate();
   const close = () =>
-    navigate(`/forgot-password?${new URLSearchParams({ email }).toString()}`, {
+    navigate(codeEntryPath('password_reset', email), {
       state: { codeSentAt: sentAt ?? Date.now() } satisfies CodeSentState,
     });
   return (

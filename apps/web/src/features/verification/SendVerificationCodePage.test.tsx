@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
+import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
 const email = 'ana@school.org';
 
-async function send(result: string) {
+async function send(result: string, answer = () => ok(result)) {
   sessionStorage.setItem(STORAGE_KEYS.email, email);
-  server.use(http.get(api(apiPaths.resendVerification(email)), () => ok(result)));
+  server.use(http.get(api(apiPaths.resendVerification(email)), answer));
   const user = userEvent.setup();
   renderRoute('/send-verification-code', { shell: false });
   await user.click(await screen.findByRole('button', { name: 'Send verification code' }));
@@ -54,5 +54,25 @@ describe('SendVerificationCodePage (/send-verification-code)', () => {
         `/forgot-password?email=${encodeURIComponent(email)}`,
       ),
     );
+  });
+
+  it.each([
+    ['resendCooldown', 429, 'verify_email', '/code'],
+    ['mailDelayed', 409, 'password_reset', `/forgot-password?email=${encodeURIComponent(email)}`],
+  ] as const)(
+    'a resend refused with %s while its code is on its way says so and offers where to type that code',
+    async (code, status, pending, path) => {
+      const user = await send('', () => fail(status, code, messages[code], { pending }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(messages[code]);
+      await user.click(screen.getByRole('link', { name: 'Enter the code' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(path));
+    },
+  );
+
+  it('a refusal that names no code on its way (a refused address) offers no code field', async () => {
+    await send('', () => fail(409, 'mailRejected'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.mailRejected);
+    expect(screen.queryByRole('link', { name: 'Enter the code' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cancel' })).toBeInTheDocument();
   });
 });
