@@ -127,7 +127,7 @@ describe('shell', () => {
     );
   });
 
-  it('desktop menu trigger toggles the menu open and closed', async () => {
+  it('desktop menu trigger opens the menu; Escape closes it and gives the focus back to the trigger', async () => {
     const user = userEvent.setup();
     renderRoutes(shellRoutes, { path: '/one' });
     const trigger = await screen.findByRole('button', { name: 'Language: English' });
