@@ -42,8 +42,17 @@ test.describe('a production start from a clean copy installed with npm ci --omit
       stdio: 'pipe',
       timeout: 180_000,
     });
-    // the build tools and test tools are dev dependencies: they are not there to lean on
-    for (const devOnly of ['vite', 'vitest', '@playwright/test', 'eslint', 'prettier']) {
+    // the build tools, the test tools and the SPA's libraries (bundled into apps/web/dist by the build)
+    // are dev dependencies: they are not there to lean on
+    for (const devOnly of [
+      'vite',
+      'vitest',
+      '@playwright/test',
+      'eslint',
+      'prettier',
+      'react',
+      '@sentry/react',
+    ]) {
       expect(existsSync(path.join(copy, 'node_modules', devOnly)), devOnly).toBe(false);
     }
 
