@@ -69,9 +69,15 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     await seedServiceProvider(t, 'prunesp');
 
     // users: a sign-up nobody confirmed for a month, with no code mailed since (gone); one with a code
-    // mailed a day and a half ago, and an administrator's account awaiting its verification (kept)
-    const signup = async (email: string, createdAt: number, description: string | null) => {
-      const row = await seedUser(t, { email, confirmed: false });
+    // mailed a day and a half ago, one confirmed more than a year ago, and an administrator's account
+    // awaiting its verification (kept)
+    const signup = async (
+      email: string,
+      createdAt: number,
+      description: string | null,
+      confirmed = false,
+    ) => {
+      const row = await seedUser(t, { email, confirmed });
       await t.db
         .updateTable('users')
         .set({ created_at: createdAt, description })
@@ -84,6 +90,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
     await t.db
       .transaction()
       .execute((trx) => issueCode(trx, t.ctx.config.secret, stillTrying, 'verify', ago(36 * HOUR_MS)));
+    await signup('confirmed-long-ago@school.test', ago(400 * DAY_MS), 'teacher', true);
     await signup('admin-made@school.test', ago(40 * DAY_MS), null);
 
     // sessions: expired a month and a day ago (gone); revoked yesterday, and live (kept)
@@ -223,7 +230,7 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
 
     return {
       // the sign-up still trying and its code are kept: its code is one of email_codes' kept ones
-      users: { gone: 1, kept: 3 },
+      users: { gone: 1, kept: 4 },
       sessions: { gone: 1, kept: 2 },
       email_codes: { gone: 2, kept: 4 },
       invites: { gone: 2, kept: 2 },
@@ -264,8 +271,8 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
         ...Object.fromEntries(TABLES.map((table) => [table, 0])),
         outbox: 1,
         oidc_payloads: 1,
-        // the confirmed account and the administrator's, which no retention ends
-        users: 2,
+        // the confirmed accounts (signed up or not) and the administrator's, which no retention ends
+        users: 3,
       });
     },
   );
