@@ -415,6 +415,31 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect((await login(t, address, 'typo0@school.test')).body.code).toBe('addressFailureLimit');
     });
 
+    it('a right password takes its typos back once: signed into again after a guess at another account, it hides nothing', async () => {
+      const address = '203.0.113.45';
+      const { email } = await seedUser(t, { email: 'own-account@school.test' });
+      expect((await login(t, address, email, 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, email)).status).toBe(200);
+      // a guesser with an account of their own signs into it again after a guess at another
+      expect((await login(t, address, 'sprayed0@school.test', 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, email)).status).toBe(200);
+      for (let i = 1; i < 5; i++)
+        expect((await login(t, address, `sprayed${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, email)).body.code).toBe('addressFailureLimit');
+    });
+
+    it('a right password takes back at most ABUSE_LIMITS.typosForgivenPerSuccess typos: the one before them stays counted', async () => {
+      const address = '203.0.113.46';
+      const { email } = await seedUser(t, { email: 'many-typos@school.test' });
+      for (let i = 0; i < ABUSE_LIMITS.typosForgivenPerSuccess + 1; i++)
+        expect((await login(t, address, email, 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, email)).status).toBe(200);
+      // with that one, four more failures fill the ceiling (5)
+      for (let i = 0; i < 4; i++)
+        expect((await login(t, address, `other${i}@school.test`, 'Summer-2026-Passw0rd')).status).toBe(401);
+      expect((await login(t, address, email)).body.code).toBe('addressFailureLimit');
+    });
+
     it("a class's right passwords sent in the same seconds as its typos all sign in: their places, held while they are checked, are no failures", async () => {
       const address = '198.51.100.44';
       const pupils = await Promise.all(
@@ -571,27 +596,6 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       expect(await mailsTo(email)).toBe(6);
     });
 
-    it('at most LIMIT_MAIL_PER_ADDRESS_PER_HOUR sends from one address, sign-ups included', async () => {
-      const address = '198.51.100.70';
-      for (let i = 0; i < 8; i++) {
-        await seedUser(t, { email: `reset${i}@school.test` });
-        expect(
-          (await call(t, address, 'POST', '/api/cognito/sendreset', { un: `reset${i}@school.test` })).status,
-        ).toBe(200);
-      }
-      const signup = await call(t, address, 'POST', '/api/cognito/signup', {
-        email: 'newcomer@school.test',
-        first: 'New',
-        last: 'Comer',
-        description: 'teacher',
-        pw: 'Fresh-Passw0rd-2026',
-        confirmPw: 'Fresh-Passw0rd-2026',
-      });
-      expect(signup).toMatchObject({ status: 429, body: { code: 'codeSendLimit' } });
-      // refused before the account exists: nobody is left with an account and no code
-      expect(await findUserByEmail(t.db, 'newcomer@school.test')).toBeUndefined();
-    });
-
     const signUpFrom = (address: string, email: string) =>
       call(t, address, 'POST', '/api/cognito/signup', {
         email,
@@ -601,6 +605,26 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         pw: 'Fresh-Passw0rd-2026',
         confirmPw: 'Fresh-Passw0rd-2026',
       });
+
+    it('at most LIMIT_MAIL_PER_ADDRESS_PER_HOUR sends from one address, sign-ups included, until the hour has passed', async () => {
+      const address = '198.51.100.70';
+      for (let i = 0; i < 8; i++) {
+        await seedUser(t, { email: `reset${i}@school.test` });
+        expect(
+          (await call(t, address, 'POST', '/api/cognito/sendreset', { un: `reset${i}@school.test` })).status,
+        ).toBe(200);
+      }
+      const signUp = () => signUpFrom(address, 'newcomer@school.test');
+      const refused = await signUp();
+      expect(refused).toMatchObject({ status: 429, body: { code: 'codeSendLimit' } });
+      expect(Number(refused.retryAfter)).toBe(60 * 60);
+      // refused before the account exists: nobody is left with an account and no code
+      expect(await findUserByEmail(t.db, 'newcomer@school.test')).toBeUndefined();
+      t.clock.advance(HOUR_MS - 60_000);
+      expect((await signUp()).body.code).toBe('codeSendLimit');
+      t.clock.advance(60_000);
+      expect((await signUp()).status).toBe(200);
+    });
 
     it("one inbox's +tags are accounts of their own but share its 5 codes an hour: v+1@ … v+6@ signed up from six addresses, the 6th is refused and mails nothing", async () => {
       const emails = Array.from({ length: 6 }, (_, i) => `v+${i + 1}@tagged.test`);
