@@ -860,6 +860,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
     it('resets the password with the code: confirms, clears must-reset, ends other sessions', async () => {
       const user = await seedUser(t, { email: 'resetter@school.test', confirmed: false, mustReset: true });
       const other = await signedInClient(t, user.id);
+      const classmate = await signedInClient(t, (await seedUser(t, { email: 'classmate@school.test' })).id);
       await t.client().post('/api/cognito/sendreset', { un: 'resetter@school.test' });
       const { code } = await lastMail(t, 'resetter@school.test');
       const res = await t.client().post('/api/cognito/reset', {
@@ -874,6 +875,8 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(after?.must_reset).toBe(0);
       expect(await verifyPassword(after?.password_hash ?? null, NEW_PASSWORD)).toBe(true);
       expect(await readSession(t.db, other.cookies.get(SESSION_COOKIE), t.clock.now())).toBeNull();
+      // only the account's own: a classmate signed in elsewhere stays signed in
+      expect(await readSession(t.db, classmate.cookies.get(SESSION_COOKIE), t.clock.now())).not.toBeNull();
       // a used code sets no other password (sent again with the same one, it succeeds again:
       // identity/password-login.test.ts)
       const reuse = await t.client().post('/api/cognito/reset', {
@@ -896,6 +899,25 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       const other = await reset(`${NEW_PASSWORD}-2`);
       expect(extractEmbeddedMessage(other.json().msg)).toBe(messages.expiredCode);
       const after = await findUserByEmail(t.db, 'double-reset@school.test');
+      expect(await verifyPassword(after?.password_hash ?? null, NEW_PASSWORD)).toBe(true);
+    });
+
+    it("a newer reset code ends the one mailed before it: used after the newer one, the earlier mail's code sets no password", async () => {
+      const email = 'two-mails@school.test';
+      await seedUser(t, { email });
+      await t.client().post('/api/cognito/sendreset', { un: email });
+      const { code: first = '' } = await lastMail(t, email);
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      await t.client().post('/api/cognito/sendreset', { un: email });
+      const { code: second = '' } = await lastMail(t, email);
+      expect(second).not.toBe(first);
+      const reset = (code: string, pw: string) =>
+        t.client().post('/api/cognito/reset', { un: email, code, pw, confirmPw: pw });
+      expect((await reset(second, NEW_PASSWORD)).json()).toEqual({ status: 'success', payload: null });
+      // the first mail, still in the inbox or a shared device's history
+      const old = await reset(first, `${NEW_PASSWORD}-2`);
+      expect(extractEmbeddedMessage(old.json().msg)).toBe(messages.expiredCode);
+      const after = await findUserByEmail(t.db, email);
       expect(await verifyPassword(after?.password_hash ?? null, NEW_PASSWORD)).toBe(true);
     });
 
