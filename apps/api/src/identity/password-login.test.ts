@@ -9,7 +9,14 @@ import {
   seedUser,
   type TestApp,
 } from '../../test/harness.ts';
-import { ARGON2, findUserByEmail, isCurrentHash, verifyPassword } from '../services/users.ts';
+import {
+  ARGON2,
+  findUserByEmail,
+  hashPassword,
+  isCurrentHash,
+  upgradePasswordHash,
+  verifyPassword,
+} from '../services/users.ts';
 
 /** What an older deployment stored: argon2id with a fifth of the memory and one pass. */
 const WEAKER = { ...ARGON2, memoryCost: 4096, timeCost: 1 };
@@ -50,6 +57,29 @@ describe.each(DIALECTS)('password sign-in upgrades old hashes on $dialect', ({ d
       // the next sign-in works with the new hash and leaves it as it is
       expect((await login('old-hash@school.test', TEST_PASSWORD)).statusCode).toBe(200);
       expect(await storedHash('old-hash@school.test')).toBe(upgraded);
+    },
+  );
+
+  it.skipIf(skip)(
+    'a rehash never undoes a password changed while the sign-in was checked: the new password stays, the old one opens nothing',
+    async () => {
+      const email = 'rehash-race@school.test';
+      const user = await seedUser(t, { email });
+      const weak = await hash(TEST_PASSWORD, WEAKER);
+      await t.db.updateTable('users').set({ password_hash: weak }).where('id', '=', user.id).execute();
+      // the row as the sign-in read it; its owner resets the password before the rehash is written
+      const asRead = await findUserByEmail(t.db, email);
+      if (!asRead) throw new Error('seeded');
+      const reset = 'Chosen-After-Passw0rd';
+      await t.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(reset) })
+        .where('id', '=', user.id)
+        .execute();
+      await upgradePasswordHash(t.ctx, asRead, TEST_PASSWORD, 'composed');
+      const stored = await storedHash(email);
+      expect(await verifyPassword(stored, reset)).toBe(true);
+      expect(await verifyPassword(stored, TEST_PASSWORD)).toBe(false);
     },
   );
 
