@@ -193,6 +193,17 @@ describe('production', () => {
     expect((await t.app.inject({ url: '/static/index-abc123.js' })).statusCode).toBe(200);
   });
 
+  it('sends Strict-Transport-Security for a year, subdomains included, on a page, an API answer and a hashed file', async () => {
+    const answers = [
+      await pageGet(t),
+      await t.app.inject({ url: '/healthz' }),
+      await t.app.inject({ url: '/static/index-abc123.js' }),
+    ];
+    // the header DEPLOYMENT.md promises, word for word
+    for (const res of answers)
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
   it('upgrades insecure requests and keeps the same CSP', async () => {
     const res = await pageGet(t);
     const csp = policy(res.headers['content-security-policy']);
