@@ -1,3 +1,4 @@
+import { TableNode, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ABUSE_LIMITS,
@@ -1376,6 +1377,65 @@ describe('two instances on one database (a district running two behind a load ba
       b.clock.advance(ABUSE_LIMITS.accountDelayStartMs);
       expect((await login(b, '198.51.100.230', email)).status).toBe(200);
       expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a guess that read the account before another instance counted its failure is refused, not checked: the failure it read past is not written over', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-two-instances-'));
+    const a = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    const b = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    try {
+      const email = 'read-before@school.test';
+      await seedUser(a, { email });
+      // four failures: the next one starts the delay, so each guess is counted before it is checked
+      for (let i = 0; i < 4; i++)
+        expect((await login(a, `198.51.100.${200 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+      const user = await findUserByEmail(a.db, email);
+      if (!user) throw new Error('seeded');
+
+      // B's guess reads the account, then waits there until A's guess has been counted and checked:
+      // the interleaving one process's SQLite never makes by itself
+      const reads = new Set<QueryId>();
+      let bHasRead = () => {};
+      const bRead = new Promise<void>((resolve) => (bHasRead = resolve));
+      let aCounted = () => {};
+      const aDone = new Promise<void>((resolve) => (aCounted = resolve));
+      const holdAfterRead: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          const from = node.kind === 'SelectQueryNode' ? node.from?.froms[0] : undefined;
+          if (from && TableNode.is(from) && from.table.identifier.name === 'users') reads.add(queryId);
+          return node;
+        },
+        transformResult: async ({ result, queryId }) => {
+          if (reads.delete(queryId)) {
+            bHasRead();
+            await aDone;
+          }
+          return result;
+        },
+      };
+      let checked = false;
+      const bGuess = checkGuess(
+        { ...b.ctx, db: b.db.withPlugin(holdAfterRead) },
+        '198.51.100.220',
+        user,
+        'password',
+        async () => {
+          checked = true;
+          return null;
+        },
+        () => 'wrong',
+      );
+      await bRead;
+      expect((await login(a, '198.51.100.221', email, 'Guess-A-Passw0rd!')).status).toBe(401);
+      aCounted();
+      await expect(bGuess).rejects.toMatchObject({ statusCode: 429, code: 'tooManyFailures' });
+      expect(checked).toBe(false);
+      expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(5);
     } finally {
       await a.close();
       await b.close();
