@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventEmitter, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../config.ts';
@@ -16,7 +17,15 @@ import {
 import { TEST_SECRET } from '../../test/test-db.ts';
 import { createInvite } from './invites.ts';
 import { createLogger } from './logger.ts';
-import { OUTBOX_RETRY, OUTBOX_SENDS_AT_ONCE, createOutbox, enqueue, retryDelayMs } from './outbox.ts';
+import {
+  OUTBOX_RETRY,
+  OUTBOX_SENDS_AT_ONCE,
+  OUTBOX_SLOW_SEND_MS,
+  OUTBOX_STALL_WARN_MS,
+  createOutbox,
+  enqueue,
+  retryDelayMs,
+} from './outbox.ts';
 
 describe('outbox retry schedule', () => {
   it('waits 30 s after the first failure, doubling up to an hour', () => {
@@ -79,6 +88,46 @@ function slowRelay() {
     } satisfies Mailer,
   };
   return relay;
+}
+
+/**
+ * An SMTP relay that takes every message but does not answer the end of DATA of the first `hang`
+ * until answer() is called, and answers the rest at once; `events` says 'message' for each it takes.
+ */
+async function hangingRelay(hang: number) {
+  const events = new EventEmitter();
+  const received: string[] = [];
+  const held: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on('end', () => {
+        received.push(session.envelope.rcptTo.map((r) => r.address).join());
+        if (held.length < hang) held.push(() => callback());
+        else callback();
+        events.emit('message');
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    received,
+    mailer: smtpMailer(`smtp://127.0.0.1:${port}`, {
+      from: 'no-reply@portal.test',
+      address: 'no-reply@portal.test',
+      replyTo: undefined,
+    }),
+    /** Resolves once the relay has taken `count` messages. */
+    taken: async (count: number) => {
+      while (received.length < count) await once(events, 'message');
+    },
+    answer: () => held.splice(0).forEach((answer) => answer()),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A mail row to `to`, due now. */
@@ -418,6 +467,70 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
         answer();
         await app.ctx.outbox.stop();
       }
+    },
+  );
+
+  it.skipIf(skip)(
+    'three mails a relay hangs on after DATA give their sends back: a mail queued after them goes while they wait, and one warn line says so',
+    async () => {
+      const relay = await hangingRelay(OUTBOX_SENDS_AT_ONCE);
+      // the log kept, and each line told as it is written
+      const lines: string[] = [];
+      const logged = new EventEmitter();
+      const write = (line: string) => {
+        lines.push(line);
+        logged.emit('line', line);
+      };
+      const logger = createLogger({ level: 'info', destination: { write } });
+      const app = (t = await createTestApp(dialect, { mailer: relay.mailer, logger }));
+      const said = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      app.ctx.outbox.start();
+      try {
+        for (let i = 0; i < OUTBOX_SENDS_AT_ONCE; i++) await queueMail(app, `hung${i}@school.test`);
+        app.ctx.outbox.notify();
+        await relay.taken(OUTBOX_SENDS_AT_ONCE);
+
+        // the relay has kept them waiting OUTBOX_SLOW_SEND_MS: the next wake (a request's notify, or the poll) sends beside them
+        app.clock.advance(OUTBOX_SLOW_SEND_MS);
+        const fresh = await queueMail(app, 'fresh-code@school.test');
+        const delivered = new Promise<void>((resolve) =>
+          logged.on('line', (line: string) => {
+            const entry = JSON.parse(line) as Record<string, unknown>;
+            if (entry.outboxId === fresh && entry.msg === 'outbox: delivered') resolve();
+          }),
+        );
+        app.ctx.outbox.notify();
+        await delivered;
+        expect(relay.received.at(-1)).toBe('fresh-code@school.test');
+        const hung = await app.db
+          .selectFrom('outbox')
+          .select(['delivered_at', 'claimed_by'])
+          .where('id', '!=', fresh)
+          .execute();
+        expect(hung).toHaveLength(OUTBOX_SENDS_AT_ONCE);
+        expect(hung.every((row) => row.delivered_at === null && row.claimed_by !== null)).toBe(true);
+        // until now nothing was worth a warning; a minute on, one line, not one per wake or per mail
+        expect(said().filter((e) => (e.level as number) >= 40)).toEqual([]);
+        app.clock.advance(OUTBOX_STALL_WARN_MS - OUTBOX_SLOW_SEND_MS);
+        app.ctx.outbox.notify();
+        app.ctx.outbox.notify();
+        expect(said().filter((e) => (e.level as number) >= 40)).toEqual([
+          expect.objectContaining({
+            level: 40,
+            unanswered: OUTBOX_SENDS_AT_ONCE,
+            msg: expect.stringMatching(/^outbox: the mail server has not answered 3 mails for over a minute/),
+          }),
+        ]);
+      } finally {
+        relay.answer();
+        await app.ctx.outbox.stop();
+        await relay.close();
+      }
+      // answered at last, each once
+      expect(await app.db.selectFrom('outbox').select('delivered_at').execute()).toEqual(
+        Array.from({ length: OUTBOX_SENDS_AT_ONCE + 1 }, () => ({ delivered_at: expect.any(Number) })),
+      );
+      expect(relay.received).toHaveLength(OUTBOX_SENDS_AT_ONCE + 1);
     },
   );
 

@@ -6,7 +6,13 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import type { OutboxTable } from '../db/types.ts';
 import { isPostgres } from '../db/dialect.ts';
-import { MailRejectedError, MailSettingsError, SEND_DEADLINE_MS, type Mailer } from '../mail/mailer.ts';
+import {
+  MailRejectedError,
+  MailSettingsError,
+  SEND_DEADLINE_MS,
+  SMTP_REPLY_TIMEOUT_MS,
+  type Mailer,
+} from '../mail/mailer.ts';
 import { isLiveCode } from './codes.ts';
 import { currentRequestId } from './logger.ts';
 
@@ -40,10 +46,28 @@ export const retryDelayMs = (attempts: number): number =>
   Math.min(OUTBOX_RETRY.firstDelayMs * 2 ** (attempts - 1), OUTBOX_RETRY.maxDelayMs);
 
 /**
- * How many rows a worker sends at once: a relay slow to answer one mail holds one of them, not
- * every mail behind it. A few, as relays cap the connections of one client.
+ * How many rows a worker sends at once, a few, as relays cap the connections of one client. A send
+ * that waits longer than OUTBOX_SLOW_SEND_MS for the relay's answer stops counting among them.
  */
 export const OUTBOX_SENDS_AT_ONCE = 3;
+
+/**
+ * A send that has waited this long for the relay's answer gives its place back, so a relay that
+ * hangs on a few mails does not stop every mail behind them. It keeps waiting: the answer to the
+ * message's end may take 10 minutes (SMTP_REPLY_TIMEOUT_MS), and a send given up sooner may still
+ * be accepted, its retry a second copy. A healthy relay answers in seconds; a fresh code behind hung
+ * mails waits some 20 s (and the next poll), not 10 minutes.
+ */
+export const OUTBOX_SLOW_SEND_MS = 20_000;
+
+/** At most this many sends of one worker at once, the slow ones included: a relay that hangs on every mail is not flooded. */
+export const OUTBOX_MAX_SENDS = 10;
+
+/**
+ * When OUTBOX_SENDS_AT_ONCE sends have waited this long, the worker logs one warn line until none
+ * has: the relay is failing, and those mails may come 10 minutes late or twice.
+ */
+export const OUTBOX_STALL_WARN_MS = 60_000;
 
 const CRM_TIMEOUT_MS = 5_000;
 /** Header names of the CRM webhook call (docs/api.md says how a CRM verifies them). */
@@ -228,7 +252,8 @@ function deliverers(config: AppContext['config'], now: () => number, mailer: Mai
 }
 
 /**
- * The outbox worker of one process, sending up to OUTBOX_SENDS_AT_ONCE rows at once. Rows are
+ * The outbox worker of one process, sending up to OUTBOX_SENDS_AT_ONCE rows at once besides those
+ * the relay is slow to answer (OUTBOX_SLOW_SEND_MS), OUTBOX_MAX_SENDS in all. Rows are
  * claimed one at a time by an UPDATE that sets claimed_by and a lease: on PostgreSQL its row comes
  * from SELECT … FOR UPDATE SKIP LOCKED, so concurrent instances and lanes take different rows;
  * SQLite has a single writer, so the UPDATE is the claim.
@@ -365,18 +390,30 @@ export function createOutbox(
   // every wake() counts: a lane that found no row ends only when none came since its claim began,
   // so a row queued while the lanes were finishing is never left for the next poll
   let wakes = 0;
-  let lanes = 0;
   const running = new Set<Promise<void>>();
   let failureLoggedFor = 0;
 
-  /** Sends due rows one after another until none is left; up to OUTBOX_SENDS_AT_ONCE lanes run at once. */
-  async function lane(wokenBy: number): Promise<void> {
+  /** The worker's lanes, each with when its send under way began (none while it claims). */
+  const lanes = new Set<{ sendingSince?: number }>();
+  const waitedSince = (now: number, ms: number) =>
+    [...lanes].filter((l) => l.sendingSince !== undefined && now - l.sendingSince >= ms).length;
+  /** The lanes holding one of OUTBOX_SENDS_AT_ONCE places: all but those waiting long on the relay. */
+  const busy = (now: number) => lanes.size - waitedSince(now, OUTBOX_SLOW_SEND_MS);
+  let stallWarned = false;
+
+  /** Sends due rows one after another until none is left; OUTBOX_SENDS_AT_ONCE lanes at once besides slow sends. */
+  async function lane(self: { sendingSince?: number }, wokenBy: number): Promise<void> {
     try {
       while (started) {
+        // a lane started beside slow sends, or a slow send answered at last, ends rather than keep more than the few going
+        if (busy(ctx.now()) > OUTBOX_SENDS_AT_ONCE) break;
         const seen = wakes;
         const row = await claim({});
-        if (row) await attempt(row);
-        else if (wakes === seen) break;
+        if (row) {
+          self.sendingSince = ctx.now();
+          await attempt(row);
+          self.sendingSince = undefined;
+        } else if (wakes === seen) break;
       }
     } catch (err) {
       // the lanes one wake started fail together when the database does: one line for them
@@ -386,18 +423,30 @@ export function createOutbox(
       }
     } finally {
       // in the same step as the decision to end, so a wake() from here on starts a lane
-      lanes -= 1;
+      lanes.delete(self);
     }
   }
 
-  // a wake while a slow mail is being sent starts a lane beside it: one mail never holds the rest back
+  // a wake while mails are being sent starts lanes beside those the relay has kept waiting
+  // OUTBOX_SLOW_SEND_MS (by the poll, within 5 s of it): a few hung mails never hold the rest back
   function wake(): void {
     if (!started) return;
     wakes += 1;
-    while (lanes < OUTBOX_SENDS_AT_ONCE) {
-      lanes += 1;
-      const done: Promise<void> = lane(wakes).finally(() => running.delete(done));
+    const now = ctx.now();
+    while (busy(now) < OUTBOX_SENDS_AT_ONCE && lanes.size < OUTBOX_MAX_SENDS) {
+      const self = {};
+      lanes.add(self);
+      const done: Promise<void> = lane(self, wakes).finally(() => running.delete(done));
       running.add(done);
+    }
+    const stalled = waitedSince(now, OUTBOX_STALL_WARN_MS);
+    if (stalled === 0) stallWarned = false;
+    else if (stalled >= OUTBOX_SENDS_AT_ONCE && !stallWarned) {
+      stallWarned = true;
+      logger.warn(
+        { unanswered: stalled, sendsUnderWay: lanes.size, maxSends: OUTBOX_MAX_SENDS },
+        `outbox: the mail server has not answered ${stalled} mails for over a minute; each waits up to ${SMTP_REPLY_TIMEOUT_MS / 60_000} minutes for its answer (a retry then may be a second copy), and other mail goes beside them, up to ${OUTBOX_MAX_SENDS} sends at once`,
+      );
     }
   }
 
