@@ -241,6 +241,8 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect(await run('access-code', 'budget', '--sp', 'cli-sp')).toMatchObject({
         liveCodes: 1,
         budget: 10_000,
+        failures: 0,
+        inFlight: 0,
       });
       expect(await run('access-code', 'revoke', '--id', String(codeId))).toEqual({ revoked: 1 });
       expect((await t.client().get(`/api/accessCodes/login/${String(code)}/cli-sp`)).statusCode).toBe(404);

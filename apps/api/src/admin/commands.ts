@@ -142,7 +142,7 @@ export const COMMANDS: Record<
   'access-code budget': {
     usage: '--sp <sp_id>',
     summary:
-      "Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, resetsAt}.",
+      "Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, inFlight, resetsAt}: inFlight, the guesses holding places in it now (places never given back count until a minute after the last was held).",
   },
   'audit list': {
     usage: '[--event <event>] [--id <account id>] [--limit <n>]',

@@ -37,6 +37,7 @@ import * as m018 from './migrations/018_last_sign_in.ts';
 import * as m019 from './migrations/019_email_domains.ts';
 import * as m020 from './migrations/020_full_width_local_parts.ts';
 import * as m021 from './migrations/021_code_mailbox.ts';
+import * as m022 from './migrations/022_access_code_place_leases.ts';
 
 export type Db = Kysely<Database>;
 
@@ -408,6 +409,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '019_email_domains': m019,
   '020_full_width_local_parts': m020,
   '021_code_mailbox': m021,
+  '022_access_code_place_leases': m022,
 });
 
 /** A database that a newer release migrated: this one does not know every migration it ran. */

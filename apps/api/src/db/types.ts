@@ -117,6 +117,8 @@ export interface AccessCodeFailuresTable {
   failures: number;
   /** Guesses being looked up now, on every instance (migration 014, services/access-codes.ts). */
   in_flight: Generated<number>;
+  /** When the last of them was held: past their lease they count as none (migration 022). */
+  held_at: number | null;
   /** When the budget ran out (the operator was told then). */
   exhausted_at: number | null;
 }

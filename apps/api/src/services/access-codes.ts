@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
+import type { ExpressionBuilder } from 'kysely';
 import { ABUSE_LIMITS, ACCESS_CODE_LENGTH, wrongProviderMessage } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/index.ts';
+import { POOL_WAIT_MS, STATEMENT_TIMEOUT_MS, type Db } from '../db/index.ts';
+import type { Database } from '../db/types.ts';
 import { accessCodeDigest, browserTag, randomDigits, sha256 } from './crypto.ts';
 import { createCookieHash } from './cookie-hashes.ts';
 import { audit } from './audit.ts';
@@ -128,18 +130,13 @@ export async function accessCodeBudgetOf(ctx: CodeContext, spId: string) {
   const now = ctx.now();
   const live = await countLiveCodes(ctx.db, spId, now);
   const budget = accessCodeBudget(ctx.config.limits.accessCodeDailyRisk, live);
-  const row = await ctx.db
-    .selectFrom('access_code_failures')
-    .select(['failures', 'exhausted_at'])
-    .where('sp_id', '=', spId)
-    .where('day', '=', utcDay(now))
-    .executeTakeFirst();
-  const failures = row?.failures ?? 0;
+  const { failures, inFlight } = await providerToday(ctx, spId);
   return {
     liveCodes: live,
     budget,
     failures,
     remaining: Math.max(0, budget - failures),
+    inFlight,
     resetsAt: (utcDay(now) + 1) * DAY_MS,
   };
 }
@@ -190,15 +187,36 @@ async function countProviderFailure(ctx: CodeContext, spId: string): Promise<voi
     .execute();
 }
 
-/** Today's failures of a provider (wrong guesses already looked up). */
-async function providerFailures(ctx: CodeContext, spId: string): Promise<number> {
+/**
+ * How long a held place counts after the provider's last hold. Between its hold and its settle a
+ * guess runs three statements (its code, its student, the settle), each within the pool's wait and
+ * the statement timeout on PostgreSQL (busy_timeout on SQLite): a place older than that belongs to a
+ * guess that ended without giving it back (the database unreachable at its settle, a crash).
+ */
+export const PLACE_LEASE_MS = 3 * (POOL_WAIT_MS + STATEMENT_TIMEOUT_MS);
+
+/**
+ * The provider's places in flight today: none once its last hold is older than PLACE_LEASE_MS (then
+ * every place is), so places never given back free themselves though no instance remembers them.
+ */
+const placesInFlight = (eb: ExpressionBuilder<Database, 'access_code_failures'>, now: number) =>
+  eb
+    .case()
+    .when('access_code_failures.held_at', '>', now - PLACE_LEASE_MS)
+    .then(eb.ref('access_code_failures.in_flight'))
+    .else(0)
+    .end();
+
+/** Today's failures of a provider (wrong guesses already looked up) and its places in flight. */
+async function providerToday(ctx: CodeContext, spId: string) {
+  const now = ctx.now();
   const row = await ctx.db
     .selectFrom('access_code_failures')
-    .select('failures')
+    .select((eb) => ['failures', 'held_at', placesInFlight(eb, now).as('in_flight')])
     .where('sp_id', '=', spId)
-    .where('day', '=', utcDay(ctx.now()))
+    .where('day', '=', utcDay(now))
     .executeTakeFirst();
-  return row?.failures ?? 0;
+  return { failures: row?.failures ?? 0, inFlight: Number(row?.in_flight ?? 0), heldAt: row?.held_at ?? now };
 }
 
 /** How a guess waits for the guesses before it to settle: 40 tries, 25 ms apart (about a second). */
@@ -217,8 +235,9 @@ interface BudgetPlace {
  * may not pass the budget, so a burst of wrong codes cannot spend more than the budget. Only a wrong
  * code then becomes a failure (settleBudgetPlace), so a class typing its right codes at once never
  * pauses its provider nor alarms its operator: while the budget is full only of guesses still being
- * looked up, a guess waits for them to settle (about a second, then 429 tooManyRequests). A place an
- * instance took down with it (a crash mid-lookup) stays taken until the day ends.
+ * looked up, a guess waits for them to settle (about a second, then 429 tooManyRequests). A place
+ * never given back (the database unreachable at its settle, an instance crashing mid-lookup) counts
+ * until PLACE_LEASE_MS after the provider's last hold.
  */
 async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Promise<BudgetPlace> {
   for (let attempt = 1; ; attempt++) {
@@ -226,30 +245,63 @@ async function holdBudgetPlace(ctx: AppContext, spId: string, spent: Budget): Pr
     const place = { spId, day: utcDay(now) };
     const held = await ctx.db
       .insertInto('access_code_failures')
-      .values({ sp_id: spId, day: place.day, failures: 0, in_flight: 1, exhausted_at: null })
+      .values({ sp_id: spId, day: place.day, failures: 0, in_flight: 1, held_at: now, exhausted_at: null })
       .onConflict((oc) =>
         oc
           .columns(['sp_id', 'day'])
-          .doUpdateSet((eb) => ({ in_flight: eb('access_code_failures.in_flight', '+', 1) }))
+          .doUpdateSet((eb) => ({
+            in_flight: eb(placesInFlight(eb, now), '+', 1),
+            held_at: now,
+          }))
           .where((eb) =>
-            eb(
-              eb('access_code_failures.failures', '+', eb.ref('access_code_failures.in_flight')),
-              '<',
-              spent.budget,
-            ),
+            eb(eb('access_code_failures.failures', '+', placesInFlight(eb, now)), '<', spent.budget),
           ),
       )
       .returning('day')
       .executeTakeFirst();
     if (held) return place;
-    const failures = await providerFailures(ctx, spId);
-    if (failures >= spent.budget) {
-      await noticeBudgetSpent(ctx, spId, { ...spent, failures });
+    const today = await providerToday(ctx, spId);
+    if (today.failures >= spent.budget) {
+      await noticeBudgetSpent(ctx, spId, { ...spent, failures: today.failures });
       throw new ApiError(429, 'accessCodesPaused', undefined, spent.resetsAt - now);
     }
-    if (attempt === SETTLE_ATTEMPTS) throw new ApiError(429, 'tooManyRequests', undefined, 1000);
+    if (attempt === SETTLE_ATTEMPTS) {
+      noticePlacesHeld(ctx, spId, spent, today);
+      throw new ApiError(429, 'tooManyRequests', undefined, 1000);
+    }
     await setTimeout(SETTLE_WAIT_MS);
   }
+}
+
+/** Per instance (its limits' state), when each provider's held places were last logged. */
+const placesLogged = new WeakMap<AppContext['limits'], Map<string, number>>();
+
+/**
+ * Guesses were refused because the provider's places stayed held: a flood of lookups, or places
+ * never given back (a database blip) that free themselves PLACE_LEASE_MS after its last hold. Told
+ * once a lease per provider (on this instance), so a class's refusals or a flood write one line.
+ */
+function noticePlacesHeld(
+  ctx: AppContext,
+  spId: string,
+  spent: Budget,
+  today: Awaited<ReturnType<typeof providerToday>>,
+): void {
+  let logged = placesLogged.get(ctx.limits);
+  if (!logged) placesLogged.set(ctx.limits, (logged = new Map()));
+  const now = ctx.now();
+  if ((logged.get(spId) ?? -Infinity) > now - PLACE_LEASE_MS) return;
+  logged.set(spId, now);
+  logLimitReached(
+    ctx.logger,
+    {
+      limit: 'access-code places',
+      code: 'tooManyRequests',
+      key: { key: 'provider', spId },
+      retryAfterMs: today.heldAt + PLACE_LEASE_MS - now,
+    },
+    { inFlight: today.inFlight, failures: today.failures, budget: spent.budget },
+  );
 }
 
 /** Gives a guess's place back once its code is looked up; a wrong one becomes a failure in the same write. */

@@ -23,7 +23,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { TableNode, type KyselyPlugin } from 'kysely';
 import {
+  PLACE_LEASE_MS,
   accessCodeBudgetOf,
   accessCodeLogin,
   createAccessCode,
@@ -63,6 +66,34 @@ const login = (t: TestApp, address: string, email: string, password = TEST_PASSW
   call(t, address, 'POST', '/api/cognito/login', { email, password });
 const accessCode = (t: TestApp, address: string, code: string, spId: string) =>
   call(t, address, 'GET', `/api/accessCodes/login/${code}/${spId}`);
+
+/**
+ * Runs `during` with the app's database failing its next write to access_code_failures that is an
+ * update (a guess giving its place back), as a connection terminated by a PostgreSQL blip would.
+ */
+async function settleFailsOnce<T>(t: TestApp, during: () => Promise<T>): Promise<T> {
+  const ctx = t.ctx as { db: Db };
+  const db = ctx.db;
+  let failed = false;
+  const blip: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      if (!failed && node.kind === 'UpdateQueryNode' && node.table && TableNode.is(node.table))
+        if (node.table.table.identifier.name === 'access_code_failures') {
+          failed = true;
+          throw new Error('Connection terminated unexpectedly');
+        }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  ctx.db = db.withPlugin(blip);
+  try {
+    return await during();
+  } finally {
+    ctx.db = db;
+    expect(failed).toBe(true);
+  }
+}
 
 describe('limit rules', () => {
   it('counts an IPv4 address whole and an IPv6 address by its /64', () => {
@@ -870,6 +901,32 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       );
     });
 
+    it("a place its guess could not give back (the database gone a moment) frees itself after its lease: the class's right codes go in again", async () => {
+      const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(u, 'blip');
+      const codes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(u, { email: `blip${i}@school.test` });
+        codes.push((await createAccessCode(u.ctx, { spId: 'blip', userId: student.id })).code);
+      }
+      // 10 live codes at 0.003 %: a budget of 3 failures, 2 spent by typos
+      for (let i = 0; i < 2; i++)
+        expect((await accessCode(u, `198.51.100.${210 + i}`, '999999', 'blip')).status).toBe(404);
+      const blipped = await settleFailsOnce(u, () => accessCode(u, '198.51.100.212', codes[0] ?? '', 'blip'));
+      expect(blipped.status).toBe(500);
+      // its place still counts (the budget is full): the operator sees it
+      expect(await accessCodeBudgetOf(u.ctx, 'blip')).toMatchObject({
+        failures: 2,
+        remaining: 1,
+        inFlight: 1,
+      });
+      u.clock.advance(PLACE_LEASE_MS);
+      expect(await accessCodeBudgetOf(u.ctx, 'blip')).toMatchObject({ failures: 2, inFlight: 0 });
+      for (let i = 1; i <= 3; i++)
+        expect((await accessCode(u, `198.51.100.${212 + i}`, codes[i] ?? '', 'blip')).status).toBe(200);
+      expect(await accessCodeBudgetOf(u.ctx, 'blip')).toMatchObject({ failures: 2, inFlight: 0 });
+    });
+
     it('new codes that shrink a budget below the failures already counted pause it, and the operator is told', async () => {
       const u = await open({ ACCESS_CODE_DAILY_RISK: '0.00003' });
       await seedServiceProvider(u, 'growing');
@@ -1296,6 +1353,45 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
         }),
       ]);
       expect(log.refusals('accessCodesPaused')).toHaveLength(3);
+    });
+
+    it("a provider's places held past a database blip: one warn line naming them, and they free themselves after their lease", async () => {
+      // 10 live codes at 0.003 %: a budget of 3 failures, 2 spent by typos
+      const log = await logged({ ACCESS_CODE_DAILY_RISK: '0.00003' });
+      await seedServiceProvider(log.t, 'heldplaces');
+      const codes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const student = await seedUser(log.t, { email: `held${i}@school.test` });
+        codes.push((await createAccessCode(log.t.ctx, { spId: 'heldplaces', userId: student.id })).code);
+      }
+      for (let i = 0; i < 2; i++)
+        expect((await accessCode(log.t, `198.51.100.${230 + i}`, '999999', 'heldplaces')).status).toBe(404);
+      const blipped = await settleFailsOnce(log.t, () =>
+        accessCode(log.t, '198.51.100.232', codes[0] ?? '', 'heldplaces'),
+      );
+      expect(blipped.status).toBe(500);
+      // the place it kept fills the budget: right codes wait a second for it, then are refused
+      const refused = await Promise.all(
+        [1, 2].map((i) => accessCode(log.t, `198.51.100.${232 + i}`, codes[i] ?? '', 'heldplaces')),
+      );
+      expect(refused.map((r) => [r.status, r.body.code, r.retryAfter])).toEqual(
+        Array(2).fill([429, 'tooManyRequests', '1']),
+      );
+      expect(log.reached()).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          limit: 'access-code places',
+          code: 'tooManyRequests',
+          key: 'provider',
+          spId: 'heldplaces',
+          retryAfter: PLACE_LEASE_MS / 1000,
+          inFlight: 1,
+          failures: 2,
+          budget: 3,
+        }),
+      ]);
+      log.t.clock.advance(PLACE_LEASE_MS);
+      expect((await accessCode(log.t, '198.51.100.235', codes[3] ?? '', 'heldplaces')).status).toBe(200);
     });
 
     it('the flood guard and the calls of a service provider: one warn line each, however long the flood', async () => {
