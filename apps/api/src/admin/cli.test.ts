@@ -34,7 +34,7 @@ import {
   parseAdminArgs,
   runAdminCommand,
 } from './commands.ts';
-import { createDb } from '../db/index.ts';
+import { RELEASE_MIGRATIONS, createDb, executedMigrations, migrateTo } from '../db/index.ts';
 import { createAccessCode } from '../services/access-codes.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
@@ -43,7 +43,7 @@ import { RETENTION_MS } from '../services/pruning.ts';
 import { SECRET_FINGERPRINT_KEY, secretFingerprint } from '../services/secret-change.ts';
 import { replaceSession } from '../services/sessions.ts';
 import { databaseLocation } from '../startup-failure.ts';
-import { TEST_DATABASE_URL } from '../../test/test-db.ts';
+import { TEST_DATABASE_URL, TEST_SECRET } from '../../test/test-db.ts';
 
 const PW = 'Admin-Created-Passw0rd';
 
@@ -1085,6 +1085,27 @@ describe('admin CLI as a child process', () => {
     });
     expect(JSON.parse(json.stderr)).toEqual({ notice: expect.stringMatching(/held no database/) });
     expect(JSON.parse(json.stdout)).toEqual(expect.anything());
+  }, 30_000);
+
+  it("refuses an older release's database, which its server may be running on, and leaves it unmigrated: exit 1", async () => {
+    const older = path.join(dataDir, 'older');
+    const db = createDb({ dataDir: older });
+    await migrateTo(db, { secret: TEST_SECRET }, '015_crm_contact');
+    const ran = await executedMigrations(db);
+    await db.destroy();
+    const failed = await exec(process.execPath, [cli, 'user', 'show', '--email', 'x@proc.test'], {
+      env: { ...env, DATA_DIR: older },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in failed && failed.code).toBe(1);
+    expect(String(failed.stderr).trimEnd().split('\n')).toEqual([
+      `error: the database of DATA_DIR ${older} is an older release's (its last migration is 015_crm_contact, this release's ${RELEASE_MIGRATIONS.at(-1)}): start this release's server first, which migrates it, then run the command again; nothing was changed`,
+    ]);
+    const after = createDb({ dataDir: older });
+    try {
+      expect(await executedMigrations(after)).toEqual(ran);
+    } finally {
+      await after.destroy();
+    }
   }, 30_000);
 
   it('reads --set-password from stdin, never from the command line', async () => {

@@ -3,10 +3,11 @@ import path from 'node:path';
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '../config.ts';
 import {
+  RELEASE_MIGRATIONS,
   SQLITE_FILE,
   assertWritable,
   createDb,
-  isNewDatabase,
+  executedMigrations,
   migrateToLatest,
   type Db,
 } from '../db/index.ts';
@@ -65,9 +66,17 @@ async function main(argv: string[]): Promise<number> {
     db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     // a DATA_DIR mistyped, or relative to another directory, gives an empty database, which would
     // take the command as if it were the server's: say so before doing it
-    if (await isNewDatabase(db)) notice(newDatabaseNotice(config));
+    const ran = await executedMigrations(db);
+    if (!ran.length) notice(newDatabaseNotice(config));
     // db copy leaves its source as it is: migrated here, an older release could no longer start on it
     if (!unmigrated) {
+      // an older release's database, maybe under its running server: migrated here, that server's
+      // requests would wait behind the migration's locks and it could no longer start
+      if (ran.length && RELEASE_MIGRATIONS.some((name) => !ran.includes(name))) {
+        fail(olderDatabaseRefusal(config, ran));
+        await db.destroy();
+        return 1;
+      }
       await migrateToLatest(db, { secret: config.secret });
       // every other command writes (its audit entry at least): a replica or a read-only file is
       // refused here in the server's sentence, not by the driver mid-command
@@ -107,11 +116,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function newDatabaseNotice(config: AppConfig): string {
-  const where = config.databaseUrl
+function databaseWhere(config: AppConfig): string {
+  return config.databaseUrl
     ? `PostgreSQL at ${databaseLocation(config.databaseUrl)} (DATABASE_URL)`
     : `DATA_DIR ${config.dataDir}`;
-  return `${where} held no database, so this command made a new, empty one: if the server uses another, set DATA_DIR or DATABASE_URL to the server's and run the command again`;
+}
+
+function newDatabaseNotice(config: AppConfig): string {
+  return `${databaseWhere(config)} held no database, so this command made a new, empty one: if the server uses another, set DATA_DIR or DATABASE_URL to the server's and run the command again`;
+}
+
+function olderDatabaseRefusal(config: AppConfig, ran: string[]): string {
+  const last = ran.toSorted().at(-1);
+  return `the database of ${databaseWhere(config)} is an older release's (its last migration is ${last}, this release's ${RELEASE_MIGRATIONS.at(-1)}): start this release's server first, which migrates it, then run the command again; nothing was changed`;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -412,6 +412,9 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '022_access_code_place_leases': m022,
 });
 
+/** The names of this release's migrations, oldest first (the secret plays no part in them). */
+export const RELEASE_MIGRATIONS: readonly string[] = Object.keys(migrations(''));
+
 /** A database that a newer release migrated: this one does not know every migration it ran. */
 export class NewerDatabaseError extends Error {
   readonly migrations: string[];
