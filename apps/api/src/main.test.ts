@@ -101,6 +101,20 @@ describe('main.ts as a process', () => {
       .map((file) => file.slice(0, -'.ts'.length))
       .sort();
     expect(JSON.parse(migrated)).toMatchObject({ migrations: migrationFiles, ms: expect.any(Number) });
+    // and said before they ran, then one by one: a large database's upgrade takes minutes
+    const lines = log.split('\n').filter((line) => line.startsWith('{'));
+    const migrating = lines.findIndex((line) => line.includes('"msg":"migrating: '));
+    expect(JSON.parse(lines[migrating] ?? '{}')).toMatchObject({
+      msg: `migrating: ${migrationFiles.join(', ')}`,
+      migrations: migrationFiles,
+    });
+    expect(
+      lines
+        .slice(migrating + 1, lines.indexOf(migrated))
+        .map((line) => JSON.parse(line) as { msg: string; migration: string }),
+    ).toEqual(
+      migrationFiles.map((migration) => expect.objectContaining({ msg: 'migration ran', migration })),
+    );
     // the start line says where the data is and where the limits count
     expect(log).toContain(
       `"database":"sqlite","databaseAt":${JSON.stringify(dataDir)},"limitCounters":"memory"`,

@@ -64,7 +64,13 @@ async function start(config: AppConfig, logger: Logger) {
       logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another'),
   });
   const migrating = performance.now();
-  const migrations = await migrateToLatest(db, { secret: config.secret });
+  const migrations = await migrateToLatest(db, {
+    secret: config.secret,
+    progress: {
+      pending: (names) => logger.info({ migrations: names }, `migrating: ${names.join(', ')}`),
+      ran: (migration, ms) => logger.info({ migration, ms }, 'migration ran'),
+    },
+  });
   // what an upgrade changed in the database, and how long the start waited for it (docs/DEPLOYMENT.md)
   if (migrations.length)
     logger.info({ migrations, ms: Math.round(performance.now() - migrating) }, 'database migrated');

@@ -18,6 +18,7 @@ import {
   createDb,
   migrateToLatest,
   MigrationError,
+  RELEASE_MIGRATIONS,
   PoolBusyError,
   type Db,
 } from './index.ts';
@@ -100,6 +101,35 @@ describe.each(DIALECTS)('a failed migration ($dialect)', ({ dialect, skip }) => 
       } finally {
         await drop();
         rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe.each(DIALECTS)('migrating an older database ($dialect)', ({ dialect, skip }) => {
+  it.skipIf(skip)(
+    'names the pending migrations before the first starts, then each one with its milliseconds as it ends',
+    async () => {
+      const { db, drop } = await createTestDb(dialect, undefined, '015_crm_contact');
+      try {
+        const told: unknown[] = [];
+        const progress = {
+          pending: (names: string[]) => told.push({ pending: names }),
+          ran: (name: string, ms: number) => told.push({ ran: name, ms }),
+        };
+        const ran = await migrateToLatest(db, { secret: TEST_SECRET, progress });
+        const pending = RELEASE_MIGRATIONS.slice(RELEASE_MIGRATIONS.indexOf('016_foreign_key_indexes'));
+        expect(ran).toEqual(pending);
+        expect(told).toEqual([
+          { pending },
+          ...pending.map((name) => ({ ran: name, ms: expect.any(Number) })),
+        ]);
+        // up to date: nothing to tell
+        told.length = 0;
+        await migrateToLatest(db, { secret: TEST_SECRET, progress });
+        expect(told).toEqual([]);
+      } finally {
+        await drop();
       }
     },
   );

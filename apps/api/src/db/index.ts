@@ -527,17 +527,63 @@ export async function assertWritable(db: Db): Promise<void> {
   }
 }
 
+/**
+ * What a start's migrating says while it runs (main.ts logs it): a large database's upgrade takes
+ * minutes with requests refused, and the log said nothing until it ended.
+ */
+export interface MigrationProgress {
+  /** The migrations about to run, oldest first: told once, when the first starts (behind the lock). */
+  pending: (names: string[]) => void;
+  /** One migration ran (kept only when the run's transaction commits), in ms. */
+  ran: (name: string, ms: number) => void;
+}
+
+interface MigrateOptions {
+  secret: string;
+  progress?: MigrationProgress;
+}
+
 /** Runs the migrations a database has not run yet; returns their names, oldest first (none: up to date). */
-export const migrateToLatest = (db: Db, options: { secret: string }): Promise<string[]> =>
-  migrateTo(db, options);
+export const migrateToLatest = (db: Db, options: MigrateOptions): Promise<string[]> => migrateTo(db, options);
+
+/**
+ * Each migration's up timed and told to `progress`. Kysely runs the pending ones in order, after
+ * the last one run (it refuses one older than that), so the first to start names those that follow it.
+ */
+function withProgress(
+  known: Record<string, Migration>,
+  progress: MigrationProgress,
+  target: string | undefined,
+): Record<string, Migration> {
+  const names = Object.keys(known);
+  const last = target ? names.indexOf(target) : names.length - 1;
+  let told = false;
+  return Object.fromEntries(
+    Object.entries(known).map(([name, migration], index) => [
+      name,
+      {
+        ...migration,
+        up: async (db) => {
+          if (!told) progress.pending(names.slice(index, last + 1));
+          told = true;
+          const started = performance.now();
+          await migration.up(db);
+          progress.ran(name, Math.round(performance.now() - started));
+        },
+      },
+    ]),
+  );
+}
 
 /**
  * Up (or down) to the named migration; the newest when none is named (upgrade tests start older).
  * Returns the names of the migrations run, in order.
  */
-export async function migrateTo(db: Db, options: { secret: string }, name?: string): Promise<string[]> {
+export async function migrateTo(db: Db, options: MigrateOptions, name?: string): Promise<string[]> {
   const known = migrations(options.secret);
-  const provider: MigrationProvider = { getMigrations: async () => known };
+  const provider: MigrationProvider = {
+    getMigrations: async () => (options.progress ? withProgress(known, options.progress, name) : known),
+  };
   const migrator = new Migrator({ db, provider });
   const unknown = (await executedMigrations(db)).filter((executed) => !Object.hasOwn(known, executed));
   if (unknown.length) throw new NewerDatabaseError(unknown);
