@@ -1,9 +1,10 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { TEST_SECRET, createTestDb } from '../../../test/test-db.ts';
 import { DIALECTS } from '../../../test/harness.ts';
 import { newUserRow } from '../../services/users.ts';
 import { migrateTo } from '../index.ts';
-import { SPELLING_KEPT } from './019_email_domains.ts';
+import { SPELLING_KEPT, respell, spelling } from './019_email_domains.ts';
 
 describe.each(DIALECTS)('migration 019 on a database with accounts ($dialect)', ({ dialect, skip }) => {
   it.skipIf(skip)(
@@ -128,6 +129,67 @@ describe.each(DIALECTS)('migration 019 on a database with accounts ($dialect)', 
             },
           ]),
         );
+      } finally {
+        await drop();
+      }
+    },
+  );
+});
+
+describe.each(DIALECTS)('migration 019 reading in batches ($dialect)', ({ dialect, skip }) => {
+  it.skipIf(skip)(
+    'reads the accounts a batch at a time and respells them as one read would, across the batches',
+    async () => {
+      const { db, drop } = await createTestDb(dialect, undefined, '018_last_sign_in');
+      try {
+        // ids ordered as the batches read them: each pair that meets falls into different batches
+        const account = (n: number, email: string, createdAt: number, confirmed = true) => ({
+          ...newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed }, createdAt),
+          id: `00000000-0000-4000-8000-00000000000${n}`,
+        });
+        const fullWidth = account(1, 'victim@ｓchool.org', 6);
+        const older = account(2, 'ana@ſchool.org', 1, false);
+        const plain = account(3, 'c@school.test', 1);
+        const confirmed = account(4, 'ana@ｓchool.org', 2);
+        const holder = account(5, 'victim@school.org', 5);
+        await db.insertInto('users').values([fullWidth, older, plain, confirmed, holder]).execute();
+
+        const statements: string[] = [];
+        const watched = db.withPlugin({
+          transformQuery: ({ node, queryId }) => {
+            statements.push(db.getExecutor().compileQuery(node, queryId).sql);
+            return node;
+          },
+          transformResult: async ({ result }) => result,
+        });
+        // as the migrator hands it over: untyped
+        await respell(watched as unknown as Kysely<unknown>, spelling(), '019_email_domains', 2);
+
+        const reads = statements.filter((statement) => /^select .* from "users"/.test(statement));
+        const batches = reads.filter((statement) => !statement.includes('where "email" ='));
+        // 2 + 2 + 1 accounts, then an empty batch: never all of them at once
+        expect(batches).toHaveLength(4);
+        for (const read of batches) expect(read).toMatch(/ limit /);
+
+        const rows = await db.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
+        expect(rows.map((row) => row.email)).toEqual([
+          'victim@ｓchool.org',
+          'ana@ſchool.org',
+          'c@school.test',
+          'ana@school.org',
+          'victim@school.org',
+        ]);
+        const kept = await db
+          .selectFrom('audit_log')
+          .select(['user_id', 'detail'])
+          .where('event', '=', SPELLING_KEPT)
+          .orderBy('user_id')
+          .execute();
+        const migration = '019_email_domains';
+        expect(kept.map((entry) => ({ userId: entry.user_id, detail: JSON.parse(entry.detail) }))).toEqual([
+          { userId: fullWidth.id, detail: { migration, table: 'users', heldBy: holder.id } },
+          { userId: older.id, detail: { migration, table: 'users', heldBy: confirmed.id } },
+        ]);
       } finally {
         await drop();
       }
