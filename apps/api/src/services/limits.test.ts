@@ -24,7 +24,6 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Env } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { TableNode, type KyselyPlugin } from 'kysely';
 import {
   PLACE_LEASE_MS,
   accessCodeBudgetOf,
