@@ -338,6 +338,41 @@ describe('resilient counters', () => {
     for (const run of late) await run();
     expect((await redis.peek('address-failures:school', 2)).count).toBe(0);
   });
+
+  it('an undo of a hit counted only in memory during a stall never lowers the shared count', async () => {
+    const redis = memoryCounters();
+    let stalled = false;
+    const late: (() => Promise<unknown>)[] = [];
+    const shared: CounterStore = {
+      ...redis,
+      shared: () => true,
+      // as above: a stalled Redis runs the commands written to it once it answers again
+      hit: async (...args) => {
+        if (!stalled) return redis.hit(...args);
+        late.push(() => redis.hit(...args));
+        throw new Error('Command timed out');
+      },
+      undo: async (...args) => {
+        if (!stalled) return redis.undo(...args);
+        late.push(() => redis.undo(...args));
+        throw new Error('Command timed out');
+      },
+    };
+    const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    // an attacker's 100 failures before the stall, in the shared store
+    for (let i = 0; i < 100; i++) await counters.hit('address-failures:x', i, 3_600_000);
+    stalled = true;
+    // 100 guesses at accounts in their delay, each reserved then released, within the retry time:
+    // only the first hit reached Redis, so only its undo may
+    for (let now = 1000; now < 1100; now++) {
+      await counters.hit('address-failures:x', now, 3_600_000);
+      await counters.undo('address-failures:x', now, 1);
+    }
+    expect(1100 - 1000).toBeLessThan(SHARED_RETRY_AFTER_MS);
+    stalled = false;
+    for (const run of late) await run();
+    expect((await redis.peek('address-failures:x', 2000)).count).toBe(100);
+  });
 });
 
 describe('where the counts are kept, as the start line says', () => {

@@ -158,7 +158,14 @@ export const SHARED_RETRY_AFTER_MS = 5000;
 export function resilientCounters(shared: CounterStore, local: CounterStore, logger: Logger): CounterStore {
   let degraded = false;
   let retryAt = 0;
-  const attempt = async <T>(now: number, call: (store: CounterStore) => Promise<T>): Promise<T> => {
+  // per key, the shared hits that failed: one that timed out was written all the same and lands when
+  // Redis answers again, so while degraded only these may be taken back there (see undo)
+  const pending = new Map<string, number>();
+  const attempt = async <T>(
+    now: number,
+    call: (store: CounterStore) => Promise<T>,
+    hitKey?: string,
+  ): Promise<T> => {
     if (degraded && now < retryAt) return call(local);
     // while degraded one call asks again; the others meanwhile count in memory, not wait with it
     if (degraded) retryAt = now + SHARED_RETRY_AFTER_MS;
@@ -166,6 +173,7 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
       const result = await call(shared);
       if (degraded) logger.info('shared counters reachable again: limits shared by every instance');
       degraded = false;
+      pending.clear();
       return result;
     } catch (err) {
       if (!degraded)
@@ -175,21 +183,28 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
         );
       degraded = true;
       retryAt = now + SHARED_RETRY_AFTER_MS;
+      if (hitKey !== undefined) pending.set(hitKey, (pending.get(hitKey) ?? 0) + 1);
       return call(local);
     }
   };
   return {
     shared: () => !degraded && shared.shared(),
-    hit: (key, now, ttlMs, slide) => attempt(now, (s) => s.hit(key, now, ttlMs, slide)),
+    hit: (key, now, ttlMs, slide) => attempt(now, (s) => s.hit(key, now, ttlMs, slide), key),
     peek: (key, now) => attempt(now, (s) => s.peek(key, now)),
-    // while degraded an undo goes on to the shared store too, without waiting for it: a hit that timed
-    // out was written to Redis all the same and lands when it answers again, and this undo, sent after
-    // it on the same connection, lands after it. Without it each sign-in of a school in flight at a
-    // stall left a failure on the school's address that nothing took back (at worst it forgives one
-    // more failure that the shared store counted, never one an attacker's failure keeps).
+    // while degraded an undo goes to memory, and on to the shared store (not waited for) only against
+    // a shared hit of its key that failed: that hit was written all the same and lands when Redis
+    // answers again, this undo after it on the same connection (else a school's sign-in in flight at a
+    // stall leaves a failure there). The stall's other hits were counted in memory only: their undos
+    // sent to Redis would take back failures counted before it, an attacker's hourly count among them.
     undo: async (key, now, by) => {
-      if (degraded && now < retryAt) {
-        void shared.undo(key, now, by).catch(() => undefined);
+      if (degraded) {
+        const failed = pending.get(key) ?? 0;
+        const forward = Math.min(by, failed);
+        if (forward > 0) {
+          if (failed > forward) pending.set(key, failed - forward);
+          else pending.delete(key);
+          void shared.undo(key, now, forward).catch(() => undefined);
+        }
         return local.undo(key, now, by);
       }
       return attempt(now, (s) => s.undo(key, now, by));
@@ -197,6 +212,7 @@ export function resilientCounters(shared: CounterStore, local: CounterStore, log
     // a clear must reach both, or a success would leave the other's count standing; while degraded
     // the shared one is sent on without waiting for it (a Redis that hangs would hold the success)
     clear: async (key) => {
+      pending.delete(key);
       const sharedClear = shared.clear(key).catch(() => undefined);
       await Promise.all([degraded ? undefined : sharedClear, local.clear(key)]);
     },
