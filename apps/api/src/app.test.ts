@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -618,6 +618,75 @@ describe('a busy PostgreSQL', () => {
         expect((await validate()).statusCode).toBe(200);
       } finally {
         await holder.end();
+        await app.close();
+        await db.destroy();
+        await drop();
+      }
+    },
+  );
+});
+
+describe('a PostgreSQL that cannot be reached', () => {
+  it.skipIf(DIALECTS.find((d) => d.dialect === 'postgres')?.skip)(
+    'answers 503 serverBusy with Retry-After, as a held lock does, and says once a minute that DATABASE_URL cannot be reached, not a stack per request',
+    async () => {
+      const { lines, logger } = capturedLines<{ level: number; msg: string; setting?: string }>('info');
+      const { url, drop } = await createPostgresDatabase();
+      const migrating = createDb({ databaseUrl: url, dataDir: '.' });
+      await migrateToLatest(migrating, { secret: TEST_SECRET });
+      await migrating.destroy();
+      // the app reaches PostgreSQL through this port, which then closes as a stopped server's does:
+      // its connections cut, every new one refused (ECONNREFUSED)
+      const server = new URL(url);
+      const links = new Set<Socket>();
+      const relay = createServer((socket) => {
+        const upstream = connect(Number(server.port), server.hostname);
+        for (const end of [socket, upstream]) {
+          links.add(end);
+          end.on('error', () => undefined);
+        }
+        socket.pipe(upstream).pipe(socket);
+      });
+      relay.listen(0, '127.0.0.1');
+      await once(relay, 'listening');
+      const { port } = relay.address() as AddressInfo;
+      const databaseUrl = Object.assign(new URL(url), { port: String(port) }).href;
+      const db = createDb({ databaseUrl, dataDir: '.' });
+      const config = loadConfig({
+        APP_ENV: 'development',
+        PUBLIC_URL: 'http://localhost:8080',
+        SECRET: TEST_SECRET,
+        DATABASE_URL: databaseUrl,
+        WEB_DIST: '/nonexistent-dist',
+      });
+      const clock = testClock(TEST_START);
+      const app = await buildApp(await createTestContext({ config, db, now: clock.now, logger }));
+      try {
+        await app.ready();
+        const client = new ApiClient(app, clock.now);
+        expect((await client.post('/api/auth/validateEmail', { email: 'ada@example.com' })).statusCode).toBe(
+          200,
+        );
+        relay.close();
+        for (const end of links) end.destroy();
+        // the first meets its pooled connection cut ("Connection terminated unexpectedly"), the others are refused
+        for (let i = 0; i < 10; i++) {
+          const res = await client.post('/api/auth/validateEmail', { email: 'ada@example.com' });
+          expect(res.statusCode).toBe(503);
+          expect(res.json()).toEqual({ status: 'error', msg: messages.serverBusy, code: 'serverBusy' });
+          expect(res.headers['retry-after']).toBe('5');
+        }
+        const said = () => lines.filter((line) => line.level >= 50);
+        expect(said()).toEqual([
+          expect.objectContaining({
+            msg: expect.stringMatching(/^PostgreSQL at \S+\/api_test_\w+ \(DATABASE_URL\) cannot be reached/),
+            setting: 'DATABASE_URL',
+          }),
+        ]);
+        clock.advance(60_000);
+        await client.post('/api/auth/validateEmail', { email: 'ada@example.com' });
+        expect(said()).toHaveLength(2);
+      } finally {
         await app.close();
         await db.destroy();
         await drop();

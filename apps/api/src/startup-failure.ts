@@ -1,5 +1,6 @@
 import { ConfigError, type AppConfig } from './config.ts';
 import { MigrationError, NewerDatabaseError, freeBytesAt, isDiskFull } from './db/index.ts';
+import { UNREACHABLE } from './db/dialect.ts';
 
 /** The one line a refused start writes: what failed and what to do, and the fields that locate it. */
 export interface StartupFailure {
@@ -33,16 +34,6 @@ function causes(err: unknown): Error[] {
 /** The error itself or the first cause with a code. */
 const codedError = (err: unknown): CodedError | undefined => causes(err).find(isCoded);
 
-/** Network failures of a connection to PostgreSQL. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
 /** PostgreSQL's own refusals of a connection: a wrong user or password (SQLSTATE class 28), a missing database (3D). */
 const PG_REFUSED = /^(28|3D)[0-9A-Z]{3}$/;
 

@@ -34,3 +34,35 @@ export const isHeldStatement = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '55P03' || code === '57014';
 };
+
+/** Network failures of a connection to PostgreSQL. */
+export const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * Why PostgreSQL could not take a request's statement at all, or null: it cannot be reached (a network
+ * failure, SQLSTATE class 08, its shutdown or restart ending the connection, 57P01–57P03, or node-postgres's
+ * "Connection terminated…" for a connection cut under a query or not made in time), or it refuses more
+ * connections (53300: max_connections, or a role's or database's CONNECTION LIMIT). Both pass once the
+ * server answers again, as a held lock does.
+ */
+export const databaseUnavailable = (error: unknown): 'unreachable' | 'tooManyConnections' | null => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === undefined)
+    return typeof message === 'string' && message.startsWith(PG_CONNECTION_TERMINATED) ? 'unreachable' : null;
+  if (typeof code !== 'string') return null;
+  if (code === '53300') return 'tooManyConnections';
+  return UNREACHABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)
+    ? 'unreachable'
+    : null;
+};
+
+/** How node-postgres's own errors for a lost connection begin; they carry no code. */
+const PG_CONNECTION_TERMINATED = 'Connection terminated';
