@@ -199,6 +199,8 @@ describe('createDb on PostgreSQL', async () => {
           admin,
         );
         await vi.waitFor(() => expect(lost.length).toBeGreaterThan(0));
+        // once, not by the pool and the connection both
+        expect(lost).toHaveLength(1);
         expect(String(lost[0]?.message)).toMatch(/terminating connection/);
         expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
 
@@ -215,6 +217,7 @@ describe('createDb on PostgreSQL', async () => {
           })
           .catch((error: unknown) => error);
         expect(failed).toBeInstanceOf(Error);
+        expect(lost).toHaveLength(2);
         expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
       } finally {
         await db.destroy();

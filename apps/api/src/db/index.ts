@@ -214,11 +214,17 @@ export function createDb(options: DbOptions): Db {
         options.timeouts?.idleInTransactionMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     // unheard, a connection's 'error' ends the process: every instance at once on a database restart.
-    // The pool hears its idle connections; one lent out (between two statements of a transaction)
-    // has no listener but this one of its own
-    const lost = (error: Error) => options.onConnectionLost?.(error);
-    pool.on('error', lost);
-    pool.on('connect', (client) => client.on('error', lost));
+    // Each connection's own listener reports its loss once, idle or lent out (between two statements
+    // of a transaction): the pool repeats an idle one's, and one lent out follows PostgreSQL's reason
+    // with "Connection terminated unexpectedly" as its socket closes
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => {
+      let reported = false;
+      client.on('error', (error: Error) => {
+        if (!reported) options.onConnectionLost?.(error);
+        reported = true;
+      });
+    });
     const connect = () =>
       pool.connect().catch((error: unknown) => {
         throw error instanceof Error && error.message === POOL_QUEUE_TIMEOUT
