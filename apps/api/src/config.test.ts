@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -16,6 +17,7 @@ import { newMessageId } from './mail/mailer.ts';
 /** The least a production start needs. */
 const PRODUCTION_ENV = {
   APP_ENV: 'production',
+  DATA_DIR: '/var/lib/frontdoor',
   PUBLIC_URL: 'https://portal.test',
   SMTP_URL: 'smtp://mail.test',
   SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
@@ -74,9 +76,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...prod, SECRET: undefined })).toThrow(ConfigError);
   });
 
+  it('refuses production on SQLite without an absolute DATA_DIR: an upgrade started in a new checkout would make a new, empty database there', () => {
+    const advice =
+      "set it to an absolute path outside the release's directory (e.g. DATA_DIR=/var/lib/frontdoor), where the database stays across upgrades";
+    for (const DATA_DIR of [undefined, '', ' '])
+      expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR })).toThrow(
+        new ConfigError(`configuration refused: DATA_DIR is required in production with SQLite: ${advice}`),
+      );
+    for (const DATA_DIR of ['./data', 'data', '../frontdoor-data'])
+      expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR })).toThrow(
+        new ConfigError(
+          `configuration refused: DATA_DIR must be an absolute path in production, got ${DATA_DIR}, which depends on the directory the server is started from: ${advice}`,
+        ),
+      );
+    expect(loadConfig({ ...PRODUCTION_ENV, DATA_DIR: '/var/lib/frontdoor' }).dataDir).toBe(
+      '/var/lib/frontdoor',
+    );
+    // PostgreSQL keeps no file in DATA_DIR
+    expect(
+      loadConfig({ ...PRODUCTION_ENV, DATA_DIR: undefined, DATABASE_URL: 'postgres://db.test/frontdoor' }),
+    ).toMatchObject({ production: true, databaseUrl: 'postgres://db.test/frontdoor' });
+    // development keeps ./data of the directory it starts in (`npm ci && npm start`)
+    expect(loadConfig({}).dataDir).toBe(path.resolve('data'));
+    expect(loadConfig({ DATA_DIR: 'elsewhere' }).dataDir).toBe(path.resolve('elsewhere'));
+  });
+
   it('refuses production without PUBLIC_URL: links, cookies and the issuer would name localhost', () => {
     const prod = {
       APP_ENV: 'production',
+      DATA_DIR: '/var/lib/frontdoor',
       SMTP_URL: 'smtp://mail.test',
       SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
     };
@@ -184,6 +212,7 @@ describe('loadConfig', () => {
   it('never makes a sender or Message-ID of a bare IP: production asks for MAIL_FROM, development brackets it', () => {
     const production = {
       APP_ENV: 'production',
+      DATA_DIR: '/var/lib/frontdoor',
       SMTP_URL: 'smtp://mail.test',
       SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
     };
@@ -246,11 +275,7 @@ describe('loadConfig', () => {
   });
 
   it('accepts APP_ENV production or development in any case and refuses anything else', () => {
-    const prod = {
-      PUBLIC_URL: 'https://portal.test',
-      SMTP_URL: 'smtp://mail.test',
-      SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
-    };
+    const prod = { ...PRODUCTION_ENV, APP_ENV: undefined };
     expect(loadConfig({ ...prod, APP_ENV: 'Production' })).toMatchObject({
       env: 'production',
       production: true,
@@ -261,7 +286,12 @@ describe('loadConfig', () => {
   });
 
   it('refuses a production SECRET shorter than 32 bytes, patterned, or the development one', () => {
-    const prod = { APP_ENV: 'production', PUBLIC_URL: 'https://portal.test', SMTP_URL: 'smtp://mail.test' };
+    const prod = {
+      APP_ENV: 'production',
+      DATA_DIR: '/var/lib/frontdoor',
+      PUBLIC_URL: 'https://portal.test',
+      SMTP_URL: 'smtp://mail.test',
+    };
     for (const SECRET of [
       's',
       's3cret',
@@ -276,6 +306,7 @@ describe('loadConfig', () => {
   it('refuses a CRM webhook in production without a signing secret of at least 32 bytes', () => {
     const prod = {
       APP_ENV: 'production',
+      DATA_DIR: '/var/lib/frontdoor',
       PUBLIC_URL: 'https://portal.test',
       SMTP_URL: 'smtp://mail.test',
       SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',
@@ -364,6 +395,7 @@ describe('loadConfig', () => {
       developmentBanner(
         loadConfig({
           APP_ENV: 'production',
+          DATA_DIR: '/var/lib/frontdoor',
           PUBLIC_URL: 'https://portal.test',
           SMTP_URL: 'smtp://mail.test',
           SECRET: 'q8Vn2zR4xY7mK1pL9sT3wB6cD0fG5hJ=',

@@ -426,6 +426,20 @@ function defaultMailFrom(host: string, production: boolean, problems: string[]):
   return `Frontdoor <no-reply@${literal}>`;
 }
 
+/**
+ * Why a production start on SQLite must not use DATA_DIR as set: the default ./data, or any relative
+ * path, is the directory the server starts in, and an upgrade started from a new checkout would make a
+ * new, empty database there (no account, new signing keys) without a word.
+ */
+function productionDataDirProblem(dataDir: string | undefined): string | undefined {
+  const advice =
+    "set it to an absolute path outside the release's directory (e.g. DATA_DIR=/var/lib/frontdoor), where the database stays across upgrades";
+  if (!dataDir) return `DATA_DIR is required in production with SQLite: ${advice}`;
+  if (!path.isAbsolute(dataDir))
+    return `DATA_DIR must be an absolute path in production, got ${dataDir}, which depends on the directory the server is started from: ${advice}`;
+  return undefined;
+}
+
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const appEnv = parseAppEnv(env.APP_ENV);
@@ -475,6 +489,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
     const weak = weakSecretReason(env.SECRET);
     if (weak) problems.push(weak);
+    const dataDirProblem = databaseUrl ? undefined : productionDataDirProblem(env.DATA_DIR?.trim());
+    if (dataDirProblem) problems.push(dataDirProblem);
     // the CRM must be able to tell the portal's calls from anyone's
     if (
       env.CRM_WEBHOOK_URL?.trim() &&

@@ -27,7 +27,7 @@ export const ENV_VARIABLES = variables({
     group: 'Server',
     default: 'development',
     meaning:
-      '`production` or `development` (any case); anything else refuses to start (a staging server is production with its own settings); it is config.json env. Production refuses to start without PUBLIC_URL or SMTP_URL, with a weak SECRET, or with DEV_IDP or DEV_MAILBOX on.',
+      '`production` or `development` (any case); anything else refuses to start (a staging server is production with its own settings); it is config.json env. Production refuses to start without PUBLIC_URL or SMTP_URL, with a weak SECRET, with DEV_IDP or DEV_MAILBOX on, or on SQLite without an absolute DATA_DIR.',
   },
   PORT: { group: 'Server', default: '8080', meaning: 'Listen port.' },
   HOST: {
@@ -85,7 +85,8 @@ export const ENV_VARIABLES = variables({
   DATA_DIR: {
     group: 'Database',
     default: './data',
-    meaning: 'The SQLite file frontdoor.sqlite lives here (the admin CLI reads the same).',
+    meaning:
+      "The SQLite file frontdoor.sqlite lives here (the admin CLI reads the same); a relative path is from the directory the server starts in. Production on SQLite requires an absolute path outside the release's directory (/var/lib/frontdoor), where the database stays across upgrades: without it, or with a relative one, it refuses to start.",
   },
   DATABASE_URL: {
     group: 'Database',

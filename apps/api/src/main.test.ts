@@ -276,6 +276,39 @@ describe('main.ts as a process', () => {
     expect(JSON.parse(rows.stdout)).toEqual([{ claimed_by: null, delivered_at: null }]);
   }, 30_000);
 
+  it("a production start that makes a new database says so with its path, before it listens (a DATA_DIR not the server's data); the next start on it does not", async () => {
+    const dir = mkdtempSync(path.join(dataDir, 'production-'));
+    const webDist = path.join(dir, 'dist');
+    mkdirSync(webDist);
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Frontdoor</title>');
+    const production = {
+      APP_ENV: 'production',
+      SECRET: 'kL9#mQ2$vX7&nB4!pR8*tY3^wE6@zA1%',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      PUBLIC_URL: 'https://login.test',
+      DATA_DIR: path.join(dir, 'data'),
+      WEB_DIST: webDist,
+      SHUTDOWN_DRAIN_SECONDS: '0',
+    };
+    const newDatabase = (log: string) =>
+      log.split('\n').filter((line) => line.includes('a new, empty database'));
+    const first = await startMain(production);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const [line = '{}'] = newDatabase(first.log());
+    expect(JSON.parse(line)).toMatchObject({
+      level: 40,
+      setting: 'DATA_DIR',
+      databaseAt: production.DATA_DIR,
+      msg: `a new, empty database is made at ${production.DATA_DIR}: if this server had accounts before, DATA_DIR points elsewhere than its data`,
+    });
+    expect(first.log().indexOf(line)).toBeLessThan(first.log().indexOf('frontdoor listening'));
+    const second = await startMain(production);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(newDatabase(second.log())).toEqual([]);
+  }, 30_000);
+
   it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {
     const run = spawnSync(process.execPath, [MAIN], {
       env: developmentEnv({ IDP_IDENTIFIERS: 'contoso.edu=Facebook' }),

@@ -18,7 +18,14 @@ import {
 } from './config.ts';
 import type { AppContext } from './context.ts';
 import { watchDatabaseFile } from './db/file-watch.ts';
-import { assertWritable, closeDatabase, createDb, migrateToLatest, noteOwnJournal } from './db/index.ts';
+import {
+  assertWritable,
+  closeDatabase,
+  createDb,
+  isNewDatabase,
+  migrateToLatest,
+  noteOwnJournal,
+} from './db/index.ts';
 import { ENV_FILE, readEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { checkSmtp, createMailer } from './mail/mailer.ts';
@@ -48,6 +55,10 @@ async function assertCanListen(port: number, host: string): Promise<void> {
   await new Promise((resolve) => probe.close(resolve));
 }
 
+/** Where the database is, as a log line may show it. */
+const databaseAt = (config: AppConfig) =>
+  config.databaseUrl ? databaseLocation(config.databaseUrl) : config.dataDir;
+
 /** Checks the port, opens the database, migrates it, builds the app and listens. */
 async function start(config: AppConfig, logger: Logger) {
   // development answers the pages with how to build them; production never starts without them
@@ -63,6 +74,14 @@ async function start(config: AppConfig, logger: Logger) {
     onConnectionLost: (err) =>
       logger.warn({ err }, 'PostgreSQL closed a connection; the next query opens another'),
   });
+  // a DATA_DIR or DATABASE_URL that is not the server's data looks like any other start: said once
+  if (config.production && (await isNewDatabase(db))) {
+    const setting = config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR';
+    logger.warn(
+      { setting, databaseAt: databaseAt(config) },
+      `a new, empty database is made at ${databaseAt(config)}: if this server had accounts before, ${setting} points elsewhere than its data`,
+    );
+  }
   const migrating = performance.now();
   const migrations = await migrateToLatest(db, {
     secret: config.secret,
@@ -155,7 +174,7 @@ async function main(): Promise<void> {
       env: config.env,
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       // where the data is, and whether the abuse limits are shared by every instance (docs/DEPLOYMENT.md)
-      databaseAt: config.databaseUrl ? databaseLocation(config.databaseUrl) : config.dataDir,
+      databaseAt: databaseAt(config),
       limitCounters: ctx.limits.counters.shared()
         ? 'redis'
         : config.redisUrl

@@ -40,6 +40,7 @@ describe('dev mailbox outside production', () => {
 describe('production', () => {
   const production = {
     APP_ENV: 'production',
+    DATA_DIR: '/var/lib/frontdoor',
     SMTP_URL: 'smtp://127.0.0.1:1',
     SECRET: 'a-production-secret-of-32-bytes-at-least-0123456789',
     PUBLIC_URL: 'https://portal.frontdoor.test',

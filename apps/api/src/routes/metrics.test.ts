@@ -53,6 +53,7 @@ describe('metrics settings', () => {
     expect(loadConfig({ APP_ENV: 'development' }).metricsToken).toBeNull();
     const production = {
       APP_ENV: 'production',
+      DATA_DIR: '/var/lib/frontdoor',
       SECRET: 'kL9#mQ2$vX7&nB4!pR8*tY3^wE6@zA1%',
       SMTP_URL: 'smtp://mail.test:587',
       PUBLIC_URL: 'https://login.example.org',

@@ -23,6 +23,7 @@ writeFileSync(path.join(dist, 'static', 'index-abc123.js.map'), '{"version":3,"s
 
 const PRODUCTION: Env = {
   APP_ENV: 'production',
+  DATA_DIR: '/var/lib/frontdoor',
   SMTP_URL: 'smtp://127.0.0.1:1',
   SECRET: 'a-production-secret-of-32-bytes-at-least-0123456789',
   PUBLIC_URL: 'https://portal.frontdoor.test',
