@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -276,7 +276,7 @@ describe('main.ts as a process', () => {
     expect(JSON.parse(rows.stdout)).toEqual([{ claimed_by: null, delivered_at: null }]);
   }, 30_000);
 
-  it("a production start that makes a new database says so with its path, before it listens (a DATA_DIR not the server's data); the next start on it does not", async () => {
+  it("a production start that makes a new database says so with its path, before it listens (a DATA_DIR not the server's data); the next start on it does not, and names a DATA_DIR others may read, its mode left as it is", async () => {
     const dir = mkdtempSync(path.join(dataDir, 'production-'));
     const webDist = path.join(dir, 'dist');
     mkdirSync(webDist);
@@ -303,10 +303,23 @@ describe('main.ts as a process', () => {
       msg: `a new, empty database is made at ${production.DATA_DIR}: if this server had accounts before, DATA_DIR points elsewhere than its data`,
     });
     expect(first.log().indexOf(line)).toBeLessThan(first.log().indexOf('frontdoor listening'));
+    expect(first.log()).not.toContain('other users of this machine may read');
+    // a DATA_DIR made open to others before (an older release, by hand): told, its mode left as it is
+    chmodSync(production.DATA_DIR, 0o755);
     const second = await startMain(production);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(newDatabase(second.log())).toEqual([]);
+    const exposed = second
+      .log()
+      .split('\n')
+      .find((line) => line.includes('other users of this machine'));
+    expect(JSON.parse(exposed ?? '{}')).toMatchObject({
+      level: 40,
+      setting: 'DATA_DIR',
+      msg: `other users of this machine may read the database in DATA_DIR (password hashes, sessions, the private signing keys): ${production.DATA_DIR} is 0755; run chmod go-rwx ${production.DATA_DIR}`,
+    });
+    expect(statSync(production.DATA_DIR).mode & 0o777).toBe(0o755);
   }, 30_000);
 
   it('refuses a bad identity setting at start like any configuration error: a fatal line, exit 1', () => {

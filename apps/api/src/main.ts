@@ -22,6 +22,7 @@ import {
   assertWritable,
   closeDatabase,
   createDb,
+  exposedDatabasePaths,
   isNewDatabase,
   migrateToLatest,
   noteOwnJournal,
@@ -82,6 +83,12 @@ async function start(config: AppConfig, logger: Logger) {
       `a new, empty database is made at ${databaseAt(config)}: if this server had accounts before, ${setting} points elsewhere than its data`,
     );
   }
+  const exposed = config.databaseUrl ? [] : exposedDatabasePaths(config.dataDir);
+  if (exposed.length)
+    logger.warn(
+      { setting: 'DATA_DIR', exposed },
+      `other users of this machine may read the database in DATA_DIR (password hashes, sessions, the private signing keys): ${exposed.map((e) => `${e.path} is ${e.mode}`).join(', ')}; run chmod go-rwx ${exposed.map((e) => e.path).join(' ')}`,
+    );
   const migrating = performance.now();
   const migrations = await migrateToLatest(db, {
     secret: config.secret,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -16,7 +16,9 @@ import {
 import {
   assertWritable,
   createDb,
+  exposedDatabasePaths,
   migrateToLatest,
+  rescueDatabase,
   MigrationError,
   RELEASE_MIGRATIONS,
   PoolBusyError,
@@ -133,6 +135,59 @@ describe.each(DIALECTS)('migrating an older database ($dialect)', ({ dialect, sk
       }
     },
   );
+});
+
+describe("createDb on SQLite under umask 0022 (systemd's default)", () => {
+  let parent: string;
+  let umask: number;
+  beforeEach(() => {
+    parent = mkdtempSync(path.join(tmpdir(), 'fd-db-mode-'));
+    umask = process.umask(0o022);
+  });
+  afterEach(() => {
+    process.umask(umask);
+    rmSync(parent, { recursive: true, force: true });
+  });
+  /** The group's and others' bits of a path's mode: none for what DATA_DIR holds. */
+  const othersBits = (file: string) => statSync(file).mode & 0o077;
+
+  it('makes DATA_DIR, the database file, its -wal and -shm and a rescued copy for this user alone (password hashes, sessions, the private signing keys)', async () => {
+    const dataDir = path.join(parent, 'data');
+    const db = createDb({ dataDir });
+    try {
+      await migrateToLatest(db, { secret: TEST_SECRET });
+      const file = path.join(dataDir, 'frontdoor.sqlite');
+      for (const made of [dataDir, file, `${file}-wal`, `${file}-shm`])
+        expect(othersBits(made), made).toBe(0);
+      const copy = await rescueDatabase(db, Date.parse('2026-11-28T12:00:00Z'));
+      expect(othersBits(copy)).toBe(0);
+      expect(exposedDatabasePaths(dataDir)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('names an existing DATA_DIR and database file that others may read, leaving their modes as the operator set them', async () => {
+    const dataDir = path.join(parent, 'data');
+    mkdirSync(dataDir, { mode: 0o755 });
+    const db = createDb({ dataDir });
+    await db.destroy();
+    const file = path.join(dataDir, 'frontdoor.sqlite');
+    chmodSync(file, 0o640);
+    const reopened = createDb({ dataDir });
+    try {
+      expect(exposedDatabasePaths(dataDir)).toEqual([
+        { path: dataDir, mode: '0755' },
+        { path: file, mode: '0640' },
+        // SQLite gives them the file's mode
+        { path: `${file}-wal`, mode: '0640' },
+        { path: `${file}-shm`, mode: '0640' },
+      ]);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o755);
+    } finally {
+      await reopened.destroy();
+    }
+  });
 });
 
 describe('assertWritable', () => {

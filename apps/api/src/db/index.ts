@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, statSync, statfsSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, statSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -197,6 +197,47 @@ class MigrationPostgresDialect extends PostgresDialect {
 /** The SQLite file's name in DATA_DIR. */
 export const SQLITE_FILE = 'frontdoor.sqlite';
 
+/**
+ * DATA_DIR and its files are this user's alone, whatever the umask (systemd's is 0022): the database
+ * holds password hashes, sessions and the authorization server's private signing keys.
+ */
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+
+/** Makes `file` for this user alone unless it exists: SQLite would make it with the umask's mode. */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** A path in DATA_DIR that other users of this machine may read or write, with its mode (`0644`). */
+export interface ExposedPath {
+  path: string;
+  mode: string;
+}
+
+/**
+ * DATA_DIR and the database files in it that other users may read or write: made before this release
+ * (under the umask), or given other modes by hand. Told, never changed: the modes are the operator's.
+ */
+export function exposedDatabasePaths(dataDir: string): ExposedPath[] {
+  const file = path.join(dataDir, SQLITE_FILE);
+  const exposed: ExposedPath[] = [];
+  for (const candidate of [dataDir, file, `${file}-wal`, `${file}-shm`]) {
+    let mode: number;
+    try {
+      mode = statSync(candidate).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if (mode & 0o077) exposed.push({ path: candidate, mode: `0${mode.toString(8)}` });
+  }
+  return exposed;
+}
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const max = options.poolSize ?? Number(setting({}, 'DATABASE_POOL_SIZE'));
@@ -240,8 +281,10 @@ export function createDb(options: DbOptions): Db {
   const file = options.sqliteFile ?? SQLITE_FILE;
   let location = file;
   if (file !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     location = path.join(options.dataDir, file);
+    // SQLite gives the -wal and -shm it makes the file's mode
+    createPrivateFile(location);
   }
   const sqlite = new SQLite(location);
   sqlite.pragma('journal_mode = WAL');
@@ -338,7 +381,8 @@ export async function rescueDatabase(db: Db, now: number): Promise<string> {
   const opened = openedFiles.get(db);
   if (!opened) throw new Error('not a SQLite database opened from a file');
   const copy = `${opened.location}.rescued-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
-  mkdirSync(path.dirname(copy), { recursive: true });
+  mkdirSync(path.dirname(copy), { recursive: true, mode: PRIVATE_DIR_MODE });
+  createPrivateFile(copy);
   const backup = opened.sqlite.backup(copy);
   rescuesUnderWay.set(db, backup);
   try {
