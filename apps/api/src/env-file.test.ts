@@ -7,7 +7,8 @@ import { parseEnv, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ABUSE_LIMITS } from '@frontdoor/contract';
 import { loadConfig } from './config.ts';
-import { ENV_EXAMPLE_FILE, allVariables, readEnvFile, renderEnvExample } from './env-file.ts';
+import { serverCheckout } from '../test/checkout.ts';
+import { ENV_EXAMPLE_FILE, ENV_FILE, allVariables, readEnvFile, renderEnvExample } from './env-file.ts';
 import { ENV_VARIABLES } from './env-variables.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -94,30 +95,48 @@ describe('.env', () => {
     expect(env).toEqual({ PORT: '9000', SECRET: 'from the file', LOG_LEVEL: 'warn' });
   });
 
-  it('is read by the admin CLI from the directory it runs in, the real environment winning', async () => {
+  it("is the repository's root's, beside the root package.json, whatever the working directory", () => {
+    expect(ENV_FILE).toBe(path.join(path.dirname(ENV_EXAMPLE_FILE), '.env'));
+    const root = path.dirname(ENV_FILE);
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))).toMatchObject({
+      name: 'frontdoor',
+      workspaces: expect.arrayContaining(['apps/api']),
+    });
+  });
+
+  it("is read by the admin CLI at the checkout's root, not in the directory it runs in; the real environment wins", async () => {
+    const checkout = serverCheckout();
     const cwd = mkdtempSync(path.join(tmpdir(), 'fd-env-cwd-'));
     const fromFile = path.join(cwd, 'from-file');
+    const fromCwd = path.join(cwd, 'from-cwd');
     const fromEnvironment = path.join(cwd, 'from-environment');
-    writeFileSync(path.join(cwd, '.env'), `DATA_DIR=${fromFile}\nAPP_ENV=development\n`);
+    writeFileSync(path.join(checkout.root, '.env'), `DATA_DIR=${fromFile}\nAPP_ENV=development\n`);
+    writeFileSync(path.join(cwd, '.env'), `DATA_DIR=${fromCwd}\n`);
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '' };
     delete env.DATA_DIR;
     const cli = (extra: NodeJS.ProcessEnv) =>
-      exec(process.execPath, [path.join(here, 'admin/cli.ts'), '--json', 'sp', 'list'], {
+      exec(process.execPath, [checkout.file('admin/cli.ts'), '--json', 'sp', 'list'], {
         cwd,
         env: { ...env, ...extra },
       });
-    await cli({});
-    expect(existsSync(path.join(fromFile, 'frontdoor.sqlite'))).toBe(true);
-    await cli({ DATA_DIR: fromEnvironment });
-    expect(existsSync(path.join(fromEnvironment, 'frontdoor.sqlite'))).toBe(true);
-    rmSync(cwd, { recursive: true, force: true });
+    try {
+      await cli({});
+      expect(existsSync(path.join(fromFile, 'frontdoor.sqlite'))).toBe(true);
+      expect(existsSync(fromCwd)).toBe(false);
+      await cli({ DATA_DIR: fromEnvironment });
+      expect(existsSync(path.join(fromEnvironment, 'frontdoor.sqlite'))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+      checkout.remove();
+    }
   }, 30_000);
 
   it('is read by npm run seed: a production .env refuses the demo, and no database is touched', async () => {
+    const checkout = serverCheckout();
     const cwd = mkdtempSync(path.join(tmpdir(), 'fd-env-seed-'));
     const dataDir = path.join(cwd, 'data');
     writeFileSync(
-      path.join(cwd, '.env'),
+      path.join(checkout.root, '.env'),
       [
         'APP_ENV=production',
         'PUBLIC_URL=https://login.example.org',
@@ -128,12 +147,13 @@ describe('.env', () => {
     );
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
     delete env.APP_ENV;
-    const seeded = await exec(process.execPath, [path.join(here, 'admin/seed.ts')], { cwd, env }).catch(
+    const seeded = await exec(process.execPath, [checkout.file('admin/seed.ts')], { cwd, env }).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect('code' in seeded && seeded.code).toBe(2);
     expect(existsSync(path.join(dataDir, 'frontdoor.sqlite'))).toBe(false);
     rmSync(cwd, { recursive: true, force: true });
+    checkout.remove();
   }, 30_000);
 
   it('is optional: no file, nothing read', () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { sql } from 'kysely';
+import { serverCheckout } from '../test/checkout.ts';
 import { startFakeServer } from '../test/fake-http.ts';
 import { DIALECTS } from '../test/harness.ts';
 import { createTestDb } from '../test/test-db.ts';
@@ -335,22 +336,76 @@ describe('main.ts as a process', () => {
     expect(run.stdout).not.toContain('frontdoor listening');
   }, 30_000);
 
-  it('refuses a .env it cannot read in one fatal line, no stack trace, exit 1', () => {
-    // a directory stands in for a file the service's user may not read (root reads any file)
-    const cwd = mkdtempSync(path.join(tmpdir(), 'fd-env-'));
+  it("refuses a .env it cannot read at the checkout's root in one fatal line, no stack trace, exit 1", () => {
+    const checkout = serverCheckout();
     try {
-      mkdirSync(path.join(cwd, '.env'));
-      const run = spawnSync(process.execPath, [MAIN], { env: developmentEnv({}), cwd, encoding: 'utf8' });
+      // a directory stands in for a file the service's user may not read (root reads any file)
+      mkdirSync(path.join(checkout.root, '.env'));
+      const run = spawnSync(process.execPath, [checkout.file('main.ts')], {
+        env: developmentEnv({}),
+        cwd: dataDir,
+        encoding: 'utf8',
+        // one that starts anyway ends with the test
+        timeout: 20_000,
+      });
       expect(run.status).toBe(1);
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({
         level: 60,
-        msg: expect.stringContaining(
-          '.env cannot be read (EISDIR): make it a file the user the server runs as may read',
-        ),
+        msg: `${checkout.root}/.env cannot be read (EISDIR): make it a file the user the server runs as may read (chown it to that user), or remove it`,
       });
     } finally {
-      rmSync(cwd, { recursive: true, force: true });
+      checkout.remove();
+    }
+  }, 30_000);
+
+  it("started from another directory, reads the production .env at the checkout's root, not that directory's (it ran in development there, on that directory's ./data)", async () => {
+    const checkout = serverCheckout();
+    const elsewhere = mkdtempSync(path.join(dataDir, 'elsewhere-'));
+    const webDist = path.join(checkout.root, 'dist');
+    mkdirSync(webDist);
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Frontdoor</title>');
+    const productionData = path.join(checkout.root, 'production-data');
+    writeFileSync(
+      path.join(checkout.root, '.env'),
+      [
+        'APP_ENV=production',
+        'SECRET="kL9#mQ2$vX7&nB4!pR8*tY3^wE6@zA1%"',
+        'SMTP_URL=smtp://127.0.0.1:1',
+        'PUBLIC_URL=https://login.test',
+        `DATA_DIR=${productionData}`,
+        `WEB_DIST=${webDist}`,
+        'SHUTDOWN_DRAIN_SECONDS=0',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(path.join(elsewhere, '.env'), 'APP_ENV=development\n');
+    const env = developmentEnv({});
+    for (const name of ['APP_ENV', 'DATA_DIR']) delete env[name];
+    const child = spawn(process.execPath, [checkout.file('main.ts')], {
+      env,
+      cwd: elsewhere,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let log = '';
+    try {
+      const listening = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          const line = log.split('\n').find((l) => l.includes('frontdoor listening'));
+          if (line) resolve(line);
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${log}`)));
+      });
+      expect(JSON.parse(listening)).toMatchObject({ env: 'production', databaseAt: productionData });
+      const read = log.split('\n').find((l) => l.includes('"msg":"read .env"'));
+      expect(JSON.parse(read ?? '{}')).toMatchObject({ file: path.join(checkout.root, '.env') });
+      expect(readdirSync(elsewhere)).toEqual(['.env']);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      checkout.remove();
     }
   }, 30_000);
 
