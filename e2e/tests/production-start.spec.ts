@@ -25,7 +25,7 @@ test.describe('a production start from a clean copy installed with npm ci --omit
   let copy = '';
   let server: ChildProcess | undefined;
   test.afterAll(() => {
-    // the whole group: npm does not pass SIGTERM on to the server it started, which stayed running
+    // the whole group, npm and the server it started at once (npm passes SIGTERM on too: main.test.ts)
     if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
