@@ -151,6 +151,14 @@ describe("createDb on SQLite under umask 0022 (systemd's default)", () => {
   /** The group's and others' bits of a path's mode: none for what DATA_DIR holds. */
   const othersBits = (file: string) => statSync(file).mode & 0o077;
 
+  it("makes a DATA_DIR whose parents are missing, and refuses one under /proc at once (Node's recursive mkdir loops there without end)", () => {
+    const nested = path.join(parent, 'a', 'b', 'data');
+    createDb({ dataDir: nested }).destroy();
+    expect(statSync(path.join(parent, 'a')).mode & 0o777).toBe(0o700);
+    expect(statSync(nested).isDirectory()).toBe(true);
+    expect(() => createDb({ dataDir: '/proc/frontdoor-no-such-dir/data' })).toThrow(/ENOENT/);
+  });
+
   it('makes DATA_DIR, the database file, its -wal and -shm and a rescued copy for this user alone (password hashes, sessions, the private signing keys)', async () => {
     const dataDir = path.join(parent, 'data');
     const db = createDb({ dataDir });

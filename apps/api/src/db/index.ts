@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, statSync, statfsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -204,6 +204,24 @@ export const SQLITE_FILE = 'frontdoor.sqlite';
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 
+/**
+ * `mkdir -p` at PRIVATE_DIR_MODE. Node's recursive mkdir never returns for a path under /proc (it
+ * loops on the ENOENT that /proc answers), so the directory itself is made first, and its parents
+ * only when the parent is what is missing: a DATA_DIR that cannot be made fails at once.
+ */
+function makePrivateDir(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    const parent = path.dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || existsSync(parent)) throw error;
+    makePrivateDir(parent);
+    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+  }
+}
+
 /** Makes `file` for this user alone unless it exists: SQLite would make it with the umask's mode. */
 function createPrivateFile(file: string): void {
   try {
@@ -281,7 +299,7 @@ export function createDb(options: DbOptions): Db {
   const file = options.sqliteFile ?? SQLITE_FILE;
   let location = file;
   if (file !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(options.dataDir);
     location = path.join(options.dataDir, file);
     // SQLite gives the -wal and -shm it makes the file's mode
     createPrivateFile(location);
@@ -381,7 +399,7 @@ export async function rescueDatabase(db: Db, now: number): Promise<string> {
   const opened = openedFiles.get(db);
   if (!opened) throw new Error('not a SQLite database opened from a file');
   const copy = `${opened.location}.rescued-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
-  mkdirSync(path.dirname(copy), { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(path.dirname(copy));
   createPrivateFile(copy);
   const backup = opened.sqlite.backup(copy);
   rescuesUnderWay.set(db, backup);
