@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -81,14 +83,27 @@ describe('loadConfig', () => {
       "set it to an absolute path outside the release's directory (e.g. DATA_DIR=/var/lib/frontdoor), where the database stays across upgrades";
     for (const DATA_DIR of [undefined, '', ' '])
       expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR })).toThrow(
-        new ConfigError(`configuration refused: DATA_DIR is required in production with SQLite: ${advice}`),
+        `configuration refused: DATA_DIR is required in production with SQLite: ${advice}; `,
       );
-    for (const DATA_DIR of ['./data', 'data', '../frontdoor-data'])
-      expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR })).toThrow(
+    const parent = mkdtempSync(path.join(tmpdir(), 'fd-config-data-'));
+    try {
+      // a relative DATA_DIR with no database: where a release that kept the default has its accounts
+      const empty = path.relative(process.cwd(), parent);
+      expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR: empty })).toThrow(
         new ConfigError(
-          `configuration refused: DATA_DIR must be an absolute path in production, got ${DATA_DIR}, which depends on the directory the server is started from: ${advice}`,
+          `configuration refused: DATA_DIR must be an absolute path in production, got ${empty}, which depends on the directory the server is started from: ${advice}; a release that kept the default has its accounts in data/frontdoor.sqlite of its own directory: point DATA_DIR there, or move frontdoor.sqlite* into the new DATA_DIR first`,
         ),
       );
+      // one that holds the accounts (an upgrade in place, from a release that kept ./data): it is named
+      writeFileSync(path.join(parent, 'frontdoor.sqlite'), '');
+      expect(() => loadConfig({ ...PRODUCTION_ENV, DATA_DIR: empty })).toThrow(
+        new ConfigError(
+          `configuration refused: DATA_DIR must be an absolute path in production, got ${empty}, which depends on the directory the server is started from: ${advice}; the accounts are in ${path.join(parent, 'frontdoor.sqlite')}: set DATA_DIR=${parent}, or stop the server and move frontdoor.sqlite* into the new DATA_DIR first`,
+        ),
+      );
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
     expect(loadConfig({ ...PRODUCTION_ENV, DATA_DIR: '/var/lib/frontdoor' }).dataDir).toBe(
       '/var/lib/frontdoor',
     );

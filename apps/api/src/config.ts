@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser';
@@ -13,6 +14,7 @@ import {
 } from '@frontdoor/contract';
 import { DEV_REALM_PATH, identitySettings, type IdentitySettings } from './identity/settings.ts';
 import { ENV_VARIABLES, setting, type EnvName } from './env-variables.ts';
+import { SQLITE_FILE } from './db/sqlite-file.ts';
 
 /** Raw environment, as read once at start by loadConfig. */
 export type Env = Record<string, string | undefined>;
@@ -432,12 +434,16 @@ function defaultMailFrom(host: string, production: boolean, problems: string[]):
  * new, empty database there (no account, new signing keys) without a word.
  */
 function productionDataDirProblem(dataDir: string | undefined): string | undefined {
-  const advice =
-    "set it to an absolute path outside the release's directory (e.g. DATA_DIR=/var/lib/frontdoor), where the database stays across upgrades";
+  if (dataDir && path.isAbsolute(dataDir)) return undefined;
+  // a release that kept the default has its accounts there: the operator must carry them over, not
+  // start again on a new, empty database where the message's example points
+  const kept = path.resolve(dataDir || setting({}, 'DATA_DIR'), SQLITE_FILE);
+  const data = existsSync(kept)
+    ? `; the accounts are in ${kept}: set DATA_DIR=${path.dirname(kept)}, or stop the server and move ${SQLITE_FILE}* into the new DATA_DIR first`
+    : `; a release that kept the default has its accounts in data/${SQLITE_FILE} of its own directory: point DATA_DIR there, or move ${SQLITE_FILE}* into the new DATA_DIR first`;
+  const advice = `set it to an absolute path outside the release's directory (e.g. DATA_DIR=/var/lib/frontdoor), where the database stays across upgrades${data}`;
   if (!dataDir) return `DATA_DIR is required in production with SQLite: ${advice}`;
-  if (!path.isAbsolute(dataDir))
-    return `DATA_DIR must be an absolute path in production, got ${dataDir}, which depends on the directory the server is started from: ${advice}`;
-  return undefined;
+  return `DATA_DIR must be an absolute path in production, got ${dataDir}, which depends on the directory the server is started from: ${advice}`;
 }
 
 /** Reads the environment into a typed config; throws ConfigError on a setting production must not run with. */

@@ -16,6 +16,7 @@ import {
 import { DEFAULT_MIGRATION_TABLE, Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Database } from './types.ts';
 import { setting } from '../env-variables.ts';
+import { SQLITE_FILE } from './sqlite-file.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_identity.ts';
 import * as m003 from './migrations/003_crm_outbox.ts';
@@ -194,8 +195,7 @@ class MigrationPostgresDialect extends PostgresDialect {
   }
 }
 
-/** The SQLite file's name in DATA_DIR. */
-export const SQLITE_FILE = 'frontdoor.sqlite';
+export { SQLITE_FILE };
 
 /**
  * DATA_DIR and its files are this user's alone, whatever the umask (systemd's is 0022): the database
