@@ -991,6 +991,8 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     ).rejects.toThrow(/--password is not accepted/);
     expect(await findUserByEmail(t.db, 'argv@cli.test')).toBeUndefined();
     await expect(run('user', 'delete', '--email', 'teacher@cli.test')).rejects.toThrow(/--yes is required/);
+    // the help's two forms, both named
+    await expect(run('access-code', 'revoke')).rejects.toThrow(/^--id, or --sp and --email, is required$/);
     await expect(run('sp', 'rotate-secret', '--id', 'nope')).rejects.toThrow(/no service provider/);
     await expect(run('access-code', 'create', '--sp', 'nope', '--email', 'a@b.test')).rejects.toThrow(
       /service provider/,

@@ -627,6 +627,8 @@ async function execute(
       return { codes: await listAccessCodes(ctx.db, await providerId(ctx, values), ctx.now()) };
     case 'access-code revoke': {
       if (values.id) return { revoked: await revokeAccessCodes(ctx, { id: values.id }) };
+      // the help's two forms: say both when neither is given (not only the second's --sp)
+      if (!values.sp && !values.email) throw new UsageError('--id, or --sp and --email, is required');
       const spId = await providerId(ctx, values);
       const student = await userByEmail(ctx, email(values));
       return { revoked: await revokeAccessCodes(ctx, { spId, userId: student.id }) };
