@@ -20,6 +20,15 @@ export const ENV_FILE = path.join(REPO_ROOT, '.env');
 export const ENV_EXAMPLE_FILE = path.join(REPO_ROOT, '.env.example');
 
 /**
+ * A .env in the directory the server starts in that is not ENV_FILE: not read, which its writer (the
+ * rule was once "the directory it starts in") would not guess; the start says so.
+ */
+export function unreadEnvFile(cwd: string = process.cwd()): string | undefined {
+  const file = path.resolve(cwd, '.env');
+  return file !== ENV_FILE && existsSync(file) ? file : undefined;
+}
+
+/**
  * Reads `file` into `env` when it exists, setting only the variables `env` has not got: the real
  * environment wins over the file. Returns the names it set (none without a file); throws ConfigError
  * when it exists but cannot be read.

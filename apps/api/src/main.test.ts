@@ -401,6 +401,13 @@ describe('main.ts as a process', () => {
       expect(JSON.parse(listening)).toMatchObject({ env: 'production', databaseAt: productionData });
       const read = log.split('\n').find((l) => l.includes('"msg":"read .env"'));
       expect(JSON.parse(read ?? '{}')).toMatchObject({ file: path.join(checkout.root, '.env') });
+      // and says the start directory's own .env is not read
+      const unread = log.split('\n').find((l) => l.includes('is not read'));
+      expect(JSON.parse(unread ?? '{}')).toMatchObject({
+        level: 40,
+        file: path.join(elsewhere, '.env'),
+        read: path.join(checkout.root, '.env'),
+      });
       expect(readdirSync(elsewhere)).toEqual(['.env']);
     } finally {
       child.kill('SIGTERM');

@@ -27,7 +27,7 @@ import {
   migrateToLatest,
   noteOwnJournal,
 } from './db/index.ts';
-import { ENV_FILE, readEnvFile } from './env-file.ts';
+import { ENV_FILE, readEnvFile, unreadEnvFile } from './env-file.ts';
 import { setting } from './env-variables.ts';
 import { checkSmtp, createMailer } from './mail/mailer.ts';
 import { trackConnections } from './services/connections.ts';
@@ -142,6 +142,12 @@ async function main(): Promise<void> {
     if (envFileRefusal) throw envFileRefusal;
     logger.level = logLevel(process.env);
     if (fromEnvFile.length) logger.info({ file: ENV_FILE, variables: fromEnvFile }, 'read .env');
+    const unread = unreadEnvFile();
+    if (unread)
+      logger.warn(
+        { file: unread, read: ENV_FILE },
+        `${unread} is not read: the server reads the .env at the repository's root (${ENV_FILE})`,
+      );
     config = loadConfig(process.env);
     started = await start(config, logger);
   } catch (err) {
