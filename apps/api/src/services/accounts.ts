@@ -17,7 +17,7 @@ import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { newMessageId, type MailMessage } from '../mail/mailer.ts';
 import { pickLanguage, renderMail, type MailKind } from '../mail/render.ts';
-import { ApiError, isApiError, type FailureStatus } from './http.ts';
+import { ApiError, type FailureStatus } from './http.ts';
 import {
   checkCode,
   consumeCode,
@@ -220,7 +220,9 @@ function issueAndQueue(
     if (purpose === 'verify' && user.confirmed) return null;
     const cooldown = cooldownLeftMs(await lastIssuedAt(trx, user.id, purpose), now);
     if (cooldown > 0) {
-      if (request.onCooldown === 'reject') throw new ApiError(429, 'resendCooldown', undefined, cooldown);
+      if (request.onCooldown === 'reject')
+        // the code checked here, on the account as this transaction holds it
+        throw withPending(new ApiError(429, 'resendCooldown', undefined, cooldown), resendResultOf(purpose));
       return null;
     }
     await lockMailbox(trx, user.email);
@@ -258,7 +260,7 @@ export async function resendCode(
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw new ApiError(404, 'userNotFound');
   // a confirmed account answers 409 userAlreadyConfirmed whatever became of its mail (a lock mail refused)
-  const pending = resendResultOf(resendPurpose(user));
+  const delayedPurpose = resendPurpose(user);
   // a mistyped address: saying so beats a code that never comes; after a while a new one is tried
   // again, so a relay that refused every mail for an hour locks nobody out once it is mended
   if (await latestMailRefused(ctx.db, user.id, ctx.now() - MAIL_REFUSED_HOLD_MS))
@@ -267,14 +269,9 @@ export async function resendCode(
   // good and comes when mail goes again; a new code would only queue behind it, so it is tried now
   if (await retryDelayedCodeMail(ctx.db, user.id, ctx.now())) {
     ctx.outbox.notify();
-    throw withPending(new ApiError(409, 'mailDelayed'), pending);
+    throw withPending(new ApiError(409, 'mailDelayed'), resendResultOf(delayedPurpose));
   }
-  let purpose: CodePurpose | null;
-  try {
-    purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
-  } catch (error) {
-    throw isApiError(error) && error.code === 'resendCooldown' ? withPending(error, pending) : error;
-  }
+  const purpose = await mailCode(ctx, user, resendPurpose, { ...request, onCooldown: 'reject' });
   // none mailed while the cooldown rejects: the account was deleted meanwhile
   if (!purpose) throw new ApiError(404, 'userNotFound');
   return resendResultOf(purpose);
