@@ -311,57 +311,51 @@ describe('resilient counters', () => {
     await counters.clear('k');
     expect((await counters.peek('k', SHARED_RETRY_AFTER_MS + 2)).count).toBe(0);
   });
-  it("a success's undo during a stall reaches the shared store too: a hit that timed out but landed there later is taken back", async () => {
+  /**
+   * A Redis that can stall: a command is written, times out here, and runs when Redis answers again
+   * (`answer`), as a stalled Redis runs what was written to it.
+   */
+  function stallingRedis() {
     const redis = memoryCounters();
-    let stalled = true;
+    const state = { stalled: false };
     const late: (() => Promise<unknown>)[] = [];
     const shared: CounterStore = {
       ...redis,
       shared: () => true,
-      // a stalled Redis: the command is written, times out here, and runs when Redis answers again
       hit: async (...args) => {
-        if (!stalled) return redis.hit(...args);
+        if (!state.stalled) return redis.hit(...args);
         late.push(() => redis.hit(...args));
         throw new Error('Command timed out');
       },
       undo: async (...args) => {
-        if (!stalled) return redis.undo(...args);
+        if (!state.stalled) return redis.undo(...args);
         late.push(() => redis.undo(...args));
         throw new Error('Command timed out');
       },
     };
     const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    const answer = async () => {
+      state.stalled = false;
+      for (const run of late) await run();
+    };
+    return { redis, state, counters, answer };
+  }
+
+  it("a success's undo during a stall reaches the shared store too: a hit that timed out but landed there later is taken back", async () => {
+    const { redis, state, counters, answer } = stallingRedis();
+    state.stalled = true;
     // a pupil's right password during the stall: the guess is reserved, then released
     await counters.hit('address-failures:school', 0, 60_000);
     await counters.undo('address-failures:school', 1, 1);
-    stalled = false;
-    for (const run of late) await run();
+    await answer();
     expect((await redis.peek('address-failures:school', 2)).count).toBe(0);
   });
 
   it('an undo of a hit counted only in memory during a stall never lowers the shared count', async () => {
-    const redis = memoryCounters();
-    let stalled = false;
-    const late: (() => Promise<unknown>)[] = [];
-    const shared: CounterStore = {
-      ...redis,
-      shared: () => true,
-      // as above: a stalled Redis runs the commands written to it once it answers again
-      hit: async (...args) => {
-        if (!stalled) return redis.hit(...args);
-        late.push(() => redis.hit(...args));
-        throw new Error('Command timed out');
-      },
-      undo: async (...args) => {
-        if (!stalled) return redis.undo(...args);
-        late.push(() => redis.undo(...args));
-        throw new Error('Command timed out');
-      },
-    };
-    const counters = resilientCounters(shared, memoryCounters(), createLogger({ level: 'silent' }));
+    const { redis, state, counters, answer } = stallingRedis();
     // an attacker's 100 failures before the stall, in the shared store
     for (let i = 0; i < 100; i++) await counters.hit('address-failures:x', i, 3_600_000);
-    stalled = true;
+    state.stalled = true;
     // 100 guesses at accounts in their delay, each reserved then released, within the retry time:
     // only the first hit reached Redis, so only its undo may
     for (let now = 1000; now < 1100; now++) {
@@ -369,8 +363,7 @@ describe('resilient counters', () => {
       await counters.undo('address-failures:x', now, 1);
     }
     expect(1100 - 1000).toBeLessThan(SHARED_RETRY_AFTER_MS);
-    stalled = false;
-    for (const run of late) await run();
+    await answer();
     expect((await redis.peek('address-failures:x', 2000)).count).toBe(100);
   });
 });
