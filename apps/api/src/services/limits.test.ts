@@ -1449,16 +1449,34 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
 });
 
 describe('two instances on one database (a district running two behind a load balancer)', () => {
-  it('a burst at an account once it is delayed gets one guess checked in all, not one per instance: the others find its failure and its delay', async () => {
+  /**
+   * Two instances on one SQLite file and an account four failures from its delay: the next failure
+   * starts it, so from then on each guess is counted before it is checked.
+   */
+  async function twoInstancesNearDelay(email: string) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-two-instances-'));
     const a = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
     const b = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    const close = async () => {
+      await a.close();
+      await b.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
     try {
-      const email = 'two-instances@school.test';
       await seedUser(a, { email });
-      // four failures: the next one starts the delay
       for (let i = 0; i < 4; i++)
         expect((await login(a, `198.51.100.${200 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { a, b, close };
+  }
+
+  it('a burst at an account once it is delayed gets one guess checked in all, not one per instance: the others find its failure and its delay', async () => {
+    const email = 'two-instances@school.test';
+    const { a, b, close } = await twoInstancesNearDelay(email);
+    try {
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           login(i % 2 ? b : a, `198.51.100.${210 + i}`, email, `Burst-${i}-Passw0rd!`),
@@ -1473,22 +1491,14 @@ describe('two instances on one database (a district running two behind a load ba
       expect((await login(b, '198.51.100.230', email)).status).toBe(200);
       expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(0);
     } finally {
-      await a.close();
-      await b.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 
   it('a guess that read the account before another instance counted its failure is refused, not checked: the failure it read past is not written over', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-two-instances-'));
-    const a = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
-    const b = await createTestApp('sqlite', { sqliteDir: dataDir, env: { RATE_LIMIT_MULTIPLIER: '1' } });
+    const email = 'read-before@school.test';
+    const { a, b, close } = await twoInstancesNearDelay(email);
     try {
-      const email = 'read-before@school.test';
-      await seedUser(a, { email });
-      // four failures: the next one starts the delay, so each guess is counted before it is checked
-      for (let i = 0; i < 4; i++)
-        expect((await login(a, `198.51.100.${200 + i}`, email, `Guess-${i}-Passw0rd!`)).status).toBe(401);
       const user = await findUserByEmail(a.db, email);
       if (!user) throw new Error('seeded');
 
@@ -1532,9 +1542,7 @@ describe('two instances on one database (a district running two behind a load ba
       expect(checked).toBe(false);
       expect((await findUserByEmail(a.db, email))?.failed_attempts).toBe(5);
     } finally {
-      await a.close();
-      await b.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 
