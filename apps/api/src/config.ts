@@ -178,7 +178,7 @@ export function logLevel(env: Env): string {
 }
 
 /** APP_ENV, fail-closed: a typo or `staging` must not start with development tools and secrets. */
-export function parseAppEnv(value: string | undefined): AppEnv {
+function parseAppEnv(value: string | undefined): AppEnv {
   const v = (value?.trim() || ENV_VARIABLES.APP_ENV.default).toLowerCase();
   const env = APP_ENVS.find((e) => e === v);
   if (!env)
@@ -189,7 +189,7 @@ export function parseAppEnv(value: string | undefined): AppEnv {
 }
 
 /** Why a production SECRET is refused, or null: a short or patterned one can be guessed offline. */
-export function weakSecretReason(secret: string | undefined): string | null {
+function weakSecretReason(secret: string | undefined): string | null {
   if (!secret) return 'SECRET is required in production';
   if (secret === DEV_SECRET) return 'SECRET must not be the public development secret';
   if (Buffer.byteLength(secret) < MIN_SECRET_BYTES || new Set(secret).size < MIN_SECRET_DISTINCT_CHARS)

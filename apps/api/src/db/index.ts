@@ -84,14 +84,14 @@ export const STATEMENT_TIMEOUT_MS = 10_000;
  * ALTER TABLE or CREATE INDEX, a newer release migrating in a rolling upgrade. Shorter than the
  * statement timeout, so that the log says a lock held the request; as long as SQLite's busy_timeout.
  */
-export const LOCK_TIMEOUT_MS = 5_000;
+const LOCK_TIMEOUT_MS = 5_000;
 
 /**
  * How long a transaction of this process may sit open with no statement running
  * (idle_in_transaction_session_timeout): none waits on anything but its own statements, so one
  * idle that long is stuck, and PostgreSQL ends its session, releasing the locks it held.
  */
-export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /**
  * No PostgreSQL connection came free within the pool's wait: every one is held by a query (stuck

@@ -35,7 +35,7 @@ export const AS_ROUTES = {
 } as const;
 
 /** Where the browser completes an interaction; `_interaction` cookies are scoped to it. */
-export const interactionPath = (uid: string): string => `/oidc/interaction/${uid}`;
+const interactionPath = (uid: string): string => `/oidc/interaction/${uid}`;
 
 export const isIdentityProvider = (value: unknown): value is IdentityProvider =>
   typeof value === 'string' && (IDENTITY_PROVIDERS as readonly string[]).includes(value);

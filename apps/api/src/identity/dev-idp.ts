@@ -32,7 +32,7 @@ import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './o
  */
 
 /** The roles the school-roster providers' dev pages offer. */
-export const DEV_ROSTER_ROLES = ['student', 'teacher'] as const;
+const DEV_ROSTER_ROLES = ['student', 'teacher'] as const;
 export type DevRosterRole = (typeof DEV_ROSTER_ROLES)[number];
 
 /** What the person typed on the dev sign-in page. */

@@ -30,7 +30,7 @@ import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer 
 
 /** Binds POST api/cognito/login to the browser that started the interaction (see docs/identity.md). */
 export const INTERACTION_COOKIE = 'fd_interaction';
-export const interactionBinding = (secret: Buffer, uid: string): string =>
+const interactionBinding = (secret: Buffer, uid: string): string =>
   deriveSecret(secret, 'interaction-binding', uid);
 export const isBoundToInteraction = (secret: Buffer, uid: string, cookie: string | undefined): boolean =>
   typeof cookie === 'string' && safeEqual(cookie, interactionBinding(secret, uid));

@@ -21,7 +21,7 @@ export class EmailHasAccountError extends Error {}
  * `.invalid` domain: never deliverable, never equal to a real person's address).
  */
 const PLACEHOLDER_DOMAIN = '@federated.invalid';
-export const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'provider' | 'subject'>): string =>
+const federatedPlaceholderEmail = (identity: Pick<UpstreamIdentity, 'provider' | 'subject'>): string =>
   `${identity.provider.toLowerCase()}-${createHash('sha256').update(identity.subject).digest('hex').slice(0, 20)}${PLACEHOLDER_DOMAIN}`;
 
 /** Whether an account's address is such a placeholder: it takes no mail. */

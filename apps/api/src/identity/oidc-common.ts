@@ -48,7 +48,7 @@ export function behindPinnedOrigin(provider: Provider): void {
  * Consent is never asked: every client of these providers is first party. The grant the
  * consent prompt would create is created here instead (oidc-provider's recommended way).
  */
-export async function firstPartyGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+async function firstPartyGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
   const { client, session, params } = ctx.oidc;
   if (!client || !session?.accountId) return undefined;
   const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
@@ -132,7 +132,7 @@ export function logErrors(
  * was lost on a failing network) is stateInvalid, "start again", without the engine's English words;
  * its own failure (a database write failing) is internalError, "try again later": no mistake of theirs.
  */
-export const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
+const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
   noteOidcRefusal(ctx.req, out);
   ctx.type = 'html';
   const language = pageLanguage(

@@ -20,10 +20,10 @@ import type { PortalClient } from './authorization-server.ts';
 /** Random per-browser cookie whose sha256 is a federation state's browser_binding. */
 export const BROWSER_COOKIE = 'fd_browser';
 /** A sign-in started by get_csrf must come back within this time. */
-export const FEDERATION_STATE_TTL_MS = 60 * 60 * 1000;
+const FEDERATION_STATE_TTL_MS = 60 * 60 * 1000;
 
 /** The browser's binding cookie, created when missing; returns its digest. */
-export function browserBinding(
+function browserBinding(
   request: FastifyRequest,
   reply: FastifyReply,
   config: Pick<AppConfig, 'cookieSecure'>,
@@ -69,7 +69,7 @@ export async function isStateOfThisBrowser(
 /** PKCE verifier of a portal state: derived, so nothing but the state needs storing. */
 export const portalPkceVerifier = (secret: Buffer, state: string): string =>
   deriveSecret(secret, 'portal-pkce', state);
-export const portalCodeChallenge = (secret: Buffer, state: string): Promise<string> =>
+const portalCodeChallenge = (secret: Buffer, state: string): Promise<string> =>
   client.calculatePKCECodeChallenge(portalPkceVerifier(secret, state));
 
 /**

@@ -161,7 +161,7 @@ const list = (value: string | undefined): string[] =>
     .filter(Boolean);
 
 /** The upstream provider a bundled dev identity provider stands in for: its base URL. */
-export const devIdpIssuer = (publicUrl: string, provider: UpstreamProvider): string =>
+const devIdpIssuer = (publicUrl: string, provider: UpstreamProvider): string =>
   `${publicUrl}/dev/idp/${provider}`;
 
 /** The dev identity provider's stand-in for Microsoft realm discovery (getuserrealm.srf). */

@@ -212,7 +212,7 @@ export function smtpMailer(
 }
 
 /** How long the check at start waits for the mail server's login in all. */
-export const SMTP_CHECK_TIMEOUT_MS = 30_000;
+const SMTP_CHECK_TIMEOUT_MS = 30_000;
 
 /**
  * At start, connects to SMTP_URL's server and logs in once (no mail), so a wrong password or an

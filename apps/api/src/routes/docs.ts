@@ -60,7 +60,7 @@ const sigResponse = z.discriminatedUnion('loggedin', [
 ]);
 
 /** Every call of §7 served here (the identity module documents cognito/login, social/get_csrf and the callback). */
-export const operations: Operation[] = [
+const operations: Operation[] = [
   {
     method: 'post',
     path: 'auth/validateEmail',
@@ -230,7 +230,7 @@ function parameters(op: Operation) {
 }
 
 /** OpenAPI 3.1, generated from the contract's zod schemas (the same ones the routes validate with). */
-export function openApiDocument(publicUrl: string) {
+function openApiDocument(publicUrl: string) {
   const paths: Record<string, Record<string, object>> = {};
   const error = {
     description: 'Error envelope',

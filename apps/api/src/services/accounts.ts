@@ -98,7 +98,7 @@ export async function queueAccountMail(
  * Keeps the language the account holder signed in with (`languages`: the request's, best first) as the
  * account's: a mail no request asks for (the lock's) goes out in it, not in the sign-up's forever.
  */
-export async function rememberLanguage(
+async function rememberLanguage(
   ctx: Pick<AppContext, 'db'>,
   user: Pick<User, 'id' | 'language'>,
   languages: (string | undefined)[],
@@ -143,7 +143,7 @@ type PurposeOf = CodePurpose | ((user: User) => CodePurpose);
  * is still good); past the hourly sends of the account or the address it answers 429 codeSendLimit
  * (docs/SECURITY.md). Answers the purpose of the code mailed, null when none was.
  */
-export async function mailCode(
+async function mailCode(
   ctx: AppContext,
   user: User,
   purposeOf: PurposeOf,

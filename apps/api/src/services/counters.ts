@@ -38,7 +38,7 @@ const MEMORY_SWEEP_AT = 100_000;
  * And never holds more than this (about 150 MB): a flood of live keys (addresses, accounts) past it
  * forgets the oldest tenth, where a Map would otherwise throw at 2^24 entries and take the process.
  */
-export const MEMORY_MAX_ENTRIES = 500_000;
+const MEMORY_MAX_ENTRIES = 500_000;
 
 export function memoryCounters(maxEntries = MEMORY_MAX_ENTRIES): CounterStore {
   const entries = new Map<string, { count: number; expiresAt: number }>();
@@ -232,7 +232,7 @@ const READY_WAIT_MS = 3000;
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** The connection to the Redis every instance shares; commands fail at once while it is down. */
-export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

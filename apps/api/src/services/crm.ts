@@ -12,7 +12,7 @@ import { enqueue } from './outbox.ts';
  * operator gave a class code, until that code is pruned: a child's address is no marketing contact,
  * whatever they ticked or answered), never an address that takes no mail.
  */
-export async function mayReachCrm(db: Db, user: User): Promise<boolean> {
+async function mayReachCrm(db: Db, user: User): Promise<boolean> {
   if (isPlaceholderEmail(user.email) || user.is_student === 1 || user.description === 'student') return false;
   const classCode = await db
     .selectFrom('access_codes')

@@ -72,11 +72,7 @@ const prefixed = (prefix: string, claims: Record<string, unknown>) =>
  * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
  * the session's end or its idle end (a lab's short SESSION_IDLE_MINUTES); it is no session credential.
  */
-export async function productToken(
-  ctx: AppContext,
-  signedIn: SignedIn,
-  signature: Signature,
-): Promise<string> {
+async function productToken(ctx: AppContext, signedIn: SignedIn, signature: Signature): Promise<string> {
   const sign = await tokenSigner(ctx);
   const now = ctx.now();
   // a token that carries a masquerade ends with it

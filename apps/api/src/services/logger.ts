@@ -50,7 +50,7 @@ function redactValue(value: unknown, onError = false): unknown {
  * a request answered without an error has none) pass after one scan; pino's own path redaction cost
  * more than the rest of a request.
  */
-export function redactLine(line: string): string {
+function redactLine(line: string): string {
   return SECRET_KEY.test(line) ? `${JSON.stringify(redactValue(JSON.parse(line)))}\n` : line;
 }
 

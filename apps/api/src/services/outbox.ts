@@ -61,7 +61,7 @@ export const OUTBOX_SENDS_AT_ONCE = 3;
 export const OUTBOX_SLOW_SEND_MS = 20_000;
 
 /** At most this many sends of one worker at once, the slow ones included: a relay that hangs on every mail is not flooded. */
-export const OUTBOX_MAX_SENDS = 10;
+const OUTBOX_MAX_SENDS = 10;
 
 /**
  * When OUTBOX_SENDS_AT_ONCE sends have waited this long, the worker logs one warn line until none

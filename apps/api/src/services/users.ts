@@ -149,7 +149,7 @@ export function rolesOf(user: User): Roles {
   }
 }
 
-export const signatureUser = (user: User): SignatureUser => ({
+const signatureUser = (user: User): SignatureUser => ({
   id: user.id,
   email: user.email,
   first: user.first,

@@ -96,7 +96,7 @@ export function setRequestLanguage(language: string): void {
   requestLanguage = language;
 }
 
-export function readCookie(name: string): string | undefined {
+function readCookie(name: string): string | undefined {
   const prefix = `${name}=`;
   const found = document.cookie.split('; ').find((c) => c.startsWith(prefix));
   return found === undefined ? undefined : decodeURIComponent(found.slice(prefix.length));
@@ -115,7 +115,7 @@ let lastCsrfHeader: string | undefined;
 const csrfToken = (): string | undefined =>
   lastCsrfHeader ?? readCookie(`__Host-${CSRF_COOKIE}`) ?? readCookie(CSRF_COOKIE);
 
-export function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
+function apiUrl(cfg: HttpConfig, path: string, query?: Query): URL {
   const url = new URL(`${cfg.apiUrl}${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   return url;

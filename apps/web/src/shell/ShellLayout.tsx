@@ -17,7 +17,7 @@ import { usePageKey, useReloadPageData } from './page-key.ts';
 import { useNavigationScroll } from './scroll.ts';
 import styles from './Shell.module.css';
 
-export const MAIN_ID = 'main';
+const MAIN_ID = 'main';
 
 /**
  * §2's environment stamp, once the page is hydrated (it is never prerendered); a production page never

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
 /** The element a #hash points at (by id, then by name as browsers do), or null. */
-export function anchorTarget(hash: string): HTMLElement | null {
+function anchorTarget(hash: string): HTMLElement | null {
   const id = decodeURIComponent(hash.replace(/^#/, ''));
   if (!id) return null;
   return document.getElementById(id) ?? document.getElementsByName(id)[0] ?? null;

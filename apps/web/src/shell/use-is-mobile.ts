@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { MOBILE_MAX_WIDTH } from '@frontdoor/contract';
 
 /** §9 script check: mobile/tablet is a window width of 1107 px or less (inclusive). */
-export const MOBILE_QUERY = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
+const MOBILE_QUERY = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
 
 function subscribe(onChange: () => void): () => void {
   const query = window.matchMedia(MOBILE_QUERY);

@@ -14,7 +14,6 @@ import { featureRoutes } from '../features/routes.tsx';
 import { appRoutes } from '../shell/router.tsx';
 import { testConfig } from './config.ts';
 
-export { testConfig } from './config.ts';
 export { api, fail, http, HttpResponse, ok, server, signedInSession } from './server.ts';
 
 export interface RenderOptions {
@@ -28,7 +27,7 @@ export interface RenderOptions {
 }
 
 /** Shows the router's current path + query + hash: tests assert navigations with getByTestId('location'). */
-export function LocationProbe() {
+function LocationProbe() {
   const location = useLocation();
   return (
     <span hidden data-testid="location">

@@ -18,7 +18,7 @@ export interface ScrollRevealOptions {
 export const shouldReveal = (elementTop: number, viewportHeight: number, offset: number): boolean =>
   elementTop <= viewportHeight - offset;
 
-export const prefersReducedMotion = (): boolean =>
+const prefersReducedMotion = (): boolean =>
   typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**

@@ -26,7 +26,7 @@ export interface HostedWidget {
   };
 }
 
-export const HOSTED_WIDGET_GLOBAL = 'Weglot';
+const HOSTED_WIDGET_GLOBAL = 'Weglot';
 
 /** Maps the widget's path rule types onto exact/prefix; the rules it may have beyond those are dropped. */
 export function widgetExcludedPaths(widget: HostedWidget): ExcludedPath[] {

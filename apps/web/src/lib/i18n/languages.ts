@@ -42,7 +42,7 @@ const FLAGS: Record<string, string> = {
   de: deFlag,
 };
 
-export function languageOption(code: string, displayName?: string): LanguageOption {
+function languageOption(code: string, displayName?: string): LanguageOption {
   return {
     displayName: displayName ?? DISPLAY_NAMES[code] ?? code,
     cssName: `lang-${code.toLowerCase().replace(/[^a-z0-9-]/g, '')}`,
