@@ -388,6 +388,27 @@ describe('where the counts are kept, as the start line says', () => {
     await counters.close();
   });
 
+  it('a Redis that accepts and resets each connection is one warn line, not one per reconnect', async () => {
+    const resetting = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const address = resetting.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line) => void lines.push(line) } });
+    const counters = await createCounters(
+      { redisUrl: `redis://127.0.0.1:${port}`, redisPrefix: 'fd:' },
+      logger,
+    );
+    const errors = () => lines.filter((line) => line.includes('"redis unreachable"')).length;
+    // ioredis reconnects every few hundred ms here: wait until it has failed several times
+    let resets = 0;
+    resetting.on('connection', () => resets++);
+    while (resets < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors()).toBe(1);
+    await counters.close();
+    await new Promise((resolve) => resetting.close(resolve));
+  });
+
   it.skipIf(problem !== null)('shared once Redis answers', async () => {
     const counters = await createCounters({ redisUrl: REDIS_URL, redisPrefix: 'fd-test:' }, silent);
     expect(counters.shared()).toBe(true);

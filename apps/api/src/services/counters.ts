@@ -241,16 +241,17 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     // TCP keep-alive probes: a peer gone without closing ends the connection, and ioredis reconnects
     keepAlive: 10_000,
   });
-  let lastProblem = '';
+  // one line per outage, not one per reconnect attempt: a peer that accepts and resets alternates
+  // two errors (the socket's, the ready check's) about twice a second
+  let down = false;
   redis.on('error', (err: Error) => {
-    // one line per kind of failure, not one per reconnect attempt
-    if (err.message === lastProblem) return;
-    lastProblem = err.message;
+    if (down) return;
+    down = true;
     logger.warn({ err }, 'redis unreachable');
   });
   redis.on('ready', () => {
-    if (lastProblem) logger.info('redis reachable again');
-    lastProblem = '';
+    if (down) logger.info('redis reachable again');
+    down = false;
   });
   await once(redis, 'ready', { signal: AbortSignal.timeout(READY_WAIT_MS) }).catch(() => undefined);
   return redis;
