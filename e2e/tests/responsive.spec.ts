@@ -88,6 +88,20 @@ test.describe('at 200 % text size, WCAG 1.4.4', () => {
     });
   }
 
+  test('320 px: the skip link, wrapped to three lines, stays off screen until focused', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 700 });
+    await doubleText(page);
+    await page.goto('/log-in?locale=de');
+    const skip = page.getByRole('link', { name: 'Zum Hauptinhalt springen' });
+    const hidden = await skip.boundingBox();
+    expect(hidden && hidden.y + hidden.height).toBeLessThanOrEqual(0);
+    // a tap on the language control opens the language dialog, not the skip link's target
+    await page.getByRole('banner').getByRole('button').filter({ visible: true }).click({ trial: true });
+    await skip.focus();
+    const shown = await skip.boundingBox();
+    expect(shown && shown.y).toBeGreaterThanOrEqual(0);
+  });
+
   test('390 px: the show/hide button stays inside the password field', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 });
     await doubleText(page);
