@@ -233,6 +233,15 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
   });
 
+  it("a sign-in starts here: the address a flow left unfinished in this tab (the last person's, on a shared device) is forgotten, so the next /email starts empty", async () => {
+    sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+    const user = userEvent.setup();
+    renderRoute('/log-in', { shell: false });
+    await user.click(await screen.findByRole('link', { name: 'Continue with Email' }));
+    expect(await screen.findByLabelText('Email')).toHaveValue('');
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
+  });
+
   it("signed in: 'Signed in as <first> <last> (<email>)'; Sign out calls cognito/logout and the notice goes", async () => {
     const calls = sessionServer();
     const user = userEvent.setup();

@@ -13,7 +13,7 @@ import { useConfig } from '../../lib/config.tsx';
 import type { ShownMessage } from '../shared/shown-message.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
-import { startSignIn } from '../../lib/storage.ts';
+import { forgetEmail, startSignIn } from '../../lib/storage.ts';
 import { useLastUsed } from './LastUsed.tsx';
 import { ProviderIcon } from './ProviderIcon.tsx';
 import { SignedInNotice } from './SignedInNotice.tsx';
@@ -34,6 +34,9 @@ export default function LoginPage() {
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const leaving = signIn.isPending || signIn.isSuccess;
   const lastUsed = useLastUsed();
+  // a sign-in starts here: an address this tab remembers is a flow left unfinished, on a shared
+  // device the last person's, which /email would otherwise show the next one
+  useState(forgetEmail);
 
   const start = (provider: UpstreamProvider, loginHint?: string) => {
     if (leaving) return;
