@@ -10,15 +10,29 @@ import {
 import { createUser } from '../fixtures/admin.ts';
 import { codeOf, linkTo, waitForMail } from '../fixtures/mailbox.ts';
 import { OTHER_STRONG_PASSWORD, STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { en } from '../fixtures/text.ts';
+import { en, fill } from '../fixtures/text.ts';
 
-/** From the password page: 'Forgot password?' → the forgotPassword URL → the reset mail. */
+/**
+ * From the password page: 'Forgot password?' → the forgotPassword URL → the reset mail. The
+ * forgotPassword URL is sent as a POST and the page it leads to names no address: every URL the
+ * browser went to from there (what a shared device's history keeps) is without it.
+ */
 async function forgotPassword(page: Page, email: string) {
   await page.goto('/email');
   await continueWithEmail(page, email);
   await expect(page).toHaveURL(/\/sign-in\//);
+  const navigations: Array<{ method: string; url: string }> = [];
+  page.on('request', (request) => {
+    if (request.isNavigationRequest()) navigations.push({ method: request.method(), url: request.url() });
+  });
   await page.getByRole('link', { name: en.signIn.forgot }).click();
-  await expect(page).toHaveURL(/\/forgot-password\?/);
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByText(fill(en.passwordReset.forgot_body, { email }))).toBeVisible();
+  expect(navigations.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual([
+    'POST /oidc/forgotPassword',
+    'GET /forgot-password',
+  ]);
+  expect(navigations.filter(({ url }) => decodeURIComponent(url).includes(email))).toEqual([]);
   return waitForMail(email, { subject: MAIL_SUBJECTS.reset });
 }
 
@@ -51,6 +65,11 @@ test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
     await expect(page.getByRole('heading', { name: en.passwordReset.title })).toBeVisible();
     expect(visited.length).toBeGreaterThanOrEqual(2);
     expect(visited.filter((url) => url.includes(code))).toEqual([]);
+    // nor the address: the mail's link names it (a tab of its own has nothing else), the page after it not
+    await expect(page).toHaveURL(/\/password-reset$/);
+    expect(
+      visited.filter((url) => url.includes('/password-reset') && decodeURIComponent(url).includes(email)),
+    ).toEqual([]);
     await setNewPassword(page, OTHER_STRONG_PASSWORD);
     await signInAsStudentAndReturn(page, email, OTHER_STRONG_PASSWORD, returnUrl);
   });

@@ -86,7 +86,7 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  *   from ClassLink LaunchPad) → a new sign-in with that provider;
  * - GET /oidc/interaction/:uid/federated — exchanges the upstream code, finds, links or creates
  *   the account and finishes the interaction;
- * - GET /oidc/forgotPassword — sends the reset mail, → /forgot-password?email=.. (or /email).
+ * - POST (or GET) /oidc/forgotPassword — sends the reset mail, → /forgot-password (or /email).
  */
 export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps): void {
   const { ctx, provider, federation, secret } = deps;
@@ -267,19 +267,30 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     return finish(request, reply, details, { login: { accountId, amr: [upstream] } });
   });
 
+  /**
+   * The provider forgotPassword url (§7): the SPA sends it as a form POST, so the address it names
+   * (login_hint) stays out of every URL a shared device's history keeps; a GET is taken alike. The
+   * page it goes on to names no address either: the tab that sent the browser here remembers it.
+   */
+  const forgotPassword = async (hint: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);
+    // a page the browser opened: the language menu's cookie, then the browser's languages
+    await deps.sendReset(normalizeEmail(hint), request.ip, [
+      request.cookies[LANGUAGE_COOKIE],
+      request.headers['accept-language'],
+    ]);
+    return reply.redirect('/forgot-password', 303);
+  };
   scope.get(
     '/oidc/forgotPassword',
     { config: { sameSiteOnly: true } },
-    async (request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply) => {
-      const hint = request.query.login_hint;
-      if (typeof hint !== 'string' || !isValidEmail(hint)) return reply.redirect('/email', 303);
-      const email = normalizeEmail(hint);
-      // a page the browser opened: the language menu's cookie, then the browser's languages
-      await deps.sendReset(email, request.ip, [
-        request.cookies[LANGUAGE_COOKIE],
-        request.headers['accept-language'],
-      ]);
-      return reply.redirect(`/forgot-password?email=${encodeURIComponent(email)}`, 303);
-    },
+    (request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply) =>
+      forgotPassword(request.query.login_hint, request, reply),
+  );
+  scope.post(
+    '/oidc/forgotPassword',
+    { config: { sameSiteOnly: true } },
+    (request: FastifyRequest<{ Body: Record<string, unknown> | undefined }>, reply) =>
+      forgotPassword(request.body?.login_hint, request, reply),
   );
 }

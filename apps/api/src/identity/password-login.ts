@@ -26,7 +26,8 @@ export interface PasswordLoginDeps {
  * fd_interaction cookie set when the interaction sent the browser to /sign-in/<uid>, and by the
  * browser its portal state was issued to) and answers {redirect} = the authorization server's resume
  * URL. Without `uid` it signs in directly (session cookie) and answers {redirect: '/post-login'}.
- * Must-reset accounts get the reset mail and {redirect: '/forgot-password?email=..'} instead.
+ * Must-reset accounts get the reset mail and {redirect: '/forgot-password'} instead (the page reads the
+ * address from the tab, never from its URL).
  */
 export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps): void {
   const { ctx, provider, secret } = deps;
@@ -57,10 +58,7 @@ export function passwordLoginRoute(api: FastifyInstance, deps: PasswordLoginDeps
       sendReset: deps.sendReset,
     });
     if (signIn.kind === 'mustReset')
-      return ok(
-        { redirect: `/forgot-password?email=${encodeURIComponent(signIn.email)}` },
-        messages.passwordResetRequired,
-      );
+      return ok({ redirect: '/forgot-password' }, messages.passwordResetRequired);
     if (interaction) {
       interaction.result = { login: { accountId: signIn.user.id, amr: ['pwd'] } };
       await interaction.save(Math.max(1, interaction.exp - Math.floor(ctx.now() / 1000)));

@@ -618,7 +618,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       });
       // the browser path still arrives at the reset page, where the newest code works
       const page = await t.app.inject({ method: 'GET', url: `/oidc/forgotPassword?login_hint=${email}` });
-      expect(page.headers.location).toContain('/forgot-password?email=');
+      expect(page.headers.location).toBe('/forgot-password');
       expect(await mailsTo(email)).toBe(5);
       t.clock.advance(HOUR_MS);
       expect((await call(t, '198.51.100.52', 'POST', '/api/cognito/sendreset', { un: email })).status).toBe(

@@ -211,6 +211,14 @@ describe.each(DIALECTS)('state-changing GETs refuse other sites ($dialect)', ({ 
         const res = await client.get(url, crossSite);
         expect(res.statusCode, url).toBe(403);
       }
+      // the forgotPassword url as the SPA sends it, a form POST, is refused from another site alike
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/oidc/forgotPassword',
+        headers: { ...crossSite, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'login_hint=grace%40school.test',
+      });
+      expect(posted.statusCode).toBe(403);
       expect(await isStudent()).not.toBe(1);
       expect(await t.db.selectFrom('outbox').selectAll().execute()).toEqual([]);
       expect(

@@ -12,7 +12,10 @@ export interface RoutePolicy {
   api: boolean;
   /** A state-changing API call: the double-submit CSRF header is required. */
   csrf: boolean;
-  /** A GET that changes state (§7 keeps them GETs): refused when another site sends the browser. */
+  /**
+   * A GET that changes state (§7 keeps them GETs), or a page's form POST (the forgotPassword url):
+   * refused when another site sends the browser.
+   */
   sameSiteOnly: boolean;
   /** A call a product's pages make with the person's cookies (PRODUCT_CALLS): CORS_ORIGINS may. */
   productCall: boolean;
@@ -58,11 +61,10 @@ export function routePolicy(request: FastifyRequest): RoutePolicy {
   return {
     api,
     csrf: api && UNSAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false,
-    // the GETs of §7 (and of the identity side) that change something are marked where they are
-    // routed; HEAD runs the GET's handler (Fastify answers it for every GET route): it is refused alike
-    sameSiteOnly:
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      request.routeOptions.config?.sameSiteOnly === true,
+    // the GETs of §7 (and of the identity side) that change something, and the identity side's form
+    // POST, are marked where they are routed; HEAD runs the GET's handler (Fastify answers it for
+    // every GET route): it is refused alike
+    sameSiteOnly: request.routeOptions.config?.sameSiteOnly === true,
     productCall: pattern !== undefined && PRODUCT_CALLS.has(pattern),
   };
 }

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiPaths, messages } from '@frontdoor/contract';
+import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
-import { goToUrl } from '../shared/browser.ts';
+import { goToUrl, postToUrl } from '../shared/browser.ts';
 import { blockStorage } from '../../test/blocked-storage.ts';
 import * as emailCatalogs from './locales.ts';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn(), postToUrl: vi.fn() }));
 
 beforeEach(() => vi.clearAllMocks());
 
@@ -143,11 +143,13 @@ describe('EmailPage (/email)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/send-verification-code'));
   });
 
-  it("reset-password: goes to the provider's forgot-password url", async () => {
+  it("reset-password: goes to the provider's forgot-password url, as a POST (its address stays off the history), remembering the address in the tab", async () => {
     server.use(answer('reset-password'), csrf);
     await submit('ana@school.org');
-    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
-    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
+    expect(goToUrl).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
+    const url = new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
     expect(url.pathname).toBe('/oidc/forgotPassword');
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
     expect(url.searchParams.get('client_id')).toBe('portal-client');

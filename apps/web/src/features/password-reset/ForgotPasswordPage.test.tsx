@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { RESEND_COOLDOWN_SECONDS, apiPaths, messages } from '@frontdoor/contract';
+import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { goToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
@@ -11,7 +11,37 @@ vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
-describe('ForgotPasswordPage (/forgot-password?email=)', () => {
+describe('ForgotPasswordPage (/forgot-password)', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('reached from the forgotPassword url or the reset popup, its URL names no address: it reads the one this tab remembers, and the code goes on to /password-reset, which names none either', async () => {
+    let sent: unknown;
+    server.use(
+      http.post(api(apiPaths.reset), async ({ request }) => {
+        sent = await request.json();
+        return ok(null);
+      }),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
+    );
+    sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+    const user = userEvent.setup();
+    renderRoute('/forgot-password', { shell: false });
+    expect(await screen.findByText(/ana@school\.org/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Reset code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
+    await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
+    await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    await waitFor(() => expect(sent).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+  });
+
+  it("the reset mail's link, in a tab of its own, names the address: the tab remembers it from then on", async () => {
+    renderRoute(page, { shell: false });
+    await screen.findByRole('heading', { name: 'Check your email' });
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('ana@school.org');
+  });
+
   it("opened by the reset mail's link in a tab of its own, it goes on with the device's live sign-in request", async () => {
     const request = { url: 'https://app.example/back', isTeacher: false, sp_id: 'sp-mail' };
     saveLoginData('lc-reset', request);
@@ -53,7 +83,7 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     expect(document.body).not.toHaveTextContent(/evil\.example/);
   });
 
-  it("asks to check the email and enter the code; the code goes on to /password-reset?email in the navigation's state, never in the address a shared device's history keeps", async () => {
+  it("asks to check the email and enter the code; the code goes on to /password-reset in the navigation's state, never in the address a shared device's history keeps", async () => {
     let sent: unknown;
     server.use(
       http.post(api(apiPaths.reset), async ({ request }) => {
@@ -71,9 +101,7 @@ describe('ForgotPasswordPage (/forgot-password?email=)', () => {
     await user.type(input, '12a3456');
     expect(input).toHaveValue('123456');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset\?email=ana%40school\.org$/),
-    );
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
     await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
     await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));

@@ -13,6 +13,7 @@ import { CodeResend } from '../../ui/CodeResend.tsx';
 import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
 import { CodeField } from '../shared/CodeField.tsx';
 import { emailParam } from '../shared/email-param.ts';
+import { getRememberedEmail, rememberEmail } from '../../lib/storage.ts';
 import styles from '../shared/flow.module.css';
 import { useCodeForm } from '../shared/use-summary-form.tsx';
 import { useCallError } from '../shared/use-call-error.ts';
@@ -21,14 +22,23 @@ import type { ShownMessage } from '../shared/shown-message.ts';
 
 const CODE_FIELD_ID = 'reset-code';
 
-/** /forgot-password?email=: the provider mailed a reset code; enter it, then choose the new password. */
+/**
+ * /forgot-password: the provider mailed a reset code for the address this tab remembers (§2's
+ * remembered email: no URL of the flow names it, as a shared device's history keeps every URL for
+ * the next person); enter it, then choose the new password. The reset mail's link opens a tab of its
+ * own, which remembers nothing: it names the address (?email=), which the tab remembers from then on.
+ */
 export default function ForgotPasswordPage() {
   const { t } = useLaterTranslation('passwordReset');
   const cfg = useConfig();
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
-  const email = emailParam(params);
+  const [email] = useState(() => {
+    const linked = emailParam(params);
+    if (linked) rememberEmail(linked);
+    return linked ?? getRememberedEmail();
+  });
   // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
   useState(() => handOverLoginData(email));
   // the identity side mailed the code as it sent the browser here
@@ -61,9 +71,7 @@ export default function ForgotPasswordPage() {
         noValidate
         className={styles.form}
         onSubmit={onSubmit(({ code }) =>
-          navigate(`/password-reset?${new URLSearchParams({ email }).toString()}`, {
-            state: { code } satisfies ResetCodeState,
-          }),
+          navigate('/password-reset', { state: { code } satisfies ResetCodeState }),
         )}
       >
         <CodeField

@@ -22,6 +22,7 @@ import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { recordCodeSent } from '../shared/code-sent.ts';
 import { emailParam } from '../shared/email-param.ts';
+import { getRememberedEmail } from '../../lib/storage.ts';
 
 /** The §5 rules, and no part of the email in the password (the server also checks the names). */
 const resetFormFor = (email: string) =>
@@ -36,7 +37,8 @@ const FIELD_IDS = { pw: 'reset-password', confirmPw: 'reset-confirm' } as const;
 
 /**
  * The code /forgot-password hands on: in the navigation's state, never in the address, which a shared
- * device's history keeps for the next person (the code resets the password for an hour).
+ * device's history keeps for the next person (the code resets the password for an hour). Its address
+ * is the one this tab remembers (§2's remembered email), never in the URL either.
  */
 export interface ResetCodeState {
   code: string;
@@ -48,7 +50,8 @@ const codeOf = (state: unknown): string | null =>
 
 /**
  * /password-reset?code&email: 'Reset your password'. Either param missing, or an email that is no
- * address (emailParam) → /email (§2); the code may also come in the navigation's state (from /forgot-password).
+ * address (emailParam) → /email (§2); the code may also come in the navigation's state (from
+ * /forgot-password), and then the email is the tab's remembered one.
  */
 export default function PasswordResetPage() {
   const { t } = useLaterTranslation('passwordReset');
@@ -57,8 +60,9 @@ export default function PasswordResetPage() {
   const signIn = useProviderSignIn();
   const [params] = useSearchParams();
   const { state } = useLocation();
-  const code = params.get('code') ?? codeOf(state);
-  const email = emailParam(params);
+  const handedCode = codeOf(state);
+  const code = params.get('code') ?? handedCode;
+  const email = emailParam(params) ?? (handedCode === null ? null : getRememberedEmail());
   const [failure, setFailure] = useState<{
     message: ShownMessage;
     /** the code was refused: offer a new one */

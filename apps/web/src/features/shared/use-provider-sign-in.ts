@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { useMutation } from '../../lib/query.ts';
 import { buildAuthorizeUrl, buildForgotPasswordUrl, type IdentityProvider } from '@frontdoor/contract';
 import { getCsrf } from './api.ts';
-import { goToUrl } from './browser.ts';
+import { goToUrl, postToUrl } from './browser.ts';
 import { useConfig } from '../../lib/config.tsx';
 import { getLoginCsrf, getLoginParams, rememberEmail } from '../../lib/storage.ts';
 import { chooseReturnUrl } from './return-url.ts';
@@ -34,16 +34,17 @@ export function useProviderSignIn() {
       const c = routeCsrf ?? getLoginCsrf() ?? undefined;
       const r = chooseReturnUrl(c === getLoginCsrf() ? getLoginParams() : null, cfg);
       const { payload } = await getCsrf(cfg, { r, p: provider, c });
-      const url =
-        target === 'forgot-password' && loginHint
-          ? buildForgotPasswordUrl(cfg, payload.csrf, loginHint)
-          : buildAuthorizeUrl(cfg, {
-              provider,
-              state: payload.csrf,
-              loginHint,
-              codeChallenge: payload.code_challenge,
-            });
-      goToUrl(url);
+      if (target === 'forgot-password' && loginHint)
+        postToUrl(buildForgotPasswordUrl(cfg, payload.csrf, loginHint));
+      else
+        goToUrl(
+          buildAuthorizeUrl(cfg, {
+            provider,
+            state: payload.csrf,
+            loginHint,
+            codeChallenge: payload.code_challenge,
+          }),
+        );
     },
   });
 }

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { goToUrl } from '../shared/browser.ts';
+import { goToUrl, postToUrl } from '../shared/browser.ts';
 import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn(), postToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
 afterEach(() => sessionStorage.clear());
 
@@ -41,12 +41,22 @@ describe('SignInPage (/sign-in/:uid)', () => {
     expect(screen.getByLabelText('Email')).not.toHaveFocus();
   });
 
-  it("'Forgot password?' links to the forgotPassword url with the email", async () => {
+  it("'Forgot password?' links to the forgotPassword url with the email, and sends it as a POST remembering the typed address in the tab (never in a URL the history keeps)", async () => {
+    const user = userEvent.setup();
     renderSignIn();
     const link = await screen.findByRole('link', { name: 'Forgot password?' });
     const url = new URL(link.getAttribute('href') ?? '');
     expect(url.pathname).toBe('/oidc/forgotPassword');
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'bea@school.org');
+    await user.click(link);
+    expect(postToUrl).toHaveBeenCalledTimes(1);
+    expect(new URL(vi.mocked(postToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(
+      'bea@school.org',
+    );
+    expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBe('bea@school.org');
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/sign-in\/uid-1$/);
   });
 
   it('POST cognito/login {email, password, uid} then follows payload.redirect', async () => {

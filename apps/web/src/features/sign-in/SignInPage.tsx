@@ -6,7 +6,7 @@ import { Link } from '../../ui/Link.tsx';
 import { buildForgotPasswordUrl, cognitoLoginBody, lazySchema } from '@frontdoor/contract';
 import * as z from 'zod/mini';
 import { cognitoLogin } from '../shared/api.ts';
-import { goToUrl } from '../shared/browser.ts';
+import { goToUrl, postToUrl } from '../shared/browser.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { PageCard } from '../../ui/PageCard.tsx';
@@ -46,7 +46,11 @@ export default function SignInPage() {
   });
   const login = useMutation({
     mutationFn: (values: z.output<typeof signInForm>) => cognitoLogin(cfg, { ...values, uid }),
-    onSuccess: ({ payload }) => goToUrl(payload.redirect),
+    onSuccess: ({ payload }, values) => {
+      // a must-reset account goes on to /forgot-password, which reads the address from this tab
+      rememberEmail(values.email);
+      goToUrl(payload.redirect);
+    },
     onError: (error, values) => {
       const message = failure(error);
       if (!message) return;
@@ -113,8 +117,18 @@ export default function SignInPage() {
           {...form.register('password')}
         />
         <p>
-          {/* the forgotPassword url mails the reset code for the typed email (state = this interaction) */}
-          <a href={buildForgotPasswordUrl(cfg, uid, email.trim())}>{t('forgot')}</a>
+          {/* the forgotPassword url mails the reset code for the typed email (state = this interaction),
+              sent as a POST: its address stays out of the history, and in this tab for the next page */}
+          <a
+            href={buildForgotPasswordUrl(cfg, uid, email.trim())}
+            onClick={(event) => {
+              event.preventDefault();
+              rememberEmail(email.trim());
+              postToUrl(event.currentTarget.href);
+            }}
+          >
+            {t('forgot')}
+          </a>
         </p>
         <Button type="submit" loading={pending} fullWidth>
           {t('submit')}

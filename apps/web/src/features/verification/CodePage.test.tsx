@@ -116,9 +116,8 @@ describe('CodePage (/code)', () => {
     expect(dialog.textContent).toContain(messages.passwordResetCodeSentPopup);
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent(
-        `/forgot-password?email=${encodeURIComponent(email)}`,
-      ),
+      // the address stays in the tab, off the URL a shared device's history keeps
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password$/),
     );
   });
 

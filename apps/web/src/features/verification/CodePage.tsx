@@ -127,7 +127,7 @@ export default function CodePage() {
           {t('code_submit')}
         </Button>
       </form>
-      <ResetCodeSentDialog email={email} sentAt={resetCodeSentAt} />
+      <ResetCodeSentDialog sentAt={resetCodeSentAt} />
     </PageCard>
   );
 }

@@ -10,14 +10,14 @@ import { codeEntryPath } from './code-entry.ts';
 /**
  * §4: a resend whose result is password_reset shows the popup 'A password reset code has been sent
  * to your email!  Please check your email inbox.'; closing it leads to where that code is typed,
- * /forgot-password, whose countdown starts from when it was mailed.
+ * /forgot-password (for the address this tab remembers), whose countdown starts from when it was mailed.
  */
-export function ResetCodeSentDialog({ email, sentAt }: { email: string; sentAt: number | null }) {
+export function ResetCodeSentDialog({ sentAt }: { sentAt: number | null }) {
   const { t } = useLaterTranslation('verification');
   const { messageText } = useCallError();
   const navigate = useNavigate();
   const close = () =>
-    navigate(codeEntryPath('password_reset', email), {
+    navigate(codeEntryPath('password_reset'), {
       state: { codeSentAt: sentAt ?? Date.now() } satisfies CodeSentState,
     });
   return (

@@ -50,15 +50,14 @@ describe('SendVerificationCodePage (/send-verification-code)', () => {
     expect(dialog.textContent).toContain(messages.passwordResetCodeSentPopup);
     await user.click(screen.getByRole('button', { name: 'OK' }));
     await waitFor(() =>
-      expect(screen.getByTestId('location')).toHaveTextContent(
-        `/forgot-password?email=${encodeURIComponent(email)}`,
-      ),
+      // the address stays in the tab, off the URL a shared device's history keeps
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password$/),
     );
   });
 
   it.each([
-    ['resendCooldown', 429, 'verify_email', '/code'],
-    ['mailDelayed', 409, 'password_reset', `/forgot-password?email=${encodeURIComponent(email)}`],
+    ['resendCooldown', 429, 'verify_email', /^\/code$/],
+    ['mailDelayed', 409, 'password_reset', /^\/forgot-password$/],
   ] as const)(
     'a resend refused with %s while its code is on its way says so and offers where to type that code',
     async (code, status, pending, path) => {

@@ -63,7 +63,7 @@ export default function SendVerificationCodePage() {
         label={t('send_submit')}
       >
         {pending && (
-          <Link to={codeEntryPath(pending, email)} className={buttonClassName('secondary')}>
+          <Link to={codeEntryPath(pending)} className={buttonClassName('secondary')}>
             {t('enter_code')}
           </Link>
         )}
@@ -71,7 +71,7 @@ export default function SendVerificationCodePage() {
           {t('cancel')}
         </Link>
       </PressAction>
-      <ResetCodeSentDialog email={email} sentAt={resetCodeSentAt} />
+      <ResetCodeSentDialog sentAt={resetCodeSentAt} />
     </PageCard>
   );
 }
