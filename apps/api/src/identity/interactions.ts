@@ -90,7 +90,8 @@ const upstreamOf = (value: unknown): UpstreamProvider | undefined =>
  */
 export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps): void {
   const { ctx, provider, federation, secret } = deps;
-  const log = ctx.logger.child({ component: 'identity' });
+  // the request's own logger: its lines carry the reqId an answer's x-request-id names
+  const log = (request: FastifyRequest) => request.log.child({ component: 'identity' });
   /**
    * Ends the interaction with `result` and sends the browser on to resume it. A login already there
    * stays (a sign-in that succeeded never turns into a failure); an interaction gone meanwhile (another
@@ -107,7 +108,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     try {
       returnTo = await provider.interactionResult(request.raw, reply.raw, result);
     } catch (error) {
-      log.warn({ err: error }, 'interaction ended before its result');
+      log(request).warn({ err: error }, 'interaction ended before its result');
       return refusePage(request, reply);
     }
     return reply.redirect(returnTo, 303);
@@ -159,7 +160,8 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       return reply.redirect(url.href, 303);
     } catch (error) {
       const { step, status } = upstreamFailure('discovery', error);
-      log.error({ err: error, provider: upstream, step, status }, 'upstream provider unreachable');
+      // a provider that is down is a warn per sign-in, as its failures at the later steps
+      log(request).warn({ err: error, provider: upstream, step, status }, 'upstream sign-in failed');
       return endWithError(request, reply, details, 'temporarily_unavailable');
     }
   });
@@ -172,7 +174,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
    */
   const restartSignIn = async (provider: UpstreamProvider, request: FastifyRequest, reply: FastifyReply) => {
     const { state, codeChallenge } = await issueSignInState(ctx, secret, { request, reply }, { provider });
-    log.info({ provider }, 'portal launch: starting a sign-in with a state of ours');
+    log(request).info({ provider }, 'portal launch: starting a sign-in with a state of ours');
     return reply
       .header('cache-control', 'no-store')
       .redirect(buildAuthorizeUrl(portalConfig(ctx.config), { provider, state, codeChallenge }), 303);
@@ -229,7 +231,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
     try {
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
       const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity, ctx.now());
-      log.info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
+      log(request).info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
       await recordSignIn(ctx, user, {
         address: request.ip,
         // a page the browser opened: the language menu's cookie, then the browser's languages
@@ -241,7 +243,7 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       // which request failed and the provider's status (never its code or tokens): a provider that is
       // down is told apart from one that said no
       const failure = error instanceof UpstreamFailure ? error : undefined;
-      log.warn(
+      log(request).warn(
         { err: error, provider: upstream, step: failure?.step, status: failure?.status },
         'upstream sign-in failed',
       );

@@ -26,7 +26,7 @@ import { deriveSecret, loadIdentityKeys } from './keys.ts';
 import { portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
-import { startFakeServer, type FakeServer } from '../../test/fake-http.ts';
+import { freePort, startFakeServer, type FakeServer } from '../../test/fake-http.ts';
 import {
   DIALECTS,
   createTestApp,
@@ -1308,6 +1308,7 @@ describe("a provider that fails at its token endpoint (a real OIDC provider's do
       provider: 'Google',
       step: 'token',
       status: 500,
+      reqId: expect.any(String),
     });
     expect(lineOf('sign-in failed')).toMatchObject({ error: 'temporarily_unavailable' });
     expect(lineOf('authorization refused')).toBeUndefined();
@@ -1325,5 +1326,45 @@ describe("a provider that fails at its token endpoint (a real OIDC provider's do
     expect(lineOf('authorization refused')).toMatchObject({ error: 'access_denied' });
     expect(end.body).toContain(escapeHtml(messages.upstreamRefused));
     expect(end.body).not.toContain(escapeHtml(messages.upstreamFailed));
+  });
+});
+
+describe('a provider whose discovery does not answer (GOOGLE_ISSUER on a port nothing listens on)', () => {
+  let h: ListeningTestApp;
+  const { lines, logger } = capturedLines('info');
+  beforeAll(async () => {
+    h = await createTestApp('sqlite', {
+      listen: true,
+      env: {
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_ISSUER: `http://127.0.0.1:${await freePort()}`,
+      },
+      logger,
+    });
+  });
+  afterAll(async () => h?.close());
+
+  it("one warn line per click, named by the click's reqId, with the step and the provider; the page says try again", async () => {
+    const browser = h.browser();
+    const { authorizeUrl } = await startSignIn(h, browser, 'Google');
+    lines.length = 0;
+    const end = await browser.navigate(authorizeUrl, isSpaPage);
+    expect(end.status).toBe(400);
+    expect(end.body).toContain(escapeHtml(messages.upstreamFailed));
+    const failed = lines.filter((l) => l.msg === 'upstream sign-in failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({
+      level: 40,
+      provider: 'Google',
+      step: 'discovery',
+      reqId: expect.any(String),
+    });
+    // the line the operator finds from the interaction's request (its x-request-id) is this one
+    const interaction = lines.find((l) =>
+      String((l.req as { url?: string } | undefined)?.url).startsWith('/oidc/interaction/'),
+    );
+    expect(failed[0]?.reqId).toBe(interaction?.reqId);
+    expect(lines.filter((l) => Number(l.level) >= 50)).toEqual([]);
   });
 });
