@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { assertWritable, databaseFileProblem, PoolBusyError } from './db/index.ts';
-import { databaseUnavailable, isHeldStatement, isUnstorableText } from './db/dialect.ts';
+import { assertWritable, databaseFileProblem } from './db/index.ts';
+import { isUnstorableText } from './db/dialect.ts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -36,8 +36,8 @@ import { askedLanguage } from './services/request-language.ts';
 import { RequestLog, requestLogged, withRequestLog } from './services/logger.ts';
 import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
-import { databaseLocation } from './startup-failure.ts';
 import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './services/disk-full.ts';
+import { DATABASE_BUSY_RETRY_MS, noteDatabaseBusy } from './services/database-busy.ts';
 import {
   PRODUCT_CALLS,
   isHashedFile,
@@ -178,52 +178,16 @@ function clientErrorHandler(headers: [name: string, value: string][]) {
   };
 }
 
-/** When a request the database could not serve in time (a lock, a long statement, no free connection) may try again. */
-const DATABASE_BUSY_RETRY_MS = 5000;
-
 /**
  * Maps Fastify's own errors (parse, size, a badly encoded URL) and ours onto the envelope; never a stack.
- * A database that held a request past its timeouts (db/index.ts), or that PostgreSQL cannot take at
- * all (unreachable, or refusing more connections), is busy, as the argon2 queue is: 503 serverBusy
- * with Retry-After, so the SPA keeps what was typed, and a line saying what held it.
+ * A database that cannot serve the request for now (a lock, no free connection, PostgreSQL unreachable)
+ * is busy, as the argon2 queue is: 503 serverBusy with Retry-After, so the SPA keeps what was typed,
+ * and a line saying what held it (noteDatabaseBusy).
  */
 function errorHandler(ctx: AppContext) {
-  // every request waiting out the pool, or failing on a PostgreSQL it cannot reach, says the same:
-  // one line a minute of each is enough
-  const saidAt = new Map<string, number>();
-  const onceAMinute = (what: string) => {
-    if (ctx.now() - (saidAt.get(what) ?? -Infinity) < MINUTE_MS) return false;
-    saidAt.set(what, ctx.now());
-    return true;
-  };
-  return (error: FastifyError | ApiError | PoolBusyError, request: FastifyRequest, reply: FastifyReply) => {
-    const unavailable = databaseUnavailable(error);
-    if (error instanceof PoolBusyError) {
-      if (onceAMinute('poolBusy')) {
-        request.log.warn(
-          `${error.message}: requests answer 503 serverBusy. Queries stuck behind a lock or running long hold them (pg_stat_activity), or DATABASE_POOL_SIZE is small for the load`,
-        );
-      }
+  return (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (noteDatabaseBusy(ctx, request.log, error))
       error = new ApiError(503, 'serverBusy', undefined, DATABASE_BUSY_RETRY_MS);
-    } else if (isHeldStatement(error)) {
-      request.log.warn(
-        // PostgreSQL's words: "canceling statement due to lock timeout" (or statement timeout)
-        { reason: error.message },
-        'a PostgreSQL lock or a long statement held this request past lock_timeout or statement_timeout: answered 503 serverBusy. See pg_stat_activity for what holds the lock',
-      );
-      error = new ApiError(503, 'serverBusy', undefined, DATABASE_BUSY_RETRY_MS);
-    } else if (unavailable && ctx.config.databaseUrl) {
-      if (onceAMinute(unavailable)) {
-        const database = databaseLocation(ctx.config.databaseUrl);
-        request.log.error(
-          { reason: error.message, errorCode: error.code, setting: 'DATABASE_URL', database },
-          unavailable === 'unreachable'
-            ? `PostgreSQL at ${database} (DATABASE_URL) cannot be reached: requests answer 503 serverBusy until it answers again. Start it, or correct the host and port in DATABASE_URL`
-            : `PostgreSQL at ${database} (DATABASE_URL) has too many connections and refuses more: requests answer 503 serverBusy. Raise max_connections (or the role's or database's CONNECTION LIMIT) above DATABASE_POOL_SIZE times the instances, or lower DATABASE_POOL_SIZE`,
-        );
-      }
-      error = new ApiError(503, 'serverBusy', undefined, DATABASE_BUSY_RETRY_MS);
-    }
     if (isApiError(error)) {
       if (error.statusCode === 429 || error.statusCode === 503) countLimitRefusal(error.code);
       if (error.retryAfterMs !== undefined)

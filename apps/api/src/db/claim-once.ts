@@ -33,3 +33,21 @@ export async function claimOnce<T extends SingleUseTable>(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/**
+ * Gives back the claim claimOnce made at `claimedAt` on the row `narrow` selects, its use having
+ * failed for now (nothing of it spent): the row can be claimed once more.
+ */
+export async function releaseClaim<T extends SingleUseTable>(
+  db: Kysely<Database>,
+  table: T,
+  narrow: (claim: Claim<T>) => Claim<T>,
+  claimedAt: number,
+): Promise<void> {
+  const column = SPENT_AT[table];
+  const release = db.updateTable(table) as unknown as Claim<T>;
+  await narrow(release)
+    .set({ [column]: null } as UpdateObject<Database, T, T>)
+    .where(db.dynamic.ref(column), '=', claimedAt)
+    .execute();
+}

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { DATABASE_BUSY_RETRY_MS } from '../services/database-busy.ts';
+import { retryAfterSeconds } from '../services/limits.ts';
+import { countLimitRefusal } from '../services/metrics.ts';
 import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { refusePage, refuseUnboundStep } from './pages.ts';
 import { completeSignIn, existingBrowserBinding, type PortalCodeExchange } from './portal-login.ts';
@@ -12,7 +15,8 @@ export const postLoginPath = (loginCsrf: string | null): string =>
  * GET api/auth/callback?code&state — the portal client's redirect_uri. The state must exist, be
  * unused, unexpired and bound to this browser; a missing, reused or foreign state gets a clear
  * 400 page. Then the code is exchanged (PKCE) with the authorization server, the session cookie
- * is set and the browser continues to /post-login/<login csrf> (or /post-login).
+ * is set and the browser continues to /post-login/<login csrf> (or /post-login). An exchange that
+ * failed for now answers 503 serverBusy with Retry-After, the state given back: a reload goes on.
  */
 export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: PortalCodeExchange): void {
   api.get('/auth/callback', async (request, reply) => {
@@ -28,6 +32,11 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
       request.log,
     );
     if (outcome.refused === 'state') return refuseUnboundStep(request, reply, ctx.config);
+    if (outcome.refused === 'busy') {
+      countLimitRefusal('serverBusy');
+      reply.header('retry-after', retryAfterSeconds(DATABASE_BUSY_RETRY_MS));
+      return refusePage(request, reply, 'serverBusy', { status: 503 });
+    }
     if (outcome.refused === 'upstream') return refusePage(request, reply, 'upstreamFailed');
     if (outcome.refused === 'provider') return refusePage(request, reply, 'upstreamRefused');
     setSessionCookie(reply, outcome.session, ctx.config);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as messageCatalogs from '@frontdoor/contract/message-catalogs';
 import { decodeJwt } from 'jose';
+import { sql } from 'kysely';
 import {
   LANGUAGE_COOKIE,
   SESSION_COOKIE,
@@ -499,6 +500,123 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(token.status).toBe(400);
       expect(((await token.json()) as { error: string }).error).toBe('invalid_grant');
     });
+
+    /** The authorization server's next read of its table (the adapter's find) fails as PostgreSQL's lock_timeout does. */
+    function holdNextPayloadRead() {
+      const selectFrom = h.db.selectFrom.bind(h.db);
+      const spy = vi.spyOn(h.db, 'selectFrom').mockImplementation(((table: string) => {
+        if (table !== 'oidc_payloads') return selectFrom(table as never);
+        spy.mockRestore();
+        throw Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' });
+      }) as never);
+    }
+    const heldLines = () =>
+      lines.filter((l) =>
+        String(l.msg).startsWith('a PostgreSQL lock or a long statement held this request'),
+      );
+
+    /** A password sign-in up to the URL of its callback (the code and the state), not yet loaded. */
+    async function atCallback(email: string) {
+      const user = await addPasswordUser(h, email);
+      const { browser, state, login } = await postPassword(h, user.email);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      const callback = await browser.navigate(
+        payload.redirect,
+        (url) => url.pathname === '/api/auth/callback',
+      );
+      return { user, browser, state, callback: callback.url };
+    }
+
+    it("the code exchange held by a lock on the authorization server's table: 503 serverBusy with Retry-After, in the page's language; the same callback again signs in, its code exchanged once", async () => {
+      const { user, browser, state, callback } = await atCallback('held-exchange@school.example');
+      browser.cookies.set(`${LANGUAGE_COOKIE}|/`, { value: 'fr', path: '/' });
+      lines.length = 0;
+      holdNextPayloadRead();
+      const held = await browser.request('GET', callback);
+      expect(held.status).toBe(503);
+      expect(held.headers.get('retry-after')).toBe('5');
+      expect(held.body).toContain(escapeHtml(messageCatalogs.fr.serverBusy));
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      // the token endpoint's line says what held it, as the API's does; no error line, no stack
+      expect(heldLines()).toEqual([
+        expect.objectContaining({ level: 40, reason: 'canceling statement due to lock timeout' }),
+      ]);
+      expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+      expect(lines.find((l) => l.msg === 'code exchange failed')).toMatchObject({
+        status: 503,
+        temporary: true,
+      });
+
+      // the reload: the state was given back and the code is unused
+      const end = await browser.navigate(callback, isSpaPage);
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      // and spent now: neither the callback nor the code goes a second time
+      expect((await browser.request('GET', callback)).body).toContain(messageCatalogs.fr.stateInvalid);
+      const keys = await loadIdentityKeys(h.db, h.clock.now());
+      const token = await fetch(`${h.baseUrl}/oidc/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`frontdoor-portal:${deriveSecret(keys.secret, 'portal-client', 'frontdoor-portal')}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code') ?? '',
+          redirect_uri: `${h.baseUrl}/api/auth/callback`,
+          code_verifier: portalPkceVerifier(keys.secret, state),
+        }).toString(),
+      });
+      expect(token.status).toBe(400);
+    });
+
+    it('a password sign-in whose code the authorization server refuses (spent): the callback says start again, never that a provider failed', async () => {
+      const { browser, callback } = await atCallback('spent-code@school.example');
+      await h.db
+        .updateTable('oidc_payloads')
+        .set({ consumed_at: h.clock.now() })
+        .where('type', '=', 'AuthorizationCode')
+        .execute();
+      const end = await browser.request('GET', callback);
+      expect(end.status).toBe(400);
+      expect(end.body).toContain(escapeHtml(messages.stateInvalid));
+      expect(end.body).not.toContain(escapeHtml(messages.upstreamFailed));
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it("the resume step held by a lock: 503 serverBusy with Retry-After, in the page's language; the same step again signs in", async () => {
+      const user = await addPasswordUser(h, 'held-resume@school.example');
+      const { browser, login } = await postPassword(h, user.email);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      lines.length = 0;
+      holdNextPayloadRead();
+      const held = await browser.request('GET', payload.redirect, { headers: { 'accept-language': 'de' } });
+      expect(held.status).toBe(503);
+      expect(held.headers.get('retry-after')).toBe('5');
+      expect(held.body).toContain(escapeHtml(messageCatalogs.de.serverBusy));
+      expect(heldLines()).toHaveLength(1);
+      expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+      const end = await browser.navigate(payload.redirect, isSpaPage);
+      expect(end.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBe(user.id);
+    });
+
+    it.skipIf(dialect !== 'postgres')(
+      "PostgreSQL: a real lock on the authorization server's table (VACUUM FULL, a migration) past lock_timeout during the callback: 503, and once it is gone the same callback signs in",
+      async () => {
+        const { user, browser, callback } = await atCallback('locked-table@school.example');
+        // another connection holds the table (a transaction of the test's own) while the callback runs
+        await h.db.transaction().execute(async (holder) => {
+          await sql`lock table oidc_payloads in access exclusive mode`.execute(holder);
+          const held = await browser.request('GET', callback);
+          expect(held.status).toBe(503);
+          expect(held.headers.get('retry-after')).toBe('5');
+          expect(held.body).toContain(escapeHtml(messages.serverBusy));
+        });
+        expect((await browser.navigate(callback, isSpaPage)).url.pathname).toBe('/post-login/login-csrf-1');
+        expect(await sessionUser(h, browser)).toBe(user.id);
+      },
+    );
 
     it('refuses a wrong redirect_uri and an unknown client with a page, never a redirect', async () => {
       const browser = h.browser();

@@ -13,6 +13,8 @@ import { languageAsked } from '../services/request-language.ts';
 import { noteOidcRefusal } from '../services/logger.ts';
 import { DISK_FULL_MS, noteDiskFull } from '../services/disk-full.ts';
 import { retryAfterSeconds } from '../services/limits.ts';
+import { DATABASE_BUSY_RETRY_MS, noteDatabaseBusy } from '../services/database-busy.ts';
+import { countLimitRefusal } from '../services/metrics.ts';
 import type { AppContext } from '../context.ts';
 import { failurePage, pageLanguage } from './pages.ts';
 
@@ -95,12 +97,55 @@ export function forgetLoginOnceAuthorized(provider: Provider, cookieOptions: Coo
   });
 }
 
+/** The language of an error page oidc-provider answers: the request's (?locale, the menu's cookie, Accept-Language). */
+const errorPageLanguage = (ctx: KoaContextWithOIDC) =>
+  pageLanguage(
+    languageAsked(ctx.query[LOCALE_PARAM], ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('accept-language')),
+  );
+
+/** The app and the logger of each provider logErrors watches: what answerDatabaseBusy reads. */
+const watched = new WeakMap<
+  Provider,
+  { app: Pick<AppContext, 'config' | 'db' | 'now'>; logger: FastifyBaseLogger }
+>();
+
+/** The request's own logger (middie hands it to the raw request, with its reqId), else the provider's. */
+const requestLog = (ctx: KoaContextWithOIDC, logger: FastifyBaseLogger): FastifyBaseLogger =>
+  (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
+
+/** Each internal error's answer to answerDatabaseBusy, decided (and logged) once. */
+const busyErrors = new WeakMap<object, boolean>();
+
+/**
+ * Whether oidc-provider's internal error `err` is the database unable to serve the request for now (a
+ * lock held past lock_timeout, no free connection, PostgreSQL unreachable: noteDatabaseBusy, its line
+ * written once); then the answer is 503 with Retry-After, as the API's. Both renderError and the
+ * server_error event ask it, in either order (the authorization endpoint emits first, the others render first).
+ */
+function answerDatabaseBusy(ctx: KoaContextWithOIDC, err: unknown): boolean {
+  const watch = ctx.oidc ? watched.get(ctx.oidc.provider) : undefined;
+  if (!watch || typeof err !== 'object' || err === null) return false;
+  let busy = busyErrors.get(err);
+  if (busy === undefined) {
+    busy = noteDatabaseBusy(watch.app, requestLog(ctx, watch.logger), err);
+    if (busy) countLimitRefusal('serverBusy');
+    busyErrors.set(err, busy);
+  }
+  if (busy) {
+    ctx.status = 503;
+    ctx.set('retry-after', String(retryAfterSeconds(DATABASE_BUSY_RETRY_MS)));
+  }
+  return busy;
+}
+
 /**
  * oidc-provider answers its own internal errors (a failed database write, a bug) with an error page
  * and emits them, nothing more: without this the log has only the request's 500 line. The line
  * goes through the request's own logger, which middie hands to the raw request, so it carries the
- * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none. A full
- * disk answers 503 with Retry-After instead, as the API does. A refusal's OAuth error goes on its
+ * request id (`reqId`, the answer's x-request-id); `logger` is for a request that has none. As the
+ * API does, a full disk answers 503 with Retry-After, and so does a database that cannot serve the
+ * request for now (answerDatabaseBusy), its page saying serverBusy, "try again in a few seconds":
+ * nothing was spent, so the same step asked again goes on. A refusal's OAuth error goes on its
  * request's line (noteOidcRefusal): JSON answers here, pages in renderError.
  */
 export function logErrors(
@@ -108,8 +153,9 @@ export function logErrors(
   app: Pick<AppContext, 'config' | 'db' | 'now'>,
   logger: FastifyBaseLogger,
 ): void {
+  watched.set(provider, { app, logger });
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
-    const log = (ctx.req as { log?: FastifyBaseLogger }).log ?? logger;
+    const log = requestLog(ctx, logger);
     // a full disk has its own line, once a minute (services/disk-full.ts), and passes once space is
     // freed. The event comes from the error handler, which has set 500 and leaves the status be
     if (noteDiskFull(app, log, err)) {
@@ -117,6 +163,7 @@ export function logErrors(
       ctx.set('retry-after', String(retryAfterSeconds(DISK_FULL_MS)));
       return;
     }
+    if (answerDatabaseBusy(ctx, err)) return;
     log.error({ err, route: ctx.oidc?.route }, 'authorization server error');
   });
   provider.use(async (ctx, next) => {
@@ -130,20 +177,19 @@ export function logErrors(
  * oidc-provider's error page in the portal's words and the person's language, never a stack trace. A
  * sign-in whose interaction is gone (over its hour, or its last step asked again after the answer
  * was lost on a failing network) is stateInvalid, "start again", without the engine's English words;
- * its own failure (a database write failing) is internalError, "try again later": no mistake of theirs.
+ * a database busy for now is serverBusy, "try again in a few seconds" (answerDatabaseBusy); its own
+ * failure (a database write failing) is internalError, "try again later": no mistake of theirs.
  */
 const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
   noteOidcRefusal(ctx.req, out);
   ctx.type = 'html';
-  const language = pageLanguage(
-    languageAsked(ctx.query[LOCALE_PARAM], ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('accept-language')),
-  );
+  const language = errorPageLanguage(ctx);
   if (error instanceof errors.SessionNotFound) {
     ctx.body = failurePage(language, 'stateInvalid');
     return;
   }
   if (out.error === 'server_error') {
-    ctx.body = failurePage(language, 'internalError');
+    ctx.body = failurePage(language, answerDatabaseBusy(ctx, error) ? 'serverBusy' : 'internalError');
     return;
   }
   const detail = typeof out.error_description === 'string' ? out.error_description : undefined;

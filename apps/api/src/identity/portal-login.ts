@@ -3,12 +3,12 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorableText, type IdentityProvider } from '@frontdoor/contract';
 import type { AppConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { claimOnce } from '../db/claim-once.ts';
+import { claimOnce, releaseClaim } from '../db/claim-once.ts';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
 import { replaceSession } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
-import { isLoopbackHttp } from './federation.ts';
+import { isLoopbackHttp, upstreamFailure } from './federation.ts';
 import { deriveSecret } from './keys.ts';
 import type { PortalClient } from './authorization-server.ts';
 
@@ -163,6 +163,8 @@ export interface CallbackInput {
 /** A refusal names the page to show: a bad state gets the generic one, an upstream failure its own. */
 export type CallbackOutcome =
   | { refused: 'state' }
+  /** The portal's own code exchange failed for now (its database busy): the same callback again goes on. */
+  | { refused: 'busy' }
   | { refused: 'upstream' }
   /** The provider said no (`access_denied`): nothing broke, and trying again would not help. */
   | { refused: 'provider' }
@@ -172,7 +174,10 @@ export type CallbackOutcome =
  * Ends a sign-in at api/auth/callback: the state must exist, be unused, unexpired and bound to this
  * browser, and is spent once (of racing callbacks only the one that claims it goes on); then the
  * code is exchanged (PKCE) and the account gets a new session. Returns its token and the login csrf
- * the state remembered.
+ * the state remembered. An exchange that failed for now (the authorization server's 5xx, its
+ * database held by a lock or unreachable, or no answer) gives the state back, so the same callback
+ * asked again exchanges the code then; oidc-provider takes a code once, so one the failed answer had
+ * already spent is refused. A refused exchange (a code spent or expired) spends the state: start again.
  */
 export async function completeSignIn(
   ctx: AppContext,
@@ -215,8 +220,11 @@ export async function completeSignIn(
   try {
     userId = await exchange.exchange(input.search, state);
   } catch (err) {
-    log.warn({ err }, 'code exchange failed');
-    return { refused: 'upstream' };
+    const { temporary, status } = upstreamFailure('token', err);
+    log.warn({ err, status, temporary }, 'code exchange failed');
+    if (!temporary) return { refused: 'state' };
+    await releaseClaim(ctx.db, 'federation_states', (used) => used.where('state', '=', state), now);
+    return { refused: 'busy' };
   }
   const user = await findUserById(ctx.db, userId);
   if (!user) return { refused: 'upstream' };
