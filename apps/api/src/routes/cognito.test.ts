@@ -123,6 +123,42 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(409);
     });
 
+    it('the same sign-up sent again 31 s later mails no new code and the first code confirms', async () => {
+      // the SPA gives up after DEFAULT_REQUEST_TIMEOUT_MS (30 s), the resend cooldown: a sign-up sent
+      // again after a timeout mailed a second code, which ended the one the person then typed
+      const email = 'timed-out@school.test';
+      const browser = t.client();
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      const { code } = await lastMail(t, email);
+      t.clock.advance((RESEND_COOLDOWN_SECONDS + 1) * 1000);
+      const again = await browser.post('/api/cognito/signup', signup(email));
+      expect(again.json()).toEqual({ status: 'success', payload: { email } });
+      expect((await lastMail(t, email)).code).toBe(code);
+      const mails = await t.db.selectFrom('mailbox').select('id').where('to_address', '=', email).execute();
+      expect(mails).toHaveLength(1);
+      const confirmed = await browser.post('/api/cognito/confirm', { un: email, code });
+      expect(confirmed.json()).toEqual({ status: 'success', payload: { email, newPasswordNeeded: false } });
+    });
+
+    it('the same sign-up sent again once its code is dead (expired) mails a new one; while it is live, the resend does', async () => {
+      const email = 'code-gone@school.test';
+      const browser = t.client();
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      const first = (await lastMail(t, email)).code;
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      // the code page's resend is the way to a new code while the first is live
+      const resent = await browser.get(`/api/cognito/resend_verification/${encodeURIComponent(email)}`);
+      expect(resent.json()).toEqual({ status: 'success', payload: 'verify_email' });
+      const second = (await lastMail(t, email)).code;
+      expect(second).not.toBe(first);
+      t.clock.advance(VERIFICATION_CODE_TTL_MS);
+      expect((await browser.post('/api/cognito/signup', signup(email))).statusCode).toBe(200);
+      const third = (await lastMail(t, email)).code;
+      const mails = await t.db.selectFrom('mailbox').select('id').where('to_address', '=', email).execute();
+      expect(mails).toHaveLength(3);
+      expect((await browser.post('/api/cognito/confirm', { un: email, code: third })).statusCode).toBe(200);
+    });
+
     it("the same sign-up sent twice at the same moment (a double tap, a retry at once) answers both as the retry after it would; another browser's is refused", async () => {
       await seedInvite('inv-twice', 'invited-twice@school.test');
       for (const [email, extra] of [

@@ -21,6 +21,7 @@ import { ApiError, type FailureStatus } from './http.ts';
 import {
   checkCode,
   consumeCode,
+  hasLiveCode,
   issueCode,
   lastIssuedAt,
   wasJustUsed,
@@ -137,10 +138,17 @@ const cooldownLeftMs = (issuedAt: number | null, now: number): number =>
 type PurposeOf = CodePurpose | ((user: User) => CodePurpose);
 
 /**
+ * What mailCode does while a code mailed before may still be in use: `reject` (429 resendCooldown)
+ * or `skip` inside the resend cooldown, `keepLive` (mail none) while that code is live at all.
+ */
+type OnCooldown = 'reject' | 'skip' | 'keepLive';
+
+/**
  * Issues a code of `purposeOf` and mails it, from `address`, in the request's `languages` (tag lists
  * best first: an API call's Accept-Language is the SPA's current language), else the account's
  * language. Inside the resend cooldown it answers 429 (or silently skips: the code sent moments ago
- * is still good); past the hourly sends of the account or the address it answers 429 codeSendLimit
+ * is still good); `onCooldown: 'keepLive'` skips as long as a code of the purpose is live at all.
+ * Past the hourly sends of the account or the address it answers 429 codeSendLimit
  * (docs/SECURITY.md). Answers the purpose of the code mailed, null when none was.
  */
 async function mailCode(
@@ -149,7 +157,7 @@ async function mailCode(
   purposeOf: PurposeOf,
   request: {
     address: string;
-    onCooldown: 'reject' | 'skip';
+    onCooldown: OnCooldown;
     languages?: (string | undefined)[];
     /** The address's send, when the caller took it already (signUp, before the account exists). */
     reserved?: CodeSendReservation;
@@ -207,7 +215,7 @@ function issueAndQueue(
   ctx: AppContext,
   userId: string,
   purposeOf: PurposeOf,
-  request: { now: number; onCooldown: 'reject' | 'skip'; languages?: (string | undefined)[] },
+  request: { now: number; onCooldown: OnCooldown; languages?: (string | undefined)[] },
 ): Promise<CodePurpose | null> {
   const { now } = request;
   return ctx.db.transaction().execute(async (trx) => {
@@ -225,6 +233,7 @@ function issueAndQueue(
         throw withPending(new ApiError(429, 'resendCooldown', undefined, cooldown), resendResultOf(purpose));
       return null;
     }
+    if (request.onCooldown === 'keepLive' && (await hasLiveCode(trx, user.id, purpose, now))) return null;
     await lockMailbox(trx, user.email);
     await assertMaySendCode({ ...ctx, db: trx }, user);
     const { code, id } = await issueCode(trx, ctx.config.secret, user, purpose, now);
@@ -374,7 +383,12 @@ export async function signUp(ctx: AppContext, input: SignupInput): Promise<User>
   return inserted.user;
 }
 
-/** A sign-up of an address that has an account: the same one sent again goes on, anything else is refused. */
+/**
+ * A sign-up of an address that has an account: the same one sent again goes on, anything else is
+ * refused. It mails a code only when the account has no live one: sent again after the SPA's
+ * timeout, which equals the resend cooldown, a new code ended the one already in the inbox, and the
+ * person typed that one. A code whose mail never came is asked for on the code page (its resend).
+ */
 async function signUpTaken(ctx: AppContext, existing: User, input: SignupInput): Promise<User> {
   if (!(await isSentAgain(ctx, existing, input)))
     throw new ApiError(409, 'accountExists', `${messages.accountExists} (UsernameExistsException)`);
@@ -384,7 +398,7 @@ async function signUpTaken(ctx: AppContext, existing: User, input: SignupInput):
       .set({ signup_browser: sha256(input.browser) })
       .where('id', '=', existing.id)
       .execute();
-  await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'skip' });
+  await mailCode(ctx, existing, 'verify', { address: input.address, onCooldown: 'keepLive' });
   return existing;
 }
 

@@ -59,6 +59,21 @@ export const liveMailedCodes = (db: Db, now: number) =>
     .where('expires_at', '>', now)
     .where('attempts', '<', CODE_MAX_ATTEMPTS);
 
+/** Whether the account has a code of this purpose that can still be used. */
+export async function hasLiveCode(
+  db: Db,
+  userId: string,
+  purpose: CodePurpose,
+  now: number,
+): Promise<boolean> {
+  const row = await liveMailedCodes(db, now)
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether a code can still be used. */
 export async function isLiveCode(db: Db, codeId: number, now: number): Promise<boolean> {
   const row = await liveMailedCodes(db, now).select('id').where('id', '=', codeId).executeTakeFirst();

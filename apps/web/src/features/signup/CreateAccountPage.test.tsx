@@ -285,4 +285,36 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     renderRoute('/create-account/lc-5', { shell: false });
     await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-5'));
   });
+
+  it('a timed-out sign-up, on going back, keeps what was typed but the password', async () => {
+    let answer = false;
+    server.use(
+      // the first send never answers (the SPA gives up); the one after does
+      http.post(api(apiPaths.signup), () =>
+        answer ? ok({ email: 'ana@school.org' }) : new Promise<Response>(() => undefined),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoute('/create-account', { shell: false, config: { requestTimeoutMs: 50 } });
+    await screen.findByRole('heading', { name: 'Create account with Email' });
+    await fill(user);
+    await submit(user);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-timeout$/));
+    await user.click(screen.getByRole('button', { name: 'Go back' }));
+    await screen.findByRole('heading', { name: 'Create account with Email' });
+    expect(screen.getByLabelText('First name')).toHaveValue('Ana');
+    expect(screen.getByLabelText('Last name')).toHaveValue('Lima');
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@school.org');
+    expect(screen.getByRole('radio', { name: 'Teacher' })).toBeChecked();
+    // kept in memory only, and never the password
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(screen.getByLabelText('Confirm password')).toHaveValue('');
+    expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('Lima');
+    // typed again, the password is all it takes; once through, the next form starts empty
+    answer = true;
+    await user.type(screen.getByLabelText('Password'), strong);
+    await user.type(screen.getByLabelText('Confirm password'), strong);
+    await submit(user);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
+  });
 });

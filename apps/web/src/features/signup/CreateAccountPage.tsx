@@ -23,6 +23,7 @@ import type { SignupFormOutput } from './signup-form.ts';
 import { useSummaryForm } from '../shared/use-summary-form.tsx';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import type { CodeSentState } from '../shared/code-sent.ts';
+import { formDraft } from '../shared/form-draft.ts';
 
 /** Control ids in form order: the error summary links to them. */
 const FIELD_IDS = {
@@ -34,6 +35,12 @@ const FIELD_IDS = {
   description: 'signup-description',
 } as const;
 
+/**
+ * The sign-up whose call went to an error page (a timeout, a 5xx), but its password: that page's Go
+ * back shows it again (per invite code, whose email the invite sets).
+ */
+const draft = formDraft<Pick<SignupFormOutput, 'first' | 'last' | 'email' | 'description'>>();
+
 /** /create-account, /create-account/{csrf} and /invite/{code}: 'Create account with Email' (§5). */
 export default function CreateAccountPage() {
   const { t } = useTranslation('signup');
@@ -43,8 +50,16 @@ export default function CreateAccountPage() {
   const { code: inviteCode } = useParams();
   const loginParams = useLoginParams();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
+  const kept = draft.load(inviteCode);
   const summaryForm = useSummaryForm(signupForm, {
-    defaultValues: { first: '', last: '', email: getRememberedEmail() ?? '', pw: '', confirmPw: '' },
+    defaultValues: {
+      first: kept?.first ?? '',
+      last: kept?.last ?? '',
+      email: kept?.email ?? getRememberedEmail() ?? '',
+      pw: '',
+      confirmPw: '',
+      description: kept?.description,
+    },
     fieldIds: FIELD_IDS,
     long: true,
     onAttempt: () => setCallError(null),
@@ -78,13 +93,19 @@ export default function CreateAccountPage() {
         ...(inviteCode && !invite.error ? { code: inviteCode } : {}),
       }),
     onSuccess: (_answer, values) => {
+      draft.clear();
       rememberEmail(values.email);
       navigate('/code', { state: { codeSentAt: Date.now() } satisfies CodeSentState });
     },
-    onError: (error) => {
+    onError: (error, values) => {
       // §8: a network error shows its own message (failure's networkError)
       const shown = failure(error);
-      if (!shown) return;
+      if (!shown) {
+        // gone to /error-timeout or /error-generic: their Go back shows it again
+        const { first, last, email, description } = values;
+        draft.save({ first, last, email, description }, inviteCode);
+        return;
+      }
       const refusal = passwordRefusalOf(error);
       if (refusal) {
         form.setError('pw', { message: refusal }, { shouldFocus: true });
