@@ -59,6 +59,8 @@ export const messages = {
     'This password is too common, or is a common password with a few digits or symbols added. Please choose another.',
   passwordPersonal: 'The password must not contain your name or a part of your email address.',
   inviteNotFound: 'This invitation link is not valid or has expired.',
+  inviteAccepted:
+    'This invitation has already been accepted. Sign in with its email address: if the address is not verified yet, you will be sent a code to verify it.',
   loginRequestNotFound:
     'This sign-in link is not valid or has expired. Please start again from the application you came from.',
   accessCodeNotFound: 'The code you entered did not work. Try again or contact your teacher.',

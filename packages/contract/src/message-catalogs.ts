@@ -65,6 +65,8 @@ export const es: ErrorsCatalog = {
   passwordPersonal:
     'La contraseña no debe contener tu nombre ni una parte de tu dirección de correo electrónico.',
   inviteNotFound: 'Este enlace de invitación no es válido o ha caducado.',
+  inviteAccepted:
+    'Esta invitación ya se aceptó. Inicia sesión con su dirección de correo: si la dirección aún no está verificada, te enviaremos un código para verificarla.',
   loginRequestNotFound:
     'Este enlace de inicio de sesión no es válido o ha caducado. Vuelve a empezar desde la aplicación de la que vienes.',
   accessCodeNotFound: 'El código que introdujiste no funcionó. Inténtalo de nuevo o habla con tu profesor.',
@@ -156,6 +158,8 @@ export const fr: ErrorsCatalog = {
     'Ce mot de passe est trop courant, ou c’est un mot de passe courant auquel on a ajouté quelques chiffres ou symboles. Choisissez-en un autre.',
   passwordPersonal: 'Le mot de passe ne doit contenir ni votre nom ni une partie de votre adresse e-mail.',
   inviteNotFound: 'Ce lien d’invitation n’est pas valide ou a expiré.',
+  inviteAccepted:
+    'Cette invitation a déjà été acceptée. Connectez-vous avec son adresse e-mail : si l’adresse n’est pas encore vérifiée, un code vous sera envoyé pour la vérifier.',
   loginRequestNotFound:
     'Ce lien de connexion n’est pas valide ou a expiré. Recommencez depuis l’application d’où vous venez.',
   accessCodeNotFound: 'Le code saisi n’a pas fonctionné. Réessayez ou adressez-vous à votre enseignant.',
@@ -248,6 +252,8 @@ export const pt: ErrorsCatalog = {
     'Esta senha é comum demais, ou é uma senha comum com alguns dígitos ou símbolos acrescentados. Escolha outra.',
   passwordPersonal: 'A senha não deve conter seu nome nem uma parte do seu endereço de e-mail.',
   inviteNotFound: 'Este link de convite não é válido ou expirou.',
+  inviteAccepted:
+    'Este convite já foi aceito. Entre com o endereço de e-mail dele: se o endereço ainda não estiver verificado, enviaremos um código para verificá-lo.',
   loginRequestNotFound:
     'Este link de login não é válido ou expirou. Comece novamente a partir do aplicativo de onde você veio.',
   accessCodeNotFound: 'O código informado não funcionou. Tente novamente ou fale com seu professor.',
@@ -334,6 +340,7 @@ export const zh: ErrorsCatalog = {
   passwordCommon: '此密码过于常见，或只是在常见密码前后加了几个数字或符号。请换一个。',
   passwordPersonal: '密码不能包含您的姓名或电子邮件地址的任何部分。',
   inviteNotFound: '此邀请链接无效或已过期。',
+  inviteAccepted: '此邀请已被接受。请使用其电子邮件地址登录：如果该地址尚未验证，我们会向你发送验证码。',
   loginRequestNotFound: '此登录链接无效或已过期。请从您来自的应用重新开始。',
   accessCodeNotFound: '您输入的代码无效。请重试或联系您的老师。',
   cookieHashInvalid: '此登录链接无效或已过期。',
@@ -416,6 +423,8 @@ export const ar: ErrorsCatalog = {
     'كلمة المرور هذه شائعة جدًا، أو هي كلمة مرور شائعة أُضيفت إليها بعض الأرقام أو الرموز. يُرجى اختيار كلمة أخرى.',
   passwordPersonal: 'يجب ألا تحتوي كلمة المرور على اسمك أو على جزء من عنوان بريدك الإلكتروني.',
   inviteNotFound: 'رابط الدعوة هذا غير صالح أو منتهي الصلاحية.',
+  inviteAccepted:
+    'تم قبول هذه الدعوة بالفعل. سجّل الدخول باستخدام عنوان بريدها الإلكتروني: إذا لم يتم التحقق من العنوان بعد، فسنرسل إليك رمزًا للتحقق منه.',
   loginRequestNotFound:
     'رابط تسجيل الدخول هذا غير صالح أو منتهي الصلاحية. يرجى البدء من جديد من التطبيق الذي جئت منه.',
   accessCodeNotFound: 'الرمز الذي أدخلته لم ينجح. حاول مرة أخرى أو تواصل مع معلمك.',
@@ -511,6 +520,8 @@ export const de: ErrorsCatalog = {
     'Dieses Passwort ist zu gebräuchlich oder ein gebräuchliches Passwort mit einigen angehängten Ziffern oder Symbolen. Bitte wählen Sie ein anderes.',
   passwordPersonal: 'Das Passwort darf weder Ihren Namen noch einen Teil Ihrer E-Mail-Adresse enthalten.',
   inviteNotFound: 'Dieser Einladungslink ist ungültig oder abgelaufen.',
+  inviteAccepted:
+    'Diese Einladung wurde bereits angenommen. Melden Sie sich mit ihrer E-Mail-Adresse an: Ist die Adresse noch nicht bestätigt, senden wir Ihnen einen Code, um sie zu bestätigen.',
   loginRequestNotFound:
     'Dieser Anmeldelink ist ungültig oder abgelaufen. Bitte beginnen Sie erneut in der Anwendung, von der Sie gekommen sind.',
   accessCodeNotFound:

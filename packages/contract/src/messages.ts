@@ -49,6 +49,7 @@ export const MESSAGE_CODES = [
   'passwordCommon',
   'passwordPersonal',
   'inviteNotFound',
+  'inviteAccepted',
   'loginRequestNotFound',
   'accessCodeNotFound',
   'cookieHashInvalid',

@@ -152,7 +152,7 @@ const operations: Operation[] = [
     summary: 'Email of an invitation',
     params: z.object({ code: z.string() }),
     response: inviteEmailResponse,
-    errors: [404],
+    errors: [404, 409],
   },
   {
     method: 'post',

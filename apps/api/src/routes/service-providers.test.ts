@@ -101,7 +101,7 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
   });
 
   describe.skipIf(skip)('devportal/getInviteEmail', () => {
-    it('returns the email of a live invite; 404 for used, expired or unknown', async () => {
+    it('returns the email of a live invite; 409 inviteAccepted for one its account used; 404 for used (its account gone), expired or unknown', async () => {
       const now = t.clock.now();
       await t.db
         .insertInto('invites')
@@ -121,6 +121,21 @@ describe.each(DIALECTS)('gateway, devportal and accessCodes on $dialect', ({ dia
         status: 'success',
         payload: { email: 'invitee@school.test' },
       });
+      // opened again once its sign-up went through (confirmed or not yet): the person goes on to sign in
+      await seedUser(t, { email: 'accepted@school.test', confirmed: false });
+      await t.db
+        .insertInto('invites')
+        .values({
+          code: 'accepted',
+          email: 'accepted@school.test',
+          created_at: now,
+          expires_at: now + 1000,
+          used_at: now,
+        })
+        .execute();
+      const accepted = await t.client().get('/api/devportal/getInviteEmail/accepted');
+      expect(accepted.statusCode).toBe(409);
+      expect(accepted.json()).toMatchObject({ code: 'inviteAccepted', msg: messages.inviteAccepted });
       for (const code of ['used', 'old', 'nope']) {
         const res = await t.client().get(`/api/devportal/getInviteEmail/${code}`);
         expect(res.statusCode).toBe(404);

@@ -2,6 +2,7 @@ import { INVITE_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
+import { findUserByEmail } from './users.ts';
 
 /**
  * Creates an invitation for an address and mails its link (/invite/<code>): one transaction. Without
@@ -30,17 +31,22 @@ export async function createInvite(
   return code;
 }
 
-/** The address an unused, unexpired invitation was sent to; undefined for any other code. */
-export async function findInviteEmail(
+/**
+ * What an invitation's code reads: `live` with the address it was sent to while unused and unexpired;
+ * `accepted` once used by an account that still exists (the link opened again, its sign-up not yet
+ * confirmed or long done: the person goes on by signing in); `unknown` for any other code.
+ */
+export async function readInvite(
   ctx: Pick<AppContext, 'db' | 'now'>,
   code: string,
-): Promise<string | undefined> {
+): Promise<{ state: 'live'; email: string } | { state: 'accepted' } | { state: 'unknown' }> {
   const invite = await ctx.db
     .selectFrom('invites')
-    .select('email')
+    .select(['email', 'used_at', 'expires_at'])
     .where('code', '=', code)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', ctx.now())
     .executeTakeFirst();
-  return invite?.email;
+  if (!invite) return { state: 'unknown' };
+  if (invite.used_at === null)
+    return invite.expires_at > ctx.now() ? { state: 'live', email: invite.email } : { state: 'unknown' };
+  return (await findUserByEmail(ctx.db, invite.email)) ? { state: 'accepted' } : { state: 'unknown' };
 }

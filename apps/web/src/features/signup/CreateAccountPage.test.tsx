@@ -262,6 +262,17 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     expect(screen.queryByText('You have been invited. Fill in the form to create your account.')).toBeNull();
   });
 
+  it('invite: a link opened again once its sign-up went through says it was accepted and sends them on to sign in, without the form', async () => {
+    server.use(http.get(api(apiPaths.inviteEmail('used-1')), () => fail(409, 'inviteAccepted')));
+    renderRoute('/invite/used-1', { shell: false });
+    expect(await screen.findByText(messages.inviteAccepted)).toBeInTheDocument();
+    expect(screen.queryByText(messages.inviteNotFound)).toBeNull();
+    expect(screen.queryByLabelText('First name')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create account' })).toBeNull();
+    const signIn = screen.getAllByRole('link', { name: 'Sign in' });
+    expect(signIn[0]).toHaveAttribute('href', '/log-in');
+  });
+
   it('invite: with a link not valid the form makes a plain sign-up (no code sent), never the same refusal twice', async () => {
     let body: Record<string, unknown> = {};
     server.use(

@@ -119,6 +119,10 @@ export default function CreateAccountPage() {
 
   const pending = create.isPending || create.isSuccess;
   const inviteError = invite.error ? message(invite.error, 'inviteNotFound') : null;
+  // the link opened again after its sign-up: the account exists, and the footer's Sign in goes on
+  // from it (to the verification of its address when that is still to come)
+  const inviteAccepted =
+    inviteError !== null && 'code' in inviteError && inviteError.code === 'inviteAccepted';
 
   return (
     <PageCard
@@ -131,61 +135,65 @@ export default function CreateAccountPage() {
       }
     >
       {invite.isLoading && <Spinner label={t('loading_invite')} showLabel />}
-      {inviteError && <Alert tone="error">{messageText(inviteError)}</Alert>}
+      {inviteError && <Alert tone={inviteAccepted ? 'info' : 'error'}>{messageText(inviteError)}</Alert>}
       {loginParams.error && <Alert tone="error">{messageText(loginParams.error)}</Alert>}
-      {errorSummary}
-      {callError && (
-        <Alert tone="error" focusKey={callError}>
-          {messageText(callError)}
-        </Alert>
+      {!inviteAccepted && (
+        <>
+          {errorSummary}
+          {callError && (
+            <Alert tone="error" focusKey={callError}>
+              {messageText(callError)}
+            </Alert>
+          )}
+          <form
+            method="post"
+            noValidate
+            className={styles.form}
+            onSubmit={onSubmit((values) => {
+              if (!pending) create.mutate(values);
+            })}
+          >
+            <TextField
+              id={FIELD_IDS.first}
+              label={t('first_label')}
+              autoComplete="given-name"
+              maxLength={NAME_MAX_LENGTH}
+              error={fieldError('first')}
+              {...form.register('first')}
+            />
+            <TextField
+              id={FIELD_IDS.last}
+              label={t('last_label')}
+              autoComplete="family-name"
+              maxLength={NAME_MAX_LENGTH}
+              error={fieldError('last')}
+              {...form.register('last')}
+            />
+            <TextField
+              id={FIELD_IDS.email}
+              label={t('email_label')}
+              type="email"
+              autoComplete="email"
+              readOnly={Boolean(invite.data)}
+              error={fieldError('email')}
+              {...form.register('email')}
+            />
+            <NewPasswordFields ids={FIELD_IDS} t={t} fields={summaryForm} />
+            <RadioGroup
+              id={FIELD_IDS.description}
+              legend={t('description_label')}
+              name={description.name}
+              value={description.value}
+              onValueChange={description.onChange}
+              options={DESCRIPTIONS.map((value) => ({ value, label: t(`description_${value}`) }))}
+              error={fieldError('description')}
+            />
+            <Button type="submit" loading={pending} fullWidth>
+              {t('submit')}
+            </Button>
+          </form>
+        </>
       )}
-      <form
-        method="post"
-        noValidate
-        className={styles.form}
-        onSubmit={onSubmit((values) => {
-          if (!pending) create.mutate(values);
-        })}
-      >
-        <TextField
-          id={FIELD_IDS.first}
-          label={t('first_label')}
-          autoComplete="given-name"
-          maxLength={NAME_MAX_LENGTH}
-          error={fieldError('first')}
-          {...form.register('first')}
-        />
-        <TextField
-          id={FIELD_IDS.last}
-          label={t('last_label')}
-          autoComplete="family-name"
-          maxLength={NAME_MAX_LENGTH}
-          error={fieldError('last')}
-          {...form.register('last')}
-        />
-        <TextField
-          id={FIELD_IDS.email}
-          label={t('email_label')}
-          type="email"
-          autoComplete="email"
-          readOnly={Boolean(invite.data)}
-          error={fieldError('email')}
-          {...form.register('email')}
-        />
-        <NewPasswordFields ids={FIELD_IDS} t={t} fields={summaryForm} />
-        <RadioGroup
-          id={FIELD_IDS.description}
-          legend={t('description_label')}
-          name={description.name}
-          value={description.value}
-          onValueChange={description.onChange}
-          options={DESCRIPTIONS.map((value) => ({ value, label: t(`description_${value}`) }))}
-          error={fieldError('description')}
-        />
-        <Button type="submit" loading={pending} fullWidth>
-          {t('submit')}
-        </Button>
-      </form>
     </PageCard>
   );
 }
