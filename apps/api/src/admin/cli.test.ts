@@ -36,6 +36,8 @@ import {
 } from './commands.ts';
 import { RELEASE_MIGRATIONS, createDb, executedMigrations, migrateTo } from '../db/index.ts';
 import { createAccessCode } from '../services/access-codes.ts';
+import { createInvite } from '../services/invites.ts';
+import { listMailbox } from '../services/mailbox.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
@@ -574,6 +576,134 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)(
+    "user delete takes the address's invitations and their unsent mail with it: the link no longer makes the account again",
+    async () => {
+      typed = PW;
+      const kid = 'kid3@school.example';
+      const { code } = await run('invite', 'create', '--email', kid);
+      const { id } = await run(
+        'user',
+        'create',
+        '--email',
+        kid,
+        '--first',
+        'K',
+        '--last',
+        'T',
+        '--set-password',
+      );
+      // a second invitation whose mail has not gone yet (SMTP down), and one to an address only the
+      // account's roster identity asserted
+      const unsent = await createInvite(t.ctx, kid);
+      await t.db
+        .insertInto('user_identities')
+        .values({
+          user_id: String(id),
+          provider: 'clever',
+          subject: 'kid3-sub',
+          email: 'kid3@home.example',
+          created_at: t.clock.now(),
+          claims: null,
+        })
+        .execute();
+      await createInvite(t.ctx, 'kid3@home.example');
+      t.clock.advance(1000);
+      const addressed = (address: string) =>
+        t.db.selectFrom('outbox').select('id').where('payload', 'like', `%${address}%`).execute();
+      expect(await addressed(kid)).toHaveLength(1);
+      expect(await listMailbox(t.db, kid)).not.toEqual([]);
+      expect(await run('user', 'delete', '--email', kid, '--yes')).toEqual({ deleted: true });
+      const invites = await t.db
+        .selectFrom('invites')
+        .select('code')
+        .where('email', 'in', [kid, 'kid3@home.example'])
+        .execute();
+      expect(invites).toEqual([]);
+      expect((await t.client().get(`/api/devportal/getInviteEmail/${String(code)}`)).statusCode).toBe(404);
+      expect((await t.client().get(`/api/devportal/getInviteEmail/${unsent}`)).statusCode).toBe(404);
+      expect(await addressed(kid)).toEqual([]);
+      expect(await addressed('kid3@home.example')).toEqual([]);
+      expect(await listMailbox(t.db, kid)).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'invite list shows the invitations without their codes; invite revoke ends one by code or all of an address, audited without either',
+    async () => {
+      const { code } = await run('invite', 'create', '--email', 'revoked@cli.test');
+      await run('invite', 'create', '--email', 'revoked2@cli.test');
+      const second = await createInvite(t.ctx, 'revoked2@cli.test');
+      t.clock.advance(1000);
+      const listed = await run('invite', 'list', '--email', 'revoked@cli.test');
+      expect(listed).toEqual({
+        invites: [
+          {
+            email: 'revoked@cli.test',
+            createdAt: expect.any(String),
+            expiresAt: expect.any(String),
+            state: 'live',
+          },
+        ],
+      });
+      expect(JSON.stringify(await run('invite', 'list'))).not.toContain(String(code));
+      expect(await run('invite', 'revoke', '--code', String(code))).toEqual({ revoked: 1 });
+      expect(await run('invite', 'revoke', '--code', String(code))).toEqual({ revoked: 0 });
+      expect((await t.client().get(`/api/devportal/getInviteEmail/${String(code)}`)).statusCode).toBe(404);
+      expect(await run('invite', 'revoke', '--email', 'revoked2@cli.test')).toEqual({ revoked: 2 });
+      expect((await t.client().get(`/api/devportal/getInviteEmail/${second}`)).statusCode).toBe(404);
+      // the mail of the invitation not sent yet goes with it
+      const unsent = await t.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('payload', 'like', `%${second}%`)
+        .execute();
+      expect(unsent).toEqual([]);
+      await expect(run('invite', 'revoke')).rejects.toThrow('--code or --email is required');
+      const { entries } = await run('audit', 'list', '--event', 'admin.command', '--limit', '6');
+      const revocations = (entries as { detail: { command: string } }[]).filter((e) =>
+        e.detail.command.startsWith('invite '),
+      );
+      expect(revocations.length).toBeGreaterThanOrEqual(4);
+      for (const text of ['revoked@cli.test', 'revoked2@cli.test', String(code)])
+        expect(JSON.stringify(revocations)).not.toContain(text);
+    },
+  );
+
+  it.skipIf(skip)(
+    "user sign-out ends the account's portal sessions and the authorization server's grants and tokens, audited",
+    async () => {
+      const user = await seedUser(t, { email: 'leaving-teacher@cli.test' });
+      const client = await signedInClient(t, user.id);
+      const signedIn = async () => sessionSchema.parse((await client.get('/api/auth/sig')).json()).loggedin;
+      expect(await signedIn()).toBe(true);
+      await t.db
+        .insertInto('oidc_payloads')
+        .values({
+          id: 'leaving-grant',
+          type: 'Grant',
+          payload: JSON.stringify({ accountId: user.id }),
+          grant_id: null,
+          user_code: null,
+          uid: null,
+          expires_at: t.clock.now() + 60_000,
+          consumed_at: null,
+        })
+        .execute();
+      expect(await run('user', 'sign-out', '--email', user.email)).toEqual({ sessionsEnded: 1 });
+      expect(await signedIn()).toBe(false);
+      const grants = await t.db
+        .selectFrom('oidc_payloads')
+        .select('id')
+        .where('id', '=', 'leaving-grant')
+        .execute();
+      expect(grants).toEqual([]);
+      expect(await run('user', 'sign-out', '--id', user.id)).toEqual({ sessionsEnded: 0 });
+      const { entries } = await run('audit', 'list', '--id', user.id);
+      expect((entries as { event: string }[]).map((e) => e.event)).toContain('account.signed-out');
+    },
+  );
+
+  it.skipIf(skip)(
     'user list --inactive-since lists the dormant accounts, last signed in (or made, never signed in) before that day, the longest unused first',
     async () => {
       const DAY_MS = 24 * 60 * 60 * 1000;
@@ -1042,6 +1172,9 @@ describe('admin CLI formatting', () => {
       'user show',
       'user rename',
       'user delete',
+      'user sign-out',
+      'invite list',
+      'invite revoke',
     ]) {
       expect(HELP).toContain(cmd);
     }

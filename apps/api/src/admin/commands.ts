@@ -29,8 +29,15 @@ import {
   isAdministrator,
   newUserRow,
 } from '../services/users.ts';
-import { deleteUser, findAccounts, listUsers, renameUser, showUser } from '../services/user-admin.ts';
-import { createInvite } from '../services/invites.ts';
+import {
+  deleteUser,
+  findAccounts,
+  listUsers,
+  renameUser,
+  showUser,
+  signOutEverywhere,
+} from '../services/user-admin.ts';
+import { createInvite, listInvites, revokeInvites } from '../services/invites.ts';
 import {
   accessCodeBudgetOf,
   createAccessCode,
@@ -116,6 +123,11 @@ export const COMMANDS: Record<
     summary:
       "Deletes the account with its sessions, codes, links, identities and the authorization server's grants and tokens → {deleted}; the audit log keeps its id and events, without their client addresses. --email is the account's own address (`user find` lists every account of a person, to delete each by --id).",
   },
+  'user sign-out': {
+    usage: '--email <e> | --id <id>',
+    summary:
+      'Signs the account out everywhere now (a teacher who left, a stolen laptop): ends its live portal sessions, so products\' session checks fail, and deletes the authorization server\'s grants, codes and tokens issued to it → {sessionsEnded}. A password, an access code or a provider still signs it in again: `user delete` ends those (docs/DEPLOYMENT.md, "A teacher leaves").',
+  },
   'user unlock': {
     usage: '--email <e>',
     summary: 'Ends a lock after too many failed attempts (and any delay) now → {unlocked}.',
@@ -124,6 +136,16 @@ export const COMMANDS: Record<
     usage: '--email <e> [--language <lang>]',
     summary:
       "Creates an invitation and mails its link /invite/<code> → {code}. --language: the mail's and its page's (en, es, fr, pt, zh, ar, de; a region tag such as pt-BR is its language); without it the mail is in English and its page in the browser's language.",
+  },
+  'invite list': {
+    usage: '[--email <e>]',
+    summary:
+      'The invitations, newest first (at most 200), of every address or of one → {invites: [{email, createdAt, expiresAt, state}]} (state live, used or expired; never a code).',
+  },
+  'invite revoke': {
+    usage: '--code <code> | --email <e>',
+    summary:
+      'Revokes an invitation, or every live one to an address: its row goes, so its link opens nothing, and so does its mail if not sent yet → {revoked}.',
   },
   'access-code create': {
     usage: '--sp <sp_id> --email <student email> [--ttl-days <days>]',
@@ -237,6 +259,7 @@ const OPTIONS = {
   event: { type: 'string' },
   limit: { type: 'string' },
   'inactive-since': { type: 'string' },
+  code: { type: 'string' },
 } as const;
 
 export function parseAdminArgs(argv: string[]) {
@@ -604,6 +627,15 @@ async function execute(
     }
     case 'invite create':
       return { code: await createInvite(ctx, newEmail(values), mailLanguage(values)) };
+    case 'invite list':
+      return { invites: await listInvites(ctx, values.email === undefined ? undefined : email(values)) };
+    case 'invite revoke': {
+      if (values.code) return { revoked: await revokeInvites(ctx, { code: values.code }) };
+      if (!values.email) throw new UsageError('--code or --email is required');
+      return { revoked: await revokeInvites(ctx, { email: email(values) }) };
+    }
+    case 'user sign-out':
+      return { sessionsEnded: await signOutEverywhere(ctx, await userOf(ctx, values)) };
     case 'user unlock': {
       const user = await userByEmail(ctx, email(values));
       return { unlocked: await unlockAccount(ctx, user, 'admin') };

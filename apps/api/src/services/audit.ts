@@ -21,6 +21,7 @@ export interface AuditEvent {
     | 'access-code.revoked'
     | 'product-key.rotated'
     | 'account.deleted'
+    | 'account.signed-out'
     | 'account.confirmed-elsewhere'
     | 'account.renamed'
     | 'identity.unlinked'

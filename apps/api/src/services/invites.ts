@@ -2,6 +2,7 @@ import { INVITE_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
+import { deleteUnsentMails } from './outbox.ts';
 import { findUserByEmail } from './users.ts';
 
 /**
@@ -49,4 +50,45 @@ export async function readInvite(
   if (invite.used_at === null)
     return invite.expires_at > ctx.now() ? { state: 'live', email: invite.email } : { state: 'unknown' };
   return (await findUserByEmail(ctx.db, invite.email)) ? { state: 'accepted' } : { state: 'unknown' };
+}
+
+/** `invite list`: the invitations, newest first (of one address, if given), never their codes. */
+export async function listInvites(ctx: Pick<AppContext, 'db' | 'now'>, email?: string) {
+  const now = ctx.now();
+  let query = ctx.db
+    .selectFrom('invites')
+    .select(['email', 'created_at', 'expires_at', 'used_at'])
+    .orderBy('created_at', 'desc')
+    .limit(LISTED_INVITES);
+  if (email !== undefined) query = query.where('email', '=', email);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    email: row.email,
+    createdAt: new Date(row.created_at).toISOString(),
+    expiresAt: new Date(row.expires_at).toISOString(),
+    state: row.used_at !== null ? 'used' : row.expires_at <= now ? 'expired' : 'live',
+  }));
+}
+
+/** How many invitations `invite list` shows. */
+const LISTED_INVITES = 200;
+
+/**
+ * Revokes the unused, unexpired invitations of a code or of an address: their rows go, so the link
+ * opens nothing, and so does their mail if it has not gone yet (SMTP down). Returns how many.
+ */
+export async function revokeInvites(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  which: { code: string } | { email: string },
+): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const query = trx.deleteFrom('invites').where('used_at', 'is', null).where('expires_at', '>', ctx.now());
+    const revoked = await (
+      'code' in which ? query.where('code', '=', which.code) : query.where('email', '=', which.email)
+    )
+      .returning('code')
+      .execute();
+    for (const { code } of revoked) await deleteUnsentMails(trx, { containing: `/invite/${code}` });
+    return revoked.length;
+  });
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import * as z from 'zod/mini';
 import { RESEND_COOLDOWN_SECONDS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
@@ -122,6 +122,35 @@ export async function enqueue(
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** A LIKE pattern matching `text` anywhere, LIKE's own characters taken literally (escape '\\'). */
+const containing = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * Deletes the mails for no account (an invite's) not sent yet (pending, retrying or failed at the
+ * attempt limit: their payload is kept) to these addresses, or carrying this text (an invite's
+ * link): an erased address's mail, a revoked invitation's, must not go out later. An account's own
+ * mails go with it (foreign key); a delivered mail's payload is gone already.
+ */
+export async function deleteUnsentMails(
+  db: Db,
+  which: { to: string[] } | { containing: string },
+): Promise<void> {
+  const patterns =
+    'to' in which
+      ? which.to.map((address) => containing(`"to":${JSON.stringify(address)}`))
+      : [containing(which.containing)];
+  if (!patterns.length) return;
+  await db
+    .deleteFrom('outbox')
+    .where('kind', '=', 'mail')
+    .where('user_id', 'is', null)
+    .where('payload', 'is not', null)
+    .where((eb) =>
+      eb.or(patterns.map((pattern) => sql<boolean>`${eb.ref('payload')} like ${pattern} escape '\\'`)),
+    )
+    .execute();
 }
 
 /**

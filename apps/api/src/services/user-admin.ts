@@ -1,13 +1,15 @@
 import { ABUSE_LIMITS, cleanName } from '@frontdoor/contract';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
 import type { User } from '../db/types.ts';
 import { deleteAccountPayloads } from '../identity/adapter.ts';
 import { audit } from './audit.ts';
 import { queueCrmErasure } from './crm.ts';
 import { lockAccount } from './accounts.ts';
 import { accountDelayMs } from './limits.ts';
-import { liveSession } from './sessions.ts';
+import { deleteUnsentMails } from './outbox.ts';
+import { liveSession, revokeUserSessions } from './sessions.ts';
 import { rolesOf } from './users.ts';
 
 type AdminCtx = Pick<AppContext, 'db' | 'now'>;
@@ -247,11 +249,64 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
       .where('address', 'is not', null)
       .execute();
     await deleteAccountPayloads(trx, user.id);
+    // what is kept by address, not by the account's id: an invitation (whose link would make the
+    // account again), its mail not sent yet, the development mailbox
+    const addresses = await addressesOf(trx, user);
+    await trx.deleteFrom('invites').where('email', 'in', addresses).execute();
+    await deleteUnsentMails(trx, { to: addresses });
+    await trx.deleteFrom('mailbox').where('to_address', 'in', addresses).execute();
     const res = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
   });
   if (deleted) await audit(ctx, { event: 'account.deleted', userId: user.id, detail: { by: 'admin' } });
   return deleted;
+}
+
+/**
+ * Signs an account out everywhere (`user sign-out`: a teacher who left): its live sessions end, as a
+ * password reset ends them, and the authorization server's grants, codes and tokens issued to it
+ * go, as at its deletion. Returns how many live sessions ended.
+ */
+export async function signOutEverywhere(
+  ctx: AdminCtx & Pick<AppContext, 'config'>,
+  user: User,
+): Promise<number> {
+  const now = ctx.now();
+  const ended = await ctx.db.transaction().execute(async (trx) => {
+    const live = await trx
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', user.id)
+      .where(liveSession(now, ctx.config.sessionIdleMs))
+      .executeTakeFirstOrThrow();
+    await revokeUserSessions(trx, user.id, now);
+    await deleteAccountPayloads(trx, user.id);
+    return Number(live.n);
+  });
+  await audit(ctx, {
+    event: 'account.signed-out',
+    userId: user.id,
+    detail: { by: 'admin', sessions: ended },
+  });
+  return ended;
+}
+
+/**
+ * The addresses of an account: its own and those its identities asserted, but not another account's
+ * own (a placeholder account's roster identity may name a person's real account).
+ */
+async function addressesOf(db: Db, user: User): Promise<string[]> {
+  const asserted = await db
+    .selectFrom('user_identities')
+    .select('email')
+    .where('user_id', '=', user.id)
+    .where('email', 'is not', null)
+    .where('email', '!=', user.email)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('users').select('id').whereRef('users.email', '=', 'user_identities.email'))),
+    )
+    .execute();
+  return [user.email, ...new Set(asserted.flatMap((row) => (row.email === null ? [] : [row.email])))];
 }
 
 /**
