@@ -36,6 +36,7 @@ import {
 } from './commands.ts';
 import { RELEASE_MIGRATIONS, createDb, executedMigrations, migrateTo } from '../db/index.ts';
 import { createAccessCode } from '../services/access-codes.ts';
+import { audit } from '../services/audit.ts';
 import { createInvite } from '../services/invites.ts';
 import { listMailbox } from '../services/mailbox.ts';
 import { MasqueradeRefused } from '../services/masquerade.ts';
@@ -248,7 +249,15 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       });
       expect(await run('access-code', 'revoke', '--id', String(codeId))).toEqual({ revoked: 1 });
       expect((await t.client().get(`/api/accessCodes/login/${String(code)}/cli-sp`)).statusCode).toBe(404);
-      expect((await run('audit', 'list', '--event', 'access-code.revoked')).entries).toHaveLength(1);
+      // the revocation names the pupil and the provider, so the pupil's own audit list shows it
+      const pupil = await findUserByEmail(t.db, 'pending@cli.test');
+      const revocations = (await run('audit', 'list', '--event', 'access-code.revoked')).entries;
+      expect(revocations).toEqual([
+        expect.objectContaining({ user_id: pupil?.id, sp_id: 'cli-sp', detail: { id: codeId } }),
+      ]);
+      expect((await run('audit', 'list', '--id', String(pupil?.id))).entries).toContainEqual(
+        expect.objectContaining({ event: 'access-code.revoked' }),
+      );
 
       await t.db.updateTable('users').set({ locked_at: t.clock.now(), failed_attempts: 100 }).execute();
       expect(await run('user', 'unlock', '--email', 'unconf@cli.test')).toEqual({ unlocked: true });
@@ -576,6 +585,71 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   });
 
   it.skipIf(skip)(
+    'user list --inactive-since lists the dormant accounts, last signed in (or made, never signed in) before that day, the longest unused first',
+    async () => {
+      const DAY_MS = 24 * 60 * 60 * 1000;
+      const made = t.clock.now();
+      const never = await seedUser(t, { email: 'dormant-never@cli.test' });
+      const once = await seedUser(t, { email: 'dormant-once@cli.test' });
+      const active = await seedUser(t, { email: 'still-active@cli.test' });
+      const signIn = (id: string) =>
+        replaceSession(t.db, [], id, t.clock.now(), { via: 'password', address: '198.51.100.4' });
+      t.clock.advance(DAY_MS);
+      await signIn(once.id);
+      t.clock.advance(2 * DAY_MS);
+      await signIn(active.id);
+      // the day after `once` signed in: before it, `never` (made earlier) and `once`, not `active`
+      const day = new Date(made + 2 * DAY_MS).toISOString().slice(0, 10);
+      const ours = (users: unknown) =>
+        (users as { email: string; lastSignInAt: string | null }[]).filter((u) =>
+          u.email.endsWith('@cli.test'),
+        );
+      const everyDormant = (await run('user', 'list', '--inactive-since', day, '--limit', '500')).users;
+      const dormant = ours(everyDormant);
+      const at = (ms: number) => new Date(ms).toISOString();
+      expect(dormant.slice(-2)).toEqual([
+        expect.objectContaining({ id: never.id, createdAt: at(made), lastSignInAt: null }),
+        expect.objectContaining({ id: once.id, lastSignInAt: at(made + DAY_MS) }),
+      ]);
+      expect(dormant.map((u) => u.email)).not.toContain(active.email);
+      // the longest unused first: no account listed was used after one below it
+      const lastUse = (u: { lastSignInAt: string | null; createdAt?: string }) =>
+        Date.parse(u.lastSignInAt ?? u.createdAt ?? '');
+      const uses = dormant.map(lastUse);
+      expect(uses).toEqual([...uses].sort((a, b) => a - b));
+      expect(uses.every((use) => use < Date.parse(`${day}T00:00:00Z`))).toBe(true);
+      // a limit keeps the longest unused (of every test's accounts: another's may come first)
+      const [first] = (await run('user', 'list', '--inactive-since', day, '--limit', '1')).users as unknown[];
+      expect(first).toEqual((everyDormant as unknown[])[0]);
+
+      const listed = ours((await run('user', 'list', '--limit', '500')).users);
+      expect(listed).toContainEqual(
+        expect.objectContaining({ id: active.id, lastSignInAt: at(t.clock.now()) }),
+      );
+      expect((await run('user', 'show', '--id', once.id)).lastSignInAt).toBe(at(made + DAY_MS));
+      // the audit log keeps the day asked for
+      const [command] = (await run('audit', 'list', '--event', 'admin.command', '--limit', '1')).entries as {
+        detail: { options: Record<string, unknown> };
+      }[];
+      expect(command?.detail.options).toEqual({ id: once.id });
+      const asked = (await run('audit', 'list', '--event', 'admin.command', '--limit', '5')).entries as {
+        detail: { command: string; options: Record<string, unknown> };
+      }[];
+      expect(
+        asked.find((e) => e.detail.command === 'user list' && 'inactive-since' in e.detail.options)?.detail
+          .options,
+      ).toEqual({
+        'inactive-since': day,
+        limit: '1',
+      });
+      for (const bad of ['2026-02-30', '15.01.2026', '2026-1-5'])
+        await expect(run('user', 'list', '--inactive-since', bad)).rejects.toThrow(
+          `--inactive-since must be a day as YYYY-MM-DD, got ${bad}`,
+        );
+    },
+  );
+
+  it.skipIf(skip)(
     "user delete takes the address's invitations and their unsent mail with it: the link no longer makes the account again",
     async () => {
       typed = PW;
@@ -704,66 +778,36 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    'user list --inactive-since lists the dormant accounts, last signed in (or made, never signed in) before that day, the longest unused first',
+    'audit list refuses an event the log never holds, naming the real ones, and lists a time window with --since and --until',
     async () => {
-      const DAY_MS = 24 * 60 * 60 * 1000;
-      const made = t.clock.now();
-      const never = await seedUser(t, { email: 'dormant-never@cli.test' });
-      const once = await seedUser(t, { email: 'dormant-once@cli.test' });
-      const active = await seedUser(t, { email: 'still-active@cli.test' });
-      const signIn = (id: string) =>
-        replaceSession(t.db, [], id, t.clock.now(), { via: 'password', address: '198.51.100.4' });
-      t.clock.advance(DAY_MS);
-      await signIn(once.id);
-      t.clock.advance(2 * DAY_MS);
-      await signIn(active.id);
-      // the day after `once` signed in: before it, `never` (made earlier) and `once`, not `active`
-      const day = new Date(made + 2 * DAY_MS).toISOString().slice(0, 10);
-      const ours = (users: unknown) =>
-        (users as { email: string; lastSignInAt: string | null }[]).filter((u) =>
-          u.email.endsWith('@cli.test'),
-        );
-      const everyDormant = (await run('user', 'list', '--inactive-since', day, '--limit', '500')).users;
-      const dormant = ours(everyDormant);
-      const at = (ms: number) => new Date(ms).toISOString();
-      expect(dormant.slice(-2)).toEqual([
-        expect.objectContaining({ id: never.id, createdAt: at(made), lastSignInAt: null }),
-        expect.objectContaining({ id: once.id, lastSignInAt: at(made + DAY_MS) }),
-      ]);
-      expect(dormant.map((u) => u.email)).not.toContain(active.email);
-      // the longest unused first: no account listed was used after one below it
-      const lastUse = (u: { lastSignInAt: string | null; createdAt?: string }) =>
-        Date.parse(u.lastSignInAt ?? u.createdAt ?? '');
-      const uses = dormant.map(lastUse);
-      expect(uses).toEqual([...uses].sort((a, b) => a - b));
-      expect(uses.every((use) => use < Date.parse(`${day}T00:00:00Z`))).toBe(true);
-      // a limit keeps the longest unused (of every test's accounts: another's may come first)
-      const [first] = (await run('user', 'list', '--inactive-since', day, '--limit', '1')).users as unknown[];
-      expect(first).toEqual((everyDormant as unknown[])[0]);
-
-      const listed = ours((await run('user', 'list', '--limit', '500')).users);
-      expect(listed).toContainEqual(
-        expect.objectContaining({ id: active.id, lastSignInAt: at(t.clock.now()) }),
+      const refused = run('audit', 'list', '--event', 'signin.failed');
+      await expect(refused).rejects.toThrow(UsageError);
+      await expect(refused).rejects.toThrow(
+        /^--event must be one of sign-in, sign-in\.failed, .*, got signin\.failed$/,
       );
-      expect((await run('user', 'show', '--id', once.id)).lastSignInAt).toBe(at(made + DAY_MS));
-      // the audit log keeps the day asked for
-      const [command] = (await run('audit', 'list', '--event', 'admin.command', '--limit', '1')).entries as {
-        detail: { options: Record<string, unknown> };
-      }[];
-      expect(command?.detail.options).toEqual({ id: once.id });
-      const asked = (await run('audit', 'list', '--event', 'admin.command', '--limit', '5')).entries as {
-        detail: { command: string; options: Record<string, unknown> };
-      }[];
-      expect(
-        asked.find((e) => e.detail.command === 'user list' && 'inactive-since' in e.detail.options)?.detail
-          .options,
-      ).toEqual({
-        'inactive-since': day,
-        limit: '1',
-      });
-      for (const bad of ['2026-02-30', '15.01.2026', '2026-1-5'])
-        await expect(run('user', 'list', '--inactive-since', bad)).rejects.toThrow(
-          `--inactive-since must be a day as YYYY-MM-DD, got ${bad}`,
+      expect(helpFor(['audit', 'list'])).toContain('sign-in.failed');
+      const user = await seedUser(t, { email: 'windowed@cli.test' });
+      const at = (ms: number) => new Date(ms).toISOString();
+      const before = t.clock.now();
+      await audit(t.ctx, { event: 'account.renamed', userId: user.id });
+      t.clock.advance(60_000);
+      const middle = t.clock.now();
+      await audit(t.ctx, { event: 'account.unlocked', userId: user.id });
+      t.clock.advance(60_000);
+      await audit(t.ctx, { event: 'account.locked', userId: user.id });
+      // the account's own events, not the listings of it (each an admin.command naming its id)
+      const events = async (...window: string[]) =>
+        ((await run('audit', 'list', '--id', user.id, ...window)).entries as { event: string }[])
+          .map((e) => e.event)
+          .filter((event) => event !== 'admin.command');
+      expect(await events('--since', at(middle))).toEqual(['account.locked', 'account.unlocked']);
+      expect(await events('--since', at(before), '--until', at(middle))).toEqual(['account.renamed']);
+      // without a zone, UTC
+      expect(await events('--until', at(middle).replace(/\.000Z$/, ''))).toEqual(['account.renamed']);
+      expect(await events('--since', at(before).slice(0, 10))).toHaveLength(3);
+      for (const bad of ['yesterday', '2026-02-30', '01/03/2026'])
+        await expect(run('audit', 'list', '--since', bad)).rejects.toThrow(
+          `--since must be a time as 2026-03-01 or 2026-03-01T08:00:00Z, got ${bad}`,
         );
     },
   );

@@ -44,7 +44,7 @@ import {
   listAccessCodes,
   revokeAccessCodes,
 } from '../services/access-codes.ts';
-import { audit, listAudit } from '../services/audit.ts';
+import { AUDIT_EVENTS, audit, listAudit } from '../services/audit.ts';
 import { startMasquerade, stopMasquerade } from '../services/masquerade.ts';
 import { unlockAccount } from '../services/limits.ts';
 import { listMailbox } from '../services/mailbox.ts';
@@ -167,9 +167,8 @@ export const COMMANDS: Record<
       "Today's failure budget of the provider's codes → {liveCodes, budget, failures, remaining, inFlight, resetsAt}: inFlight, the guesses holding places in it now (places never given back count until a minute after the last was held).",
   },
   'audit list': {
-    usage: '[--event <event>] [--id <account id>] [--limit <n>]',
-    summary:
-      'The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command (options naming an account as its id; passwords and names never).',
+    usage: '[--event <event>] [--id <account id>] [--since <ISO time>] [--until <ISO time>] [--limit <n>]',
+    summary: `The audit log, newest first → {entries}: sign-ins and failed ones, session starts, password resets, locks, unlocks, exhausted budgets, revoked codes, masquerades and every admin command (options naming an account as its id; passwords and names never). --since, --until: entries at or after, and before, a time (2026-03-01 or 2026-03-01T08:00:00Z; without a zone, UTC). --event: one of ${AUDIT_EVENTS.join(', ')}.`,
   },
   'masquerade start': {
     usage: '--admin <email> --as <email>',
@@ -260,6 +259,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   'inactive-since': { type: 'string' },
   code: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
 } as const;
 
 export function parseAdminArgs(argv: string[]) {
@@ -345,6 +346,27 @@ function positiveInteger(values: Values, name: keyof typeof NUMBER_OPTION_MAX): 
   return n;
 }
 
+/** --event, one the audit log holds (a misspelt one, `signin.failed`, listed nothing without a word). */
+function auditEvent(values: Values): string | undefined {
+  const { event } = values;
+  if (event === undefined || (AUDIT_EVENTS as readonly string[]).includes(event)) return event;
+  throw new UsageError(`--event must be one of ${AUDIT_EVENTS.join(', ')}, got ${event}`);
+}
+
+/** A time given as ISO 8601 (a day, or a day and time; UTC without a zone), as epoch ms. */
+function instant(values: Values, name: 'since' | 'until'): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/.test(raw);
+  // a day and time without a zone is UTC, as a day alone is (Date.parse would take it as local time)
+  const ms = iso ? Date.parse(/T[^Z+-]*$/.test(raw) ? `${raw}Z` : raw) : Number.NaN;
+  // Date.parse takes 2026-02-30 as March 2nd: the day must read back as it was typed
+  const day = raw.slice(0, 10);
+  if (Number.isNaN(ms) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day)
+    throw new UsageError(`--${name} must be a time as 2026-03-01 or 2026-03-01T08:00:00Z, got ${raw}`);
+  return ms;
+}
+
 /** A day given as YYYY-MM-DD, as the epoch ms of its start (UTC); undefined when not given. */
 function dayStart(values: Values, name: 'inactive-since'): number | undefined {
   const raw = values[name];
@@ -409,6 +431,8 @@ const AUDITED_AS_GIVEN = new Set([
   'limit',
   'yes',
   'inactive-since',
+  'since',
+  'until',
 ]);
 /** Options naming a person by email: the audit log keeps the account's id (null without one). */
 const AUDITED_AS_ACCOUNT = new Set(['email', 'admin', 'as', 'to']);
@@ -673,8 +697,10 @@ async function execute(
       return {
         entries: await listAudit(ctx, {
           limit: positiveInteger(values, 'limit') ?? 50,
-          event: values.event,
+          event: auditEvent(values),
           userId: values.id,
+          since: instant(values, 'since'),
+          until: instant(values, 'until'),
         }),
       };
     case 'masquerade start': {

@@ -105,7 +105,10 @@ export async function listAccessCodes(db: Db, spId: string, now: number) {
   }));
 }
 
-/** Revokes live codes by id, or every live code of a student at a provider; returns how many. */
+/**
+ * Revokes live codes by id, or every live code of a student at a provider; returns how many. Each is
+ * audited with its student and provider, so `audit list --id <student>` shows it.
+ */
 export async function revokeAccessCodes(
   ctx: Pick<AppContext, 'db' | 'now'>,
   which: { id: string } | { spId: string; userId: string },
@@ -116,10 +119,15 @@ export async function revokeAccessCodes(
     'id' in which
       ? query.where('id', '=', which.id)
       : query.where('sp_id', '=', which.spId).where('user_id', '=', which.userId);
-  const res = await query.executeTakeFirst();
-  const revoked = Number(res.numUpdatedRows);
-  if (revoked) await audit(ctx, { event: 'access-code.revoked', detail: { ...which, revoked } });
-  return revoked;
+  const revoked = await query.returning(['id', 'user_id', 'sp_id']).execute();
+  for (const code of revoked)
+    await audit(ctx, {
+      event: 'access-code.revoked',
+      userId: code.user_id,
+      spId: code.sp_id,
+      detail: { id: code.id },
+    });
+  return revoked.length;
 }
 
 /** The UTC day number of an instant: access_code_failures counts per provider per day. */
