@@ -820,6 +820,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       const queued = await run('user', 'show', '--email', user.email);
       expect(queued.mails).toEqual([
         expect.objectContaining({
+          template: 'reset',
           state: 'pending',
           attempts: 0,
           deliveredAt: null,

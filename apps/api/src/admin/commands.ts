@@ -111,7 +111,7 @@ export const COMMANDS: Record<
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      "One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities: [{provider, subject, email, linkedAt, claims: what it asserted}], liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code). --email is the account's own address: one only a linked identity asserted is refused with the accounts `user find` lists, to name by --id.",
+      "One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities: [{provider, subject, email, linkedAt, claims: what it asserted}], liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (template: verify, reset, invite or locked; queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code). --email is the account's own address: one only a linked identity asserted is refused with the accounts `user find` lists, to name by --id.",
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',

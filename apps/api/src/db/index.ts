@@ -39,6 +39,7 @@ import * as m019 from './migrations/019_email_domains.ts';
 import * as m020 from './migrations/020_full_width_local_parts.ts';
 import * as m021 from './migrations/021_code_mailbox.ts';
 import * as m022 from './migrations/022_access_code_place_leases.ts';
+import * as m023 from './migrations/023_outbox_template.ts';
 
 export type Db = Kysely<Database>;
 
@@ -478,6 +479,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '020_full_width_local_parts': m020,
   '021_code_mailbox': m021,
   '022_access_code_place_leases': m022,
+  '023_outbox_template': m023,
 });
 
 /** The names of this release's migrations, oldest first (the secret plays no part in them). */

@@ -235,6 +235,8 @@ export interface OutboxTable {
   code_id: number | null;
   /** The reqId of the request that queued it, null from the admin CLI (migration 017). */
   request_id: string | null;
+  /** Which mail it is (MailKind's kind: verify, reset, invite, locked); null for CRM rows and mails before migration 023. */
+  template: string | null;
 }
 
 export interface Database {

@@ -91,6 +91,7 @@ export async function queueAccountMail(
     payload: JSON.stringify(message),
     userId: user.id ?? null,
     codeId,
+    template: mail.kind,
     now,
   });
 }

@@ -354,7 +354,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    "names on each delivery line the account whose request queued the mail, as the request's own line does, and that request's reqId",
+    "names on each delivery line the account whose request queued the mail, as the request's own line does, that request's reqId and which mail it is",
     async () => {
       const { lines, logger } = capturedLog();
       const { flaky, up } = mailServerDown();
@@ -371,6 +371,8 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const deliveries = entries.filter((e) => e.outboxId === id);
       expect(deliveries.map((e) => e.userId)).toEqual([user.id, user.id]);
+      // which mail it was, never its code
+      expect(deliveries.map((e) => e.template)).toEqual(['reset', 'reset']);
       const requestLine = entries.find((e) => e.userId === user.id && e.outboxId === undefined);
       expect(requestLine?.reqId).toEqual(expect.any(String));
       expect(deliveries.map((e) => e.queuedByReqId)).toEqual([requestLine?.reqId, requestLine?.reqId]);

@@ -93,6 +93,8 @@ interface OutboxRow {
   user_id: string | null;
   /** The reqId of the request that queued it (none from the admin CLI): on every delivery line. */
   request_id: string | null;
+  /** Which mail it is (verify, reset, invite, locked): on every delivery line; none for CRM rows. */
+  template: string | null;
 }
 
 /** Sends one row; throws when it was not accepted, so the row is retried. */
@@ -105,7 +107,15 @@ type Deliver = (row: OutboxRow) => Promise<void>;
  */
 export async function enqueue(
   db: Db,
-  row: { kind: OutboxKind; payload: string; userId: string | null; codeId?: number | null; now: number },
+  row: {
+    kind: OutboxKind;
+    payload: string;
+    userId: string | null;
+    codeId?: number | null;
+    /** Which mail it is (MailKind's kind), for its log lines and `user show`. */
+    template?: string;
+    now: number;
+  },
 ): Promise<number> {
   const { id } = await db
     .insertInto('outbox')
@@ -114,6 +124,7 @@ export async function enqueue(
       user_id: row.userId,
       request_id: currentRequestId() ?? null,
       code_id: row.codeId ?? null,
+      template: row.template ?? null,
       payload: row.payload,
       attempts: 0,
       next_attempt_at: row.now,
@@ -320,7 +331,7 @@ export function createOutbox(
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', '=', due)
-      .returning(['id', 'kind', 'payload', 'attempts', 'code_id', 'user_id', 'request_id'])
+      .returning(['id', 'kind', 'payload', 'attempts', 'code_id', 'user_id', 'request_id', 'template'])
       .executeTakeFirst();
     return row && { ...row, kind: row.kind as OutboxKind, payload: row.payload ?? '' };
   }
@@ -331,6 +342,7 @@ export function createOutbox(
     const about = {
       outboxId: row.id,
       kind: row.kind,
+      ...(row.template === null ? {} : { template: row.template }),
       ...(row.user_id === null ? {} : { userId: row.user_id }),
       ...(row.request_id === null ? {} : { queuedByReqId: row.request_id }),
     };

@@ -127,6 +127,7 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
       'cancelled_at',
       'last_error',
       'request_id',
+      'template',
     ])
     .where('user_id', '=', user.id)
     .where('kind', '=', 'mail')
@@ -184,6 +185,8 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     // "did my mail go out?": its latest mails (a delivered one's row is kept 7 days), never their text
     mails: mails.map((mail) => ({
       id: mail.id,
+      // which mail (verify, reset, invite, locked; null before migration 023), never its address or code
+      template: mail.template,
       queuedAt: iso(mail.created_at),
       state: mailState(mail),
       attempts: mail.attempts,
