@@ -11,18 +11,31 @@ vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
+/** Answers cognito/reset (and the sign-in after it), keeping what the page sent. */
+function captureReset(): () => unknown {
+  let sent: unknown;
+  server.use(
+    http.post(api(apiPaths.reset), async ({ request }) => {
+      sent = await request.json();
+      return ok(null);
+    }),
+    // after the reset the page signs in: the authorize URL is the end of these tests
+    http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
+  );
+  return () => sent;
+}
+
+async function setNewPassword(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
+  await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
+  await user.click(screen.getByRole('button', { name: 'Reset password' }));
+}
+
 describe('ForgotPasswordPage (/forgot-password)', () => {
   afterEach(() => sessionStorage.clear());
 
   it('reached from the forgotPassword url or the reset popup, its URL names no address: it reads the one this tab remembers, and the code goes on to /password-reset, which names none either', async () => {
-    let sent: unknown;
-    server.use(
-      http.post(api(apiPaths.reset), async ({ request }) => {
-        sent = await request.json();
-        return ok(null);
-      }),
-      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
-    );
+    const sent = captureReset();
     sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
     const user = userEvent.setup();
     renderRoute('/forgot-password', { shell: false });
@@ -30,10 +43,8 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     await user.type(screen.getByLabelText('Reset code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
-    await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
-    await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
-    await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    await waitFor(() => expect(sent).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+    await setNewPassword(user);
+    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '123456' }));
   });
 
   it("the reset mail's link, in a tab of its own, names the address: the tab remembers it from then on", async () => {
@@ -84,15 +95,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
   });
 
   it("asks to check the email and enter the code; the code goes on to /password-reset in the navigation's state, never in the address a shared device's history keeps", async () => {
-    let sent: unknown;
-    server.use(
-      http.post(api(apiPaths.reset), async ({ request }) => {
-        sent = await request.json();
-        return ok(null);
-      }),
-      // after the reset the page signs in: the authorize URL is the end of this test
-      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
-    );
+    const sent = captureReset();
     const user = userEvent.setup();
     renderRoute(page, { shell: false });
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
@@ -102,10 +105,8 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     expect(input).toHaveValue('123456');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
-    await user.type(await screen.findByLabelText('New password'), 'Brand-New-Passw0rd!');
-    await user.type(screen.getByLabelText('Confirm new password'), 'Brand-New-Passw0rd!');
-    await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    await waitFor(() => expect(sent).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+    await setNewPassword(user);
+    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '123456' }));
     await waitFor(() => expect(goToUrl).toHaveBeenCalled());
   });
 
