@@ -998,7 +998,8 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         last: 'Parks',
         namesProven: true,
       });
-      expect((await run('audit', 'list', '--event', 'account.renamed')).entries).toHaveLength(1);
+      const { id } = (await run('user', 'show', '--email', 'renamed@cli.test')) as { id: string };
+      expect((await run('audit', 'list', '--event', 'account.renamed', '--id', id)).entries).toHaveLength(1);
       await expect(
         run('user', 'rename', '--email', 'renamed@cli.test', '--first', 'R'.repeat(200), '--last', 'P'),
       ).rejects.toThrow(messages.firstNameTooLong);
