@@ -12,7 +12,7 @@ import {
   savedLoginData,
   test as withProduct,
 } from '../fixtures/index.ts';
-import { continueWithEmail, signInAsStudentAndReturn } from '../fixtures/flows.ts';
+import { continueWithEmail, nextAuthorizeRequest, signInAsStudentAndReturn } from '../fixtures/flows.ts';
 import { createAccessCode, createUser } from '../fixtures/admin.ts';
 
 /**
@@ -110,10 +110,10 @@ test.describe('presses before the app has hydrated (issue 10, a prerendered page
     const scripts = await slowScripts(page);
     await page.goto('/log-in', { waitUntil: 'commit' });
     await expect(page.getByRole('heading', { name: en.login.heading })).toBeVisible();
-    const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+    const authorize = nextAuthorizeRequest(page);
     await page.getByRole('button', { name: providerButton('Google') }).click();
     scripts.release();
-    expect(new URL((await authorize).url()).searchParams.get('identity_provider')).toBe('Google');
+    expect((await authorize).get('identity_provider')).toBe('Google');
   });
 
   test('the whole /create-account form, its radio choice included, filled and sent before hydration, creates the account once hydrated', async ({

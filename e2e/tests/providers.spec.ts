@@ -7,7 +7,12 @@ import {
 } from '@frontdoor/contract';
 import type { Page } from '@playwright/test';
 import { expectBackOnProduct, expect, sessionOf, test } from '../fixtures/index.ts';
-import { answerStudentQuestion, choosePreferences, signInAtDevIdp } from '../fixtures/flows.ts';
+import {
+  answerStudentQuestion,
+  choosePreferences,
+  nextAuthorizeRequest,
+  signInAtDevIdp,
+} from '../fixtures/flows.ts';
 import { setRealm } from '../fixtures/admin.ts';
 import { uniqueDomain, uniqueEmail } from '../fixtures/emails.ts';
 import { en, providerButton } from '../fixtures/text.ts';
@@ -54,17 +59,15 @@ test.describe('sign-in through every identity provider (issue 5 loop, §4 social
       const { csrf, returnUrl } = await loginRequest({ journey: provider });
       await page.goto(`/log-in/${csrf}`);
 
-      const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+      const authorize = nextAuthorizeRequest(page);
       await page.getByRole('button', { name: providerButton(provider) }).click();
-      const url = new URL((await authorize).url());
-      expect(url.searchParams.get('identity_provider')).toBe(provider);
-      expect(url.searchParams.get('response_type')).toBe('code');
-      expect(url.searchParams.get('scope')?.split(' ')).toEqual(
-        expect.arrayContaining(['openid', 'email', 'profile']),
-      );
-      expect(url.searchParams.get('redirect_uri')).toMatch(/\/api\/auth\/callback$/);
-      expect(url.searchParams.get('client_id')).toBeTruthy();
-      expect(url.searchParams.get('state')).toBeTruthy();
+      const params = await authorize;
+      expect(params.get('identity_provider')).toBe(provider);
+      expect(params.get('response_type')).toBe('code');
+      expect(params.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['openid', 'email', 'profile']));
+      expect(params.get('redirect_uri')).toMatch(/\/api\/auth\/callback$/);
+      expect(params.get('client_id')).toBeTruthy();
+      expect(params.get('state')).toBeTruthy();
 
       await signInAtDevIdp(page, provider, person);
       await expect(page).toHaveURL(new RegExp(`/post-login/${csrf}$`));
@@ -100,11 +103,11 @@ test.describe('sign-in through every identity provider (issue 5 loop, §4 social
     const person = { first: 'Pat', last: 'Personal', email: uniqueEmail('personal', domain) };
     const { csrf, returnUrl } = await loginRequest({ journey: 'MicrosoftPersonal' });
     await page.goto(`/log-in/${csrf}`);
-    const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+    const authorize = nextAuthorizeRequest(page);
     await workSchoolModal(page, person.email);
-    const url = new URL((await authorize).url());
-    expect(url.searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
-    expect(url.searchParams.get('login_hint')).toBe(person.email);
+    const params = await authorize;
+    expect(params.get('identity_provider')).toBe('MicrosoftPersonal');
+    expect(params.get('login_hint')).toBe(person.email);
     await signInAtDevIdp(page, 'MicrosoftPersonal', person);
     await answerStudentQuestion(page, true);
     await expectBackOnProduct(page, returnUrl);
@@ -146,9 +149,9 @@ test.describe('sign-in through every identity provider (issue 5 loop, §4 social
     });
     for (const { domain, accountType, provider } of outcomes) {
       await page.goto('/log-in');
-      const authorize = page.waitForRequest((r) => r.url().includes('/oidc/oauth2/authorize'));
+      const authorize = nextAuthorizeRequest(page);
       await workSchoolModal(page, uniqueEmail('realm', domain));
-      expect(new URL((await authorize).url()).searchParams.get('identity_provider')).toBe(provider);
+      expect((await authorize).get('identity_provider')).toBe(provider);
       await expect(page).toHaveURL(new RegExp(`/dev/idp/${provider}/interaction/`));
       expect(answered.at(-1)).toBe(accountType);
     }

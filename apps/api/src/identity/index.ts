@@ -10,7 +10,8 @@ import type { AppContext } from '../context.ts';
 import { startPasswordReset } from '../services/accounts.ts';
 import { ApiError } from '../services/http.ts';
 import { PORTAL_CLIENT_ID, portalConfig } from '../services/portal-config.ts';
-import { createAuthorizationServer } from './authorization-server.ts';
+import { AS_ROUTES, createAuthorizationServer } from './authorization-server.ts';
+import { authorizeByForm } from './authorize-form.ts';
 import { ENV_PREFIX, type UpstreamSettings } from './settings.ts';
 import { createDevIdentityProvider, devIdpRoutes, devRealmRoute } from './dev-idp.ts';
 import { Federation } from './federation.ts';
@@ -22,23 +23,25 @@ import { PortalCodeExchange } from './portal-login.ts';
 
 /**
  * Mounts an oidc-provider under `mountPath` (middie, before body parsing as the library wants),
- * leaving the paths Fastify serves itself (`own`) to Fastify, and logs its internal errors.
+ * leaving the requests Fastify serves itself (`own`, by path and method) to Fastify, and logs its
+ * internal errors. Returns the provider's request handler.
  */
 function mountProvider(
   scope: FastifyInstance,
   ctx: AppContext,
   mountPath: string,
   provider: Provider,
-  own: (path: string) => boolean,
-): void {
+  own: (path: string, method: string) => boolean,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   logErrors(provider, ctx, scope.log);
   const handle = provider.callback();
   scope.use(mountPath, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    if (own(req.url ?? '/')) return next();
+    if (own(req.url ?? '/', req.method ?? 'GET')) return next();
     void handle(req, res);
   });
   // the middleware runs in this scope's onRequest hook, which needs a route to attach to
   scope.all(`${mountPath}/*`, async (_request, reply) => reply.code(404).send());
+  return handle;
 }
 
 /**
@@ -139,13 +142,17 @@ export async function registerIdentity(
     await scope.register(middie);
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) await scope.register(formbody);
 
-    mountProvider(
+    const handle = mountProvider(
       scope,
       ctx,
       '/oidc',
       provider,
-      (path) => path.startsWith('/interaction/') || path.startsWith('/forgotPassword'),
+      (path, method) =>
+        path.startsWith('/interaction/') ||
+        path.startsWith('/forgotPassword') ||
+        (method === 'POST' && path === AS_ROUTES.authorization),
     );
+    authorizeByForm(scope, '/oidc', handle);
     interactionRoutes(scope, { ctx, provider, federation, secret, sendReset });
 
     for (const upstream of engine.upstreams.filter((u) => u.dev)) {

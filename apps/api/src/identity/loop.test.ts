@@ -235,6 +235,46 @@ function suite(dialect: Dialect, skip: boolean) {
       await h?.close();
     });
 
+    it("the authorize request as the portal's pages send it, a form POST, signs in; no URL on the way names the address; another site's POST is refused, its GET taken", async () => {
+      const user = await addPasswordUser(h, 'pupil@school.example');
+      const browser = h.browser();
+      browser.fetchSite = 'same-origin';
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email);
+      const [path, query] = authorizeUrl.split('?');
+      const signInPage = await browser.navigate(path ?? '', isSpaPage, 'POST', query);
+      // 303 (Back never offers to send the form again), then the interaction's own pages
+      expect(browser.history.length).toBeGreaterThan(1);
+      expect(signInPage.url.pathname).toMatch(/^\/sign-in\/[\w-]+$/);
+      expect(browser.history.map(String).filter((u) => u.includes('pupil'))).toEqual([]);
+      const uid = signInPage.url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      expect(login.status).toBe(200);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      expect((await browser.navigate(payload.redirect, isSpaPage)).url.pathname).toBe(
+        '/post-login/login-csrf-1',
+      );
+      expect(await sessionUser(h, browser)).toBe(user.id);
+
+      // from another site: a POST carries none of the portal's Lax cookies, so it is not taken; a
+      // product's authorize link (a GET) goes on as ever
+      const other = h.browser();
+      other.fetchSite = 'cross-site';
+      const posted = await other.request('POST', path ?? '', {
+        body: query,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(posted.status).toBe(403);
+      const linked = await other.request('GET', authorizeUrl);
+      expect(linked.status).toBe(303);
+      expect(new URL(linked.headers.get('location') ?? '', h.baseUrl).pathname).toMatch(
+        /^\/oidc\/interaction\//,
+      );
+    });
+
     it('COGNITO: authorize → /sign-in/<uid> → cognito/login → callback → session → /post-login/<csrf>', async () => {
       const user = await addPasswordUser(h, 'teacher@school.example');
       const browser = h.browser();

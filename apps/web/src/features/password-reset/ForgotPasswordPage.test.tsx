@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { goToUrl } from '../shared/browser.ts';
+import { postToUrl } from '../shared/browser.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.ts';
 import { handOverLoginData } from '../../lib/login-handover.ts';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ postToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
@@ -107,7 +107,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
     await setNewPassword(user);
     await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '123456' }));
-    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
   });
 
   it("'Didn't get the email?' and the countdown describe the resend button, not the code field", async () => {

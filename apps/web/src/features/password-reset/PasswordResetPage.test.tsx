@@ -3,11 +3,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, embedMessage, messages } from '@frontdoor/contract';
 import { resendWaitSeconds } from '../shared/code-sent.ts';
-import { goToUrl } from '../shared/browser.ts';
+import { postToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ postToUrl: vi.fn() }));
 beforeEach(() => {
   vi.clearAllMocks();
   sessionStorage.clear();
@@ -92,9 +92,9 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's' })),
     );
     await submit();
-    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
     expect(body).toEqual({ un: 'ana@school.org', code: '123456', pw: strong, confirmPw: strong });
-    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    const url = new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');
     // the password page reads the email from this tab, never from its own address
@@ -133,7 +133,7 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
         ),
       );
       expect(password).toHaveFocus();
-      expect(goToUrl).not.toHaveBeenCalled();
+      expect(postToUrl).not.toHaveBeenCalled();
     },
   );
 
@@ -152,7 +152,7 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     expect(await screen.findByText(messages.networkError)).toBeInTheDocument();
     expect(screen.getByLabelText('New password')).toHaveValue(strong);
     expect(screen.getByLabelText('Confirm new password')).toHaveValue(strong);
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it("failure without embedded JSON shows 'An unknown error occurred.'", async () => {
@@ -212,7 +212,7 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Your password has been changed. Sign in with it' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it('password fields use new-password autocomplete and the email is offered as username', async () => {

@@ -7,9 +7,10 @@ export function goToUrl(url: string): void {
 }
 
 /**
- * Leaves for `url` as a form POST of its query (the provider forgotPassword url, whose login_hint is
- * an address): the browser's history keeps the URL of a POST without its body, so the address stays
- * off a shared device's history, where a GET's query would stay for the next person.
+ * Leaves for `url` as a form POST of its query (the provider authorize and forgotPassword urls, whose
+ * login_hint is an address): the browser's history keeps the URL of a POST without its body, so the
+ * address stays off a shared device's history, where a GET's query would stay for the next person.
+ * The server answers 303, so Back never offers to send the form again.
  */
 export function postToUrl(url: string): void {
   const target = new URL(url, window.location.href);

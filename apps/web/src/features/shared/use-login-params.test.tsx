@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
-import { goToUrl } from './browser.ts';
+import { goToUrl, postToUrl } from './browser.ts';
 import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
-vi.mock('./browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('./browser.ts', () => ({ goToUrl: vi.fn(), postToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
 
 const params = { url: 'https://app.example/after', isTeacher: false, sp_id: 'sp-1' };
@@ -32,7 +32,7 @@ describe("useLoginParams: the URL and the tab's storage are the one store of the
     const login = renderRoute('/log-in/lc-1', { shell: false });
     await waitFor(() => expect(savedCsrf()).toBe('lc-1'));
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
-    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
     // the provider's round trip is a full page load: a new app, the same tab's sessionStorage
     login.unmount();
     renderRoute('/post-login/lc-1', { shell: false });
@@ -134,7 +134,7 @@ describe('a person faster than the login params (issue: the product lost on a sl
     // the way back to the login page is the product's too
     expect(screen.getByRole('link', { name: 'Continue with SSO' })).toHaveAttribute('href', '/log-in/lc-1');
     slow.answer();
-    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
     expect(asked).toHaveLength(1);
     expect(asked[0]?.get('c')).toBe('lc-1');
     expect(asked[0]?.get('r')).toBe(params.url);
@@ -146,7 +146,7 @@ describe('a person faster than the login params (issue: the product lost on a sl
     slow.answer(fail(500, 'internalError'));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-generic$/));
     expect(asked).toEqual([]);
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it('/access-code opened before they arrive holds a code sent meanwhile, never sends it with older ones, then signs in with them', async () => {

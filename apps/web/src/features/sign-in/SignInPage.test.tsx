@@ -152,9 +152,9 @@ describe('SignInPage (/sign-in/:uid)', () => {
     await signIn();
     expect(await screen.findByText(messages.stateInvalid)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Start again' }));
-    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
     expect(asked?.get('p')).toBe('COGNITO');
-    const url = new URL(String(vi.mocked(goToUrl).mock.calls[0]?.[0]));
+    const url = new URL(String(vi.mocked(postToUrl).mock.calls[0]?.[0]));
     expect(url.pathname).toBe('/oidc/oauth2/authorize');
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('state')).toBe('state-2');
@@ -170,7 +170,7 @@ describe('SignInPage (/sign-in/:uid)', () => {
     await signIn();
     await user.click(await screen.findByRole('button', { name: 'Start again' }));
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it('no other refusal offers to start again', async () => {

@@ -3,10 +3,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RESEND_COOLDOWN_SECONDS, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/contract';
 import { recordCodeSent } from '../shared/code-sent.ts';
-import { goToUrl } from '../shared/browser.ts';
+import { postToUrl } from '../shared/browser.ts';
 import { api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ postToUrl: vi.fn() }));
 const email = 'ana@school.org';
 beforeEach(() => {
   vi.clearAllMocks();
@@ -56,9 +56,9 @@ describe('CodePage (/code)', () => {
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-1' })),
     );
     await enter('654321');
-    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
     expect(body).toEqual({ un: email, code: '654321' });
-    const url = new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
+    const url = new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('login_hint')).toBe(email);
   });
@@ -69,8 +69,8 @@ describe('CodePage (/code)', () => {
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-2' })),
     );
     await enter('654321');
-    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
-    expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
+    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    expect(new URL(vi.mocked(postToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
     expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
   });
 
@@ -82,8 +82,8 @@ describe('CodePage (/code)', () => {
     const user = userEvent.setup();
     renderRoute('/code', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Send a new code' }));
-    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
-    expect(new URL(vi.mocked(goToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
+    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    expect(new URL(vi.mocked(postToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
     expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
   });
 
@@ -130,7 +130,7 @@ describe('CodePage (/code)', () => {
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Your email is verified. Sign in' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it('a wrong code shows the server message, tied to the code field (issue 12)', async () => {
@@ -140,7 +140,7 @@ describe('CodePage (/code)', () => {
     const field = screen.getByLabelText('Verification code');
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription(expect.stringContaining(messages.expiredCode));
-    expect(goToUrl).not.toHaveBeenCalled();
+    expect(postToUrl).not.toHaveBeenCalled();
   });
 
   it('a link resends the code, then counts down before another resend', async () => {
