@@ -27,9 +27,20 @@ describe('the resend cooldown of a code this tab had mailed', () => {
     expect(resendWaitSeconds('reset', email, sentAt + 25_000)).toBe(RESEND_COOLDOWN_SECONDS - 5);
   });
 
+  it("keeps no address in clear in the tab's storage (a shared device's next person reads it)", () => {
+    recordCodeSent('reset', email, sentAt);
+    recordCodeSent('verification', email, sentAt);
+    const kept = Object.entries(sessionStorage).flat();
+    expect(kept.filter((s) => s.startsWith(`${STORAGE_KEYS.codeSent}:`))).toHaveLength(2);
+    expect(kept.filter((s) => s.includes(email) || s.includes('pupil'))).toEqual([]);
+    expect(resendWaitSeconds('reset', email, sentAt)).toBe(RESEND_COOLDOWN_SECONDS);
+  });
+
   it('no code noted, a value not a time, or a clock set back: no wait', () => {
     expect(resendWaitSeconds('reset', email, sentAt)).toBe(0);
-    sessionStorage.setItem(`${STORAGE_KEYS.codeSent}:reset:${email}`, 'soon');
+    recordCodeSent('reset', email, sentAt);
+    const [key] = Object.keys(sessionStorage);
+    sessionStorage.setItem(key ?? '', 'soon');
     expect(resendWaitSeconds('reset', email, sentAt)).toBe(0);
     recordCodeSent('reset', email, sentAt);
     expect(resendWaitSeconds('reset', email, sentAt - 1)).toBe(0);

@@ -19,7 +19,17 @@ const codeSentAtOf = (state: unknown): number | null =>
     ? (state as CodeSentState).codeSentAt
     : null;
 
-const keyOf = (purpose: CodeSentPurpose, email: string) => `${STORAGE_KEYS.codeSent}:${purpose}:${email}`;
+/**
+ * The address names its key by a short digest (FNV-1a, 32 bits: a name, not a secret), so the tab's
+ * storage, which a shared device's next person can read, holds no address in clear.
+ */
+function digest(email: string): string {
+  let hash = 0x811c9dc5;
+  for (const char of email) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  return hash.toString(36);
+}
+const keyOf = (purpose: CodeSentPurpose, email: string) =>
+  `${STORAGE_KEYS.codeSent}:${purpose}:${digest(email)}`;
 const notedAt = (purpose: CodeSentPurpose, email: string) =>
   Number(read(session, keyOf(purpose, email))) || 0;
 
