@@ -40,6 +40,7 @@ import * as m020 from './migrations/020_full_width_local_parts.ts';
 import * as m021 from './migrations/021_code_mailbox.ts';
 import * as m022 from './migrations/022_access_code_place_leases.ts';
 import * as m023 from './migrations/023_outbox_template.ts';
+import * as m024 from './migrations/024_callback_session.ts';
 
 export type Db = Kysely<Database>;
 
@@ -480,6 +481,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '021_code_mailbox': m021,
   '022_access_code_place_leases': m022,
   '023_outbox_template': m023,
+  '024_callback_session': m024,
 });
 
 /** The names of this release's migrations, oldest first (the secret plays no part in them). */

@@ -202,6 +202,11 @@ export interface FederationStatesTable {
   used_at: number | null;
   /** The portal's login request csrf, so the callback continues to /post-login/<csrf>. */
   login_csrf: string | null;
+  /**
+   * The session (sessions.id) its callback started: the same browser asking that callback again
+   * shortly after, its answer lost, gets one in its place while it is live (LOST_CALLBACK_WINDOW_MS).
+   */
+  session_id: string | null;
 }
 
 /** Key material of the authorization server (JSON), created once and shared by every instance. */

@@ -24,7 +24,7 @@ import { devAccountId, devClaims, type DevIdentity } from './dev-idp.ts';
 import { resolveUpstreamAccount } from './linked-identities.ts';
 import { lockAccount } from '../services/accounts.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
-import { portalPkceVerifier } from './portal-login.ts';
+import { LOST_CALLBACK_WINDOW_MS, portalPkceVerifier } from './portal-login.ts';
 import { PROVIDER_ANSWER_COOKIE, PROVIDER_ANSWER_TTL_MS, openAnswer, sealAnswer } from './provider-answer.ts';
 import type { Browser } from '../../test/browser.ts';
 import { freePort, startFakeServer, type FakeServer } from '../../test/fake-http.ts';
@@ -517,10 +517,17 @@ function suite(dialect: Dialect, skip: boolean) {
       const first = await browser.navigate(atCallback.url, isSpaPage);
       expect(first.url.pathname).toBe('/post-login/login-csrf-1');
 
-      // the same callback again: the state is used up
+      // the same callback again: the state is used up (this browser holds the session it started)
       const again = await browser.request('GET', atCallback.url);
       expect(again.status).toBe(400);
       expect(again.body).toContain(messages.stateInvalid);
+      // and in another browser, within the minute a lost answer may be asked again
+      const other = h.browser();
+      await startSignIn(h, other, 'COGNITO');
+      const elsewhere = await other.request('GET', atCallback.url);
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.body).toContain(messages.stateInvalid);
+      expect(other.cookie(SESSION_COOKIE)).toBeUndefined();
 
       // the code itself, replayed at the token endpoint with the right client and verifier
       const keys = await loadIdentityKeys(h.db, h.clock.now());
@@ -539,6 +546,91 @@ function suite(dialect: Dialect, skip: boolean) {
       });
       expect(token.status).toBe(400);
       expect(((await token.json()) as { error: string }).error).toBe('invalid_grant');
+    });
+
+    /**
+     * A password sign-in whose callback the server handled but whose answer never reached the
+     * browser (a crowded school network dropping it): the state spent, the session started, its
+     * Set-Cookie lost with the answer.
+     */
+    async function lostCallbackAnswer(email: string) {
+      const user = await addPasswordUser(h, email);
+      const { browser, login } = await postPassword(h, user.email);
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      const callback = (
+        await browser.navigate(payload.redirect, (url) => url.pathname === '/api/auth/callback')
+      ).url;
+      browser.blocksCookies = true;
+      const lost = await browser.request('GET', callback);
+      browser.blocksCookies = false;
+      expect(lost.status).toBe(303);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      return { user, browser, callback };
+    }
+    const sessionsOf = (userId: string) =>
+      h.db
+        .selectFrom('sessions')
+        .select(['revoked_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+
+    it('a callback whose answer was lost, asked again by its own browser, lands where the first would have, signed in; another browser gets 400', async () => {
+      const { user, browser, callback } = await lostCallbackAnswer('lost-callback@school.example');
+      // another browser (its own sign-in's binding) asking the same URL gets nobody's session
+      const other = h.browser();
+      await startSignIn(h, other, 'COGNITO');
+      const elsewhere = await other.request('GET', callback);
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.body).toContain(messages.stateInvalid);
+      expect(other.cookie(SESSION_COOKIE)).toBeUndefined();
+
+      // Chromium's reload of its error page: where the first answer sent it, signed in
+      const reload = await browser.request('GET', callback);
+      expect(reload.status).toBe(303);
+      expect(reload.headers.get('location')).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      // the session whose cookie never arrived ended: one live session, the browser's
+      expect((await sessionsOf(user.id)).map((row) => row.revoked_at === null)).toEqual([false, true]);
+      expect(await auditOf(h, user.id)).toEqual([
+        ['sign-in', { method: 'password' }],
+        ['session.started', { via: 'callback' }],
+        ['session.started', { via: 'callback' }],
+      ]);
+      // once the answer arrived, the same URL again is refused: the browser holds that session
+      const again = await browser.request('GET', callback);
+      expect(again.status).toBe(400);
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      // and so is it for the other browser still
+      expect((await other.request('GET', callback)).status).toBe(400);
+    });
+
+    it('a callback whose answer was lost, asked again by its own browser after the pupil signed out, is 400 (a shared device)', async () => {
+      const { user, browser, callback } = await lostCallbackAnswer('shared-device@school.example');
+      const reload = await browser.navigate(callback, isSpaPage);
+      expect(reload.url.pathname).toBe('/post-login/login-csrf-1');
+      expect(await sessionUser(h, browser)).toBe(user.id);
+      // pupil A signs out; pupil B, at the same Chromebook, presses Back to A's callback
+      browser.fetchSite = 'same-origin';
+      expect((await browser.request('GET', `/api/${apiPaths.cognitoLogout}`)).status).toBe(200);
+      browser.fetchSite = undefined;
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      const back = await browser.request('GET', callback);
+      expect(back.status).toBe(400);
+      expect(back.body).toContain(messages.stateInvalid);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      expect((await sessionsOf(user.id)).every((row) => row.revoked_at !== null)).toBe(true);
+    });
+
+    it('a callback whose answer was lost, asked again by its own browser after the window, is 400', async () => {
+      const { user, browser, callback } = await lostCallbackAnswer('lost-late@school.example');
+      h.clock.advance(LOST_CALLBACK_WINDOW_MS + 1_000);
+      const late = await browser.request('GET', callback);
+      expect(late.status).toBe(400);
+      expect(late.body).toContain(messages.stateInvalid);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      // the session whose cookie never arrived is left to idle out, nobody's browser holding it
+      expect((await sessionsOf(user.id)).map((row) => row.revoked_at)).toEqual([null]);
     });
 
     /** The authorization server's next read of its table (the adapter's find) fails as PostgreSQL's lock_timeout does. */

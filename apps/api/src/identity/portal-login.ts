@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { claimOnce, releaseClaim } from '../db/claim-once.ts';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
-import { replaceSession } from '../services/sessions.ts';
+import { replaceSession, restartSession } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
 import { isLoopbackHttp, upstreamFailure } from './federation.ts';
 import { deriveSecret } from './keys.ts';
@@ -21,6 +21,11 @@ import type { PortalClient } from './authorization-server.ts';
 export const BROWSER_COOKIE = 'fd_browser';
 /** A sign-in started by get_csrf must come back within this time. */
 const FEDERATION_STATE_TTL_MS = 60 * 60 * 1000;
+/**
+ * How long after its use a callback asked again by its own browser, whose first answer was lost,
+ * signs that browser in again (a reload of Chromium's error page, or the pupil's): a minute or two.
+ */
+export const LOST_CALLBACK_WINDOW_MS = 2 * 60 * 1000;
 
 /** The browser's binding cookie, created when missing; returns its digest. */
 function browserBinding(
@@ -173,8 +178,9 @@ export type CallbackOutcome =
 /**
  * Ends a sign-in at api/auth/callback: the state must exist, be unused, unexpired and bound to this
  * browser, and is spent once (of racing callbacks only the one that claims it goes on); then the
- * code is exchanged (PKCE) and the account gets a new session. Returns its token and the login csrf
- * the state remembered. An exchange that failed for now (the authorization server's 5xx, its
+ * code is exchanged (PKCE) and the account gets a new session, which the state records. Returns its
+ * token and the login csrf the state remembered. A used state asked again by the browser it is bound
+ * to goes on as the lost answer would have (signInAgain). An exchange that failed for now (the authorization server's 5xx, its
  * database held by a lock or unreachable, or no answer) gives the state back, so the same callback
  * asked again exchanges the code then; oidc-provider takes a code once, so one the failed answer had
  * already spent is refused. A refused exchange (a code spent or expired) spends the state: start again.
@@ -193,16 +199,11 @@ export async function completeSignIn(
     state && isStorableText(state)
       ? await ctx.db.selectFrom('federation_states').selectAll().where('state', '=', state).executeTakeFirst()
       : undefined;
-  if (
-    !state ||
-    !row ||
-    !input.binding ||
-    row.used_at !== null ||
-    row.expires_at <= now ||
-    !safeEqual(row.browser_binding, input.binding)
-  ) {
+  if (!state || !row || !input.binding || !safeEqual(row.browser_binding, input.binding)) {
     return { refused: 'state' };
   }
+  if (row.used_at !== null) return signInAgain(ctx, row, input, now);
+  if (row.expires_at <= now) return { refused: 'state' };
   if (!(await claimOnce(ctx.db, 'federation_states', (used) => used.where('state', '=', state), now)))
     return { refused: 'state' };
 
@@ -232,5 +233,46 @@ export async function completeSignIn(
     via: 'callback',
     address: input.address,
   });
+  await ctx.db
+    .updateTable('federation_states')
+    .set({ session_id: sha256(session) })
+    .where('state', '=', state)
+    .execute();
+  return { session, loginCsrf: row.login_csrf };
+}
+
+/**
+ * A used state back at the callback from the browser it is bound to: its answer (the session
+ * cookie) was lost on the way, and a reload asks again. Within LOST_CALLBACK_WINDOW_MS of its use,
+ * while the session it started is live and the browser does not hold that session's cookie, the
+ * browser gets a session in its place (that one ends) and goes where the first answer sent it.
+ * Otherwise it is refused as any used state: after a sign-out (the next pupil on a shared device
+ * reloading the last one's callback), after the window, after a failed exchange, or when the
+ * answer did arrive.
+ */
+async function signInAgain(
+  ctx: AppContext,
+  row: { state: string; used_at: number | null; session_id: string | null; login_csrf: string | null },
+  input: CallbackInput,
+  now: number,
+): Promise<CallbackOutcome> {
+  const lost = row.session_id;
+  if (
+    lost === null ||
+    row.used_at === null ||
+    now - row.used_at > LOST_CALLBACK_WINDOW_MS ||
+    input.previousSessions.some((token) => sha256(token) === lost)
+  )
+    return { refused: 'state' };
+  const session = await restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, {
+    via: 'callback',
+    address: input.address,
+  });
+  if (!session) return { refused: 'state' };
+  await ctx.db
+    .updateTable('federation_states')
+    .set({ session_id: sha256(session) })
+    .where('state', '=', row.state)
+    .execute();
   return { session, loginCsrf: row.login_csrf };
 }

@@ -155,6 +155,37 @@ export async function replaceSession(
   return token;
 }
 
+/**
+ * Signs a browser in again with the session `sessionId` whose cookie never reached it (the answer
+ * that set it was lost): if that session is still live (liveSession: not signed out, not expired,
+ * not idle), it ends and a new one of its account starts in its place (replaceSession), whose
+ * token is returned; else null. Of two racing calls only the one that ends it goes on.
+ */
+export async function restartSession(
+  db: Db,
+  sessionId: string,
+  previousTokens: string[],
+  now: number,
+  idleMs: number,
+  start: SessionStart,
+): Promise<string | null> {
+  const lost = await db
+    .selectFrom('sessions')
+    .select('user_id')
+    .where('id', '=', sessionId)
+    .where(liveSession(now, idleMs))
+    .executeTakeFirst();
+  if (!lost) return null;
+  const ended = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(ended.numUpdatedRows) !== 1) return null;
+  return replaceSession(db, previousTokens, lost.user_id, now, start);
+}
+
 /** Ends the sessions of these cookie tokens (sessionsToEnd), those still live. */
 export async function revokeSessions(db: Db, tokens: string[], now: number): Promise<void> {
   if (!tokens.length) return;
