@@ -3,7 +3,13 @@ import { IDENTITY_PROVIDERS, type IdentityProvider } from '@frontdoor/contract';
 import type { Db } from '../db/index.ts';
 import { kyselyAdapter } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
-import { commonSettings, forgetLoginOnceAuthorized, freshLoginPolicy } from './oidc-common.ts';
+import {
+  commonSettings,
+  forgetLoginOnceAuthorized,
+  freshLoginPolicy,
+  renderErrorWith,
+  type StartAgainHref,
+} from './oidc-common.ts';
 
 /** The portal's registered client: the API's own callback, a confidential client. */
 export interface PortalClient {
@@ -23,6 +29,8 @@ export interface AuthorizationServerOptions {
   available: (provider: IdentityProvider) => boolean;
   /** idp_identifier values (lower case) → the provider each selects (IDP_IDENTIFIERS). */
   idpIdentifiers: ReadonlyMap<string, IdentityProvider>;
+  /** Where "start again" sends a browser whose sign-in step is gone (its product's login page). */
+  startAgainHref: StartAgainHref;
 }
 
 /** Paths below the issuer, as the hosted identity service the SPA targets names them. */
@@ -70,6 +78,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, signed: true };
   const provider = new Provider(options.issuer, {
     ...commonSettings,
+    renderError: renderErrorWith(options.startAgainHref),
     adapter: kyselyAdapter(db, now),
     clients: [
       {

@@ -19,7 +19,8 @@ import { interactionRoutes } from './interactions.ts';
 import { behindPinnedOrigin, logErrors, pinPublicOrigin } from './oidc-common.ts';
 import { signInStepGuard } from './sign-in-steps.ts';
 import { deriveSecret, loadIdentityKeys } from './keys.ts';
-import { PortalCodeExchange } from './portal-login.ts';
+import { BROWSER_COOKIE, PortalCodeExchange, loginPageOfPendingSignIn } from './portal-login.ts';
+import { hostCookie } from '../services/host-cookie.ts';
 
 /**
  * Mounts an oidc-provider under `mountPath` (middie, before body parsing as the library wants),
@@ -93,6 +94,12 @@ export async function createIdentityEngine(ctx: AppContext, fetch: CustomFetch):
     portalClient,
     available,
     idpIdentifiers: config.identity.idpIdentifiers,
+    // oidc-provider signs cookies by default; the portal's fd_browser is its own, unsigned
+    startAgainHref: (koa) =>
+      loginPageOfPendingSignIn(
+        ctx,
+        koa.cookies.get(hostCookie(BROWSER_COOKIE, config).name, { signed: false }),
+      ),
   });
   behindPinnedOrigin(provider);
   const federation = new Federation(upstreams, {

@@ -35,7 +35,9 @@ import {
   type Dialect,
   type ListeningTestApp,
   capturedLines,
+  seedServiceProvider,
 } from '../../test/harness.ts';
+import { createLoginRequest } from '../services/login-requests.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 const isSpaPage = (url: URL) =>
@@ -631,6 +633,47 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
       // the session whose cookie never arrived is left to idle out, nobody's browser holding it
       expect((await sessionsOf(user.id)).map((row) => row.revoked_at)).toEqual([null]);
+    });
+
+    it("the resume whose answer was lost, asked again: 'start again' goes to the product's login page of this browser's sign-in, else to /log-in", async () => {
+      await seedServiceProvider(h, 'resume-lost');
+      const csrf = await createLoginRequest(
+        h.db,
+        { spId: 'resume-lost', url: 'https://app.resume-lost.test/home', isTeacher: false },
+        h.clock.now(),
+      );
+      const user = await addPasswordUser(h, 'lost-resume@school.example');
+      const browser = h.browser();
+      const { authorizeUrl } = await startSignIn(h, browser, 'COGNITO', user.email, csrf);
+      const uid = (await browser.navigate(authorizeUrl, isSpaPage)).url.pathname.split('/').pop();
+      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
+        email: user.email,
+        password: PASSWORD,
+        uid,
+      });
+      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
+      // the resume's answer (the redirect to the callback, its cookies) lost on the way
+      browser.blocksCookies = true;
+      expect((await browser.request('GET', payload.redirect)).status).toBe(303);
+      browser.blocksCookies = false;
+      const again = await browser.request('GET', payload.redirect);
+      expect(again.status).toBe(400);
+      expect(again.body).toContain(messages.stateInvalid);
+      expect(again.body).toContain(`href="/log-in/${csrf}"`);
+
+      // a sign-in without a product's request (or another browser, which has none): the login page
+      const plain = await postPassword(
+        h,
+        (await addPasswordUser(h, 'lost-resume-plain@school.example')).email,
+      );
+      const redirect = (JSON.parse(plain.login.body) as { payload: { redirect: string } }).payload.redirect;
+      plain.browser.blocksCookies = true;
+      await plain.browser.request('GET', redirect);
+      plain.browser.blocksCookies = false;
+      expect((await plain.browser.request('GET', redirect)).body).toContain('href="/log-in"');
+      const other = h.browser();
+      await startSignIn(h, other, 'COGNITO');
+      expect((await other.request('GET', payload.redirect)).body).toContain('href="/log-in"');
     });
 
     /** The authorization server's next read of its table (the adapter's find) fails as PostgreSQL's lock_timeout does. */

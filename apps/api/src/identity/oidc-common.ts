@@ -173,32 +173,40 @@ export function logErrors(
   });
 }
 
+/** Where "start again" sends a browser whose sign-in step is gone, when known; else the login page. */
+export type StartAgainHref = (ctx: KoaContextWithOIDC) => Promise<string | undefined>;
+
 /**
  * oidc-provider's error page in the portal's words and the person's language, never a stack trace. A
  * sign-in whose interaction is gone (over its hour, or its last step asked again after the answer
- * was lost on a failing network) is stateInvalid, "start again", without the engine's English words;
- * a database busy for now is serverBusy, "try again in a few seconds" (answerDatabaseBusy); its own
- * failure (a database write failing) is internalError, "try again later": no mistake of theirs.
+ * was lost on a failing network) is stateInvalid, "start again", without the engine's English words,
+ * its button to `startAgain`'s page when it knows one (the portal's: the product's login page of the
+ * browser's sign-in); a database busy for now is serverBusy, "try again in a few seconds"
+ * (answerDatabaseBusy); its own failure (a database write failing) is internalError, "try again
+ * later": no mistake of theirs.
  */
-const renderError: NonNullable<Configuration['renderError']> = (ctx, out, error) => {
-  noteOidcRefusal(ctx.req, out);
-  ctx.type = 'html';
-  const language = errorPageLanguage(ctx);
-  if (error instanceof errors.SessionNotFound) {
-    ctx.body = failurePage(language, 'stateInvalid');
-    return;
-  }
-  if (out.error === 'server_error') {
-    ctx.body = failurePage(language, answerDatabaseBusy(ctx, error) ? 'serverBusy' : 'internalError');
-    return;
-  }
-  const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
-  ctx.body = failurePage(language, 'badRequest', { detail });
-};
+export const renderErrorWith =
+  (startAgain?: StartAgainHref): NonNullable<Configuration['renderError']> =>
+  async (ctx, out, error) => {
+    noteOidcRefusal(ctx.req, out);
+    ctx.type = 'html';
+    const language = errorPageLanguage(ctx);
+    if (error instanceof errors.SessionNotFound) {
+      const href = await startAgain?.(ctx);
+      ctx.body = failurePage(language, 'stateInvalid', href ? { href } : {});
+      return;
+    }
+    if (out.error === 'server_error') {
+      ctx.body = failurePage(language, answerDatabaseBusy(ctx, error) ? 'serverBusy' : 'internalError');
+      return;
+    }
+    const detail = typeof out.error_description === 'string' ? out.error_description : undefined;
+    ctx.body = failurePage(language, 'badRequest', { detail });
+  };
 
 /** Settings both the portal's authorization server and the dev identity providers use. */
 export const commonSettings = {
-  renderError,
+  renderError: renderErrorWith(),
   loadExistingGrant: firstPartyGrant,
   // no refresh tokens: the portal keeps its own session
   issueRefreshToken: async () => false,

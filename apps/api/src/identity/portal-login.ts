@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { claimOnce, releaseClaim } from '../db/claim-once.ts';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
+import { findLoginParams } from '../services/login-requests.ts';
 import { replaceSession, restartSession } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
 import { isLoopbackHttp, upstreamFailure } from './federation.ts';
@@ -69,6 +70,34 @@ export async function isStateOfThisBrowser(
     .where('state', '=', state)
     .executeTakeFirst();
   return row !== undefined && safeEqual(row.browser_binding, binding);
+}
+
+/**
+ * The product's login page (`/log-in/<login csrf>`) of the sign-in this browser has under way, its
+ * fd_browser `token` naming it: its newest unused, unexpired state that remembers a login request
+ * still live. Where "start again" sends a browser whose step of that sign-in is gone (the resume
+ * asked again, its answer lost on the way), so it starts on the same product's page; else undefined.
+ */
+export async function loginPageOfPendingSignIn(
+  ctx: AppContext,
+  token: string | undefined,
+): Promise<string | undefined> {
+  if (!token || !isStorableText(token)) return undefined;
+  const now = ctx.now();
+  const pending = await ctx.db
+    .selectFrom('federation_states')
+    .select('login_csrf')
+    .where('browser_binding', '=', sha256(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('login_csrf', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const csrf = pending?.login_csrf;
+  return csrf && (await findLoginParams(ctx.db, csrf, now))
+    ? `/log-in/${encodeURIComponent(csrf)}`
+    : undefined;
 }
 
 /** PKCE verifier of a portal state: derived, so nothing but the state needs storing. */

@@ -25,6 +25,8 @@ export function hostCookie(
     secure: config.cookieSecure,
   } as const;
   return {
+    /** The name the browser keeps it under (`__Host-<name>` where cookies are Secure). */
+    name: cookieName,
     read: (request: FastifyRequest): string | undefined => {
       const value = request.cookies[cookieName];
       return value !== undefined && accepts(value) ? value : undefined;
