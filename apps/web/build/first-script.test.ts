@@ -90,3 +90,27 @@ describe('the first script (issue 10)', () => {
     expect(own.filter((name) => code.includes(`\`${name}\``)).length).toBeGreaterThan(30);
   }, 60_000);
 });
+
+describe("a later page's chunks (stop 37)", () => {
+  it("/code's do not carry the dialog library: its popup downloads only when a resend answers password_reset", async () => {
+    const chunks = await builtChunks();
+    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const code = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('/verification/CodePage.tsx'));
+    // the page's chunk and what it imports statically, less the first script the page already ran
+    const graph = new Set<Rolldown.OutputChunk>();
+    const visit = (chunk: Rolldown.OutputChunk | undefined) => {
+      if (!chunk || chunk.isEntry || graph.has(chunk)) return;
+      graph.add(chunk);
+      chunk.imports.forEach((file) => visit(byFile.get(file)));
+    };
+    visit(code);
+    const modules = [...graph].flatMap((chunk) => chunk.moduleIds);
+    expect(modules.some((id) => id.endsWith('/verification/CodePage.tsx'))).toBe(true);
+    expect(modules.filter((id) => /@radix-ui\/react-dialog|\/ui\/Dialog\.tsx/.test(id))).toEqual([]);
+    // the popup is still there, one import() away
+    const popup = chunks.find((chunk) =>
+      chunk.facadeModuleId?.endsWith('/verification/ResetCodeSentDialog.tsx'),
+    );
+    expect(code?.dynamicImports).toContain(popup?.fileName);
+  }, 60_000);
+});

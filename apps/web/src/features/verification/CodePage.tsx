@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useMutation } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { Navigate } from 'react-router';
@@ -20,7 +20,12 @@ import { useProviderSignIn } from '../shared/use-provider-sign-in.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { recordCodeSent, useResendWait } from '../shared/code-sent.ts';
-import { ResetCodeSentDialog } from './ResetCodeSentDialog.tsx';
+
+// the popup (and the dialog library under it) is downloaded only when a resend answers password_reset:
+// about half of this page's script otherwise (bench/README.md, stop 37)
+const ResetCodeSentDialog = lazy(async () => ({
+  default: (await import('./ResetCodeSentDialog.tsx')).ResetCodeSentDialog,
+}));
 
 const CODE_FIELD_ID = 'verification-code';
 const CALL_ERROR_ID = 'verification-call-error';
@@ -127,7 +132,11 @@ export default function CodePage() {
           {t('code_submit')}
         </Button>
       </form>
-      <ResetCodeSentDialog sentAt={resetCodeSentAt} />
+      {resetCodeSentAt !== null && (
+        <Suspense fallback={null}>
+          <ResetCodeSentDialog sentAt={resetCodeSentAt} />
+        </Suspense>
+      )}
     </PageCard>
   );
 }
