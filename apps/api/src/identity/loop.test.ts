@@ -91,6 +91,25 @@ async function startSignIn(
   return { state: payload.csrf, authorizeUrl: `/oidc/oauth2/authorize?${query.toString()}` };
 }
 
+/** The portal's own code exchange, replayed at the token endpoint with the right client and verifier. */
+async function exchangeAtTokenEndpoint(h: ListeningTestApp, code: string, state: string) {
+  const keys = await loadIdentityKeys(h.db, h.clock.now());
+  const client = `frontdoor-portal:${deriveSecret(keys.secret, 'portal-client', 'frontdoor-portal')}`;
+  return fetch(`${h.baseUrl}/oidc/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(client).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: `${h.baseUrl}/api/auth/callback`,
+      code_verifier: portalPkceVerifier(keys.secret, state),
+    }).toString(),
+  });
+}
+
 /** A COGNITO sign-in up to its password page, then POST cognito/login as the page would. */
 async function postPassword(h: ListeningTestApp, email: string, password = PASSWORD) {
   const browser = h.browser();
@@ -532,20 +551,7 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(other.cookie(SESSION_COOKIE)).toBeUndefined();
 
       // the code itself, replayed at the token endpoint with the right client and verifier
-      const keys = await loadIdentityKeys(h.db, h.clock.now());
-      const token = await fetch(`${h.baseUrl}/oidc/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`frontdoor-portal:${deriveSecret(keys.secret, 'portal-client', 'frontdoor-portal')}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: `${h.baseUrl}/api/auth/callback`,
-          code_verifier: portalPkceVerifier(keys.secret, state),
-        }).toString(),
-      });
+      const token = await exchangeAtTokenEndpoint(h, code, state);
       expect(token.status).toBe(400);
       expect(((await token.json()) as { error: string }).error).toBe('invalid_grant');
     });
@@ -728,20 +734,7 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(await sessionUser(h, browser)).toBe(user.id);
       // and spent now: neither the callback nor the code goes a second time
       expect((await browser.request('GET', callback)).body).toContain(messageCatalogs.fr.stateInvalid);
-      const keys = await loadIdentityKeys(h.db, h.clock.now());
-      const token = await fetch(`${h.baseUrl}/oidc/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`frontdoor-portal:${deriveSecret(keys.secret, 'portal-client', 'frontdoor-portal')}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code') ?? '',
-          redirect_uri: `${h.baseUrl}/api/auth/callback`,
-          code_verifier: portalPkceVerifier(keys.secret, state),
-        }).toString(),
-      });
+      const token = await exchangeAtTokenEndpoint(h, callback.searchParams.get('code') ?? '', state);
       expect(token.status).toBe(400);
     });
 
