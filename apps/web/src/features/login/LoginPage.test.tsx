@@ -204,14 +204,18 @@ describe('Signed-in notice (auth/sig loggedin, GET cognito/logout)', () => {
   /** auth/sig answers signed-in until cognito/logout has been called, then a visitor (like the server). */
   function sessionServer(logout: () => Response = () => ok(null)) {
     const calls = { sig: 0, logout: 0 };
+    // the session ends only with a sign-out the server took (a refused one leaves it)
+    let signedOut = false;
     server.use(
       http.get(api(apiPaths.sig), () => {
         calls.sig += 1;
-        return HttpResponse.json(calls.logout > 0 ? visitor : signedIn);
+        return HttpResponse.json(signedOut ? visitor : signedIn);
       }),
       http.get(api(apiPaths.cognitoLogout), () => {
         calls.logout += 1;
-        return logout();
+        const answer = logout();
+        signedOut ||= answer.ok;
+        return answer;
       }),
     );
     return calls;
