@@ -340,7 +340,7 @@ export const zh: ErrorsCatalog = {
   passwordCommon: '此密码过于常见，或只是在常见密码前后加了几个数字或符号。请换一个。',
   passwordPersonal: '密码不能包含您的姓名或电子邮件地址的任何部分。',
   inviteNotFound: '此邀请链接无效或已过期。',
-  inviteAccepted: '此邀请已被接受。请使用其电子邮件地址登录：如果该地址尚未验证，我们会向你发送验证码。',
+  inviteAccepted: '此邀请已被接受。请使用其电子邮件地址登录：如果该地址尚未验证，我们会向您发送验证码。',
   loginRequestNotFound: '此登录链接无效或已过期。请从您来自的应用重新开始。',
   accessCodeNotFound: '您输入的代码无效。请重试或联系您的老师。',
   cookieHashInvalid: '此登录链接无效或已过期。',
