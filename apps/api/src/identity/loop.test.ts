@@ -110,6 +110,13 @@ async function exchangeAtTokenEndpoint(h: ListeningTestApp, code: string, state:
   });
 }
 
+/** POST cognito/login on the sign-in page of interaction `uid`, as the page would: where it sends the browser. */
+async function passwordAt(browser: Browser, email: string, uid: string | undefined): Promise<string> {
+  const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, { email, password: PASSWORD, uid });
+  expect(login.status).toBe(200);
+  return (JSON.parse(login.body) as { payload: { redirect: string } }).payload.redirect;
+}
+
 /** A COGNITO sign-in up to its password page, then POST cognito/login as the page would. */
 async function postPassword(h: ListeningTestApp, email: string, password = PASSWORD) {
   const browser = h.browser();
@@ -268,16 +275,8 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(signInPage.url.pathname).toMatch(/^\/sign-in\/[\w-]+$/);
       expect(browser.history.map(String).filter((u) => u.includes('pupil'))).toEqual([]);
       const uid = signInPage.url.pathname.split('/').pop();
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
-      expect(login.status).toBe(200);
-      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
-      expect((await browser.navigate(payload.redirect, isSpaPage)).url.pathname).toBe(
-        '/post-login/login-csrf-1',
-      );
+      const redirect = await passwordAt(browser, user.email, uid);
+      expect((await browser.navigate(redirect, isSpaPage)).url.pathname).toBe('/post-login/login-csrf-1');
       expect(await sessionUser(h, browser)).toBe(user.id);
 
       // from another site: a POST carries none of the portal's Lax cookies, so it is not taken; a
@@ -306,14 +305,8 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(signInPage.url.search).toBe('');
       const uid = signInPage.url.pathname.split('/').pop();
 
-      const login = await browser.postJson(`/api/${apiPaths.cognitoLogin}`, {
-        email: user.email,
-        password: PASSWORD,
-        uid,
-      });
-      expect(login.status).toBe(200);
-      const { payload } = JSON.parse(login.body) as { payload: { redirect: string } };
-      const end = await browser.navigate(payload.redirect, isSpaPage);
+      const redirect = await passwordAt(browser, user.email, uid);
+      const end = await browser.navigate(redirect, isSpaPage);
       expect(end.url.pathname).toBe('/post-login/login-csrf-1');
       expect(await sessionUser(h, browser)).toBe(user.id);
       expect(await auditOf(h, user.id)).toEqual([
