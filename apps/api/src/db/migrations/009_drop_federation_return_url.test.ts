@@ -16,7 +16,8 @@ describe('migration 009 on a database with sign-in states', () => {
     await sql`insert into federation_states (state, provider, browser_binding, return_url, login_csrf, created_at, expires_at, used_at)
       values ('s1', 'Google', 'b', 'https://app.school.test/', 'c1', 1, 2, null)`.execute(db);
 
-    await migrateTo(db, secret);
+    // to 009 itself: a later migration's columns are not this one's business
+    await migrateTo(db, secret, '009_drop_federation_return_url');
     expect(await columns(db)).not.toContain('return_url');
     expect(await db.selectFrom('federation_states').selectAll().execute()).toEqual([
       {
