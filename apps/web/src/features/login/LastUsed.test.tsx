@@ -12,13 +12,13 @@ import {
   apiPaths,
   type SignInMethod,
 } from '@frontdoor/contract';
-import { goToUrl, postToUrl } from '../shared/browser.ts';
+import { goToUrl } from '../shared/browser.ts';
 import { testI18n } from '../../test/i18n.ts';
 import { api, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { useLastUsed } from './LastUsed.tsx';
 import { ar, en } from './locales.ts';
 
-vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn(), postToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
 
 const LABELS: Record<SignInMethod, { role: 'button' | 'link'; name: string }> = {
@@ -130,7 +130,7 @@ describe("what 'Last used' remembers: the method of a sign-in that succeeded, ne
     const user = userEvent.setup();
     await openLogin();
     await user.click(control('Google'));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(pending()).toBe('Google');
     expect(lastUsed()).toBe('email');
   });
@@ -144,7 +144,7 @@ describe("what 'Last used' remembers: the method of a sign-in that succeeded, ne
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText(en.work_email_label), 't@school.org');
     await user.click(within(dialog).getByRole('button', { name: en.work_email_submit }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(pending()).toBe('Microsoft');
   });
 
@@ -158,7 +158,7 @@ describe("what 'Last used' remembers: the method of a sign-in that succeeded, ne
     renderRoute('/email', { shell: false });
     await user.type(await screen.findByLabelText('Email'), 'ana@school.org');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(pending()).toBe('email');
   });
 

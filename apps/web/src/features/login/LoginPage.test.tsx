@@ -8,12 +8,12 @@ import {
   apiPaths,
   messages,
 } from '@frontdoor/contract';
-import { postToUrl } from '../shared/browser.ts';
+import { goToUrl } from '../shared/browser.ts';
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { sessionQueryKey } from '../../lib/session.ts';
 import { blockStorage, fillStorage } from '../../test/blocked-storage.ts';
 
-vi.mock('../shared/browser.ts', () => ({ postToUrl: vi.fn() }));
+vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 beforeEach(() => vi.clearAllMocks());
 
 const loginParams = { url: 'https://app.example/start', isTeacher: false, sp_id: 'sp-1' };
@@ -28,7 +28,7 @@ function captureCsrf() {
   );
   return seen;
 }
-const assigned = () => new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
+const assigned = () => new URL(vi.mocked(goToUrl).mock.calls[0]![0]);
 
 describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
   it('has a heading about transforming a school and a contact-us link to the configured URL', async () => {
@@ -118,7 +118,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     const user = userEvent.setup();
     renderRoute('/log-in', { shell: false });
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
     expect(seen[0]?.get('r')).toBe('https://site.example/');
     expect(seen[0]?.get('p')).toBe('Google');
     expect(seen[0]?.has('c')).toBe(false);
@@ -140,7 +140,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     renderRoute('/log-in/lc-1', { shell: false });
     await waitFor(() => expect(sessionStorage.getItem(STORAGE_KEYS.loginCsrf)).toBe('lc-1'));
     await user.click(await screen.findByRole('button', { name: 'Continue with Clever' }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(seen[0]?.get('r')).toBe(loginParams.url);
     expect(seen[0]?.get('c')).toBe('lc-1');
     expect(assigned().searchParams.get('identity_provider')).toBe('Clever');
@@ -158,7 +158,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
       const user = userEvent.setup();
       renderRoute('/log-in/lc-1', { shell: false });
       await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
-      await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+      await waitFor(() => expect(goToUrl).toHaveBeenCalled());
       expect(seen[0]?.get('r')).toBe(loginParams.url);
       expect(seen[0]?.get('c')).toBe('lc-1');
     },
@@ -176,7 +176,7 @@ describe('LoginPage (/log-in, /log-in/{csrf}, unknown paths)', () => {
     renderRoute('/log-in/lc-gone', { shell: false });
     await screen.findByText(messages.loginRequestNotFound);
     await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(seen[0]?.get('c')).toBe('lc-gone');
     expect(seen[0]?.get('r')).toBe('https://site.example/');
   });
@@ -370,7 +370,7 @@ describe('Work/school email modal', () => {
     realm(() => ok({ accountType: 'Managed' }));
     captureCsrf();
     await submitEmail('t@school.org');
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(assigned().searchParams.get('identity_provider')).toBe('Microsoft');
     expect(assigned().searchParams.get('login_hint')).toBe('t@school.org');
   });
@@ -379,7 +379,7 @@ describe('Work/school email modal', () => {
     realm(() => ok({ accountType: 'Federated' }));
     captureCsrf();
     await submitEmail('t@school.org');
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(assigned().searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
   });
 
@@ -391,7 +391,7 @@ describe('Work/school email modal', () => {
     realm(answer);
     captureCsrf();
     await submitEmail('t@school.org');
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(assigned().searchParams.get('identity_provider')).toBe('Microsoft');
   });
 
@@ -399,7 +399,7 @@ describe('Work/school email modal', () => {
     realm(() => HttpResponse.json({ status: 'success', realmInfo: { account_type: 'Federated' } }));
     captureCsrf();
     await submitEmail('t@school.org');
-    await waitFor(() => expect(postToUrl).toHaveBeenCalled());
+    await waitFor(() => expect(goToUrl).toHaveBeenCalled());
     expect(assigned().searchParams.get('identity_provider')).toBe('MicrosoftPersonal');
   });
 

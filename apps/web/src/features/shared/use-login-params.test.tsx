@@ -32,7 +32,7 @@ describe("useLoginParams: the URL and the tab's storage are the one store of the
     const login = renderRoute('/log-in/lc-1', { shell: false });
     await waitFor(() => expect(savedCsrf()).toBe('lc-1'));
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
-    await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(1));
     // the provider's round trip is a full page load: a new app, the same tab's sessionStorage
     login.unmount();
     renderRoute('/post-login/lc-1', { shell: false });
@@ -134,6 +134,7 @@ describe('a person faster than the login params (issue: the product lost on a sl
     // the way back to the login page is the product's too
     expect(screen.getByRole('link', { name: 'Continue with SSO' })).toHaveAttribute('href', '/log-in/lc-1');
     slow.answer();
+    // the email sign-in leaves as a form POST
     await waitFor(() => expect(postToUrl).toHaveBeenCalledTimes(1));
     expect(asked).toHaveLength(1);
     expect(asked[0]?.get('c')).toBe('lc-1');
