@@ -5,8 +5,8 @@
  * password in it. Clear it when the call succeeds: the next person's form starts empty.
  */
 export interface FormDraft<Values> {
-  /** What was kept for this form (`key`: which one, an invite's code), else undefined. */
-  load(key?: string): Values | undefined;
+  /** What was kept for this form (`key`: which one, an invite's code), else undefined; forgotten once read. */
+  take(key?: string): Values | undefined;
   save(values: Values, key?: string): void;
   clear(): void;
 }
@@ -14,7 +14,11 @@ export interface FormDraft<Values> {
 export function formDraft<Values>(): FormDraft<Values> {
   let kept: { key: string | undefined; values: Values } | undefined;
   return {
-    load: (key) => (kept && kept.key === key ? kept.values : undefined),
+    take: (key) => {
+      const taken = kept && kept.key === key ? kept.values : undefined;
+      kept = undefined;
+      return taken;
+    },
     save: (values, key) => {
       kept = { key, values };
     },

@@ -5,6 +5,7 @@ import { NAME_MAX_LENGTH, STORAGE_KEYS, apiPaths, messages } from '@frontdoor/co
 import { HttpResponse, api, fail, http, ok, renderRoute, server } from '../../test/render.tsx';
 import { passwordDescription } from '../../test/password-description.ts';
 import { blockStorage, fillStorage } from '../../test/blocked-storage.ts';
+import { forgetEmail } from '../../lib/storage.ts';
 
 const strong = 'Str0ng!Password';
 
@@ -327,5 +328,26 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
     await user.type(screen.getByLabelText('Confirm password'), strong);
     await submit(user);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/code'));
+  });
+
+  it("a shared device: a timed-out sign-up's draft is not shown to the next person, who opened a login page, nor twice", async () => {
+    server.use(http.post(api(apiPaths.signup), () => new Promise<Response>(() => undefined)));
+    const user = userEvent.setup();
+    const first = renderRoute('/create-account', { shell: false, config: { requestTimeoutMs: 50 } });
+    await screen.findByRole('heading', { name: 'Create account with Email' });
+    await fill(user);
+    await submit(user);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/error-timeout$/));
+    first.unmount();
+    // the next pupil in this tab starts at a login page, which forgets the tab's address
+    forgetEmail();
+    const second = renderRoute('/create-account', { shell: false });
+    await screen.findByRole('heading', { name: 'Create account with Email' });
+    expect(screen.getByLabelText('First name')).toHaveValue('');
+    expect(screen.getByLabelText('Email')).toHaveValue('');
+    second.unmount();
+    renderRoute('/create-account', { shell: false });
+    await screen.findByRole('heading', { name: 'Create account with Email' });
+    expect(screen.getByLabelText('Last name')).toHaveValue('');
   });
 });

@@ -50,7 +50,12 @@ export default function CreateAccountPage() {
   const { code: inviteCode } = useParams();
   const loginParams = useLoginParams();
   const [callError, setCallError] = useState<ShownMessage | null>(null);
-  const kept = draft.load(inviteCode);
+  // read once; only while the tab still remembers its address: a login page opened since (the next
+  // person on a shared device) forgot it, and with it this draft
+  const [kept] = useState(() => {
+    const taken = draft.take(inviteCode);
+    return taken && taken.email === getRememberedEmail() ? taken : undefined;
+  });
   const summaryForm = useSummaryForm(signupForm, {
     defaultValues: {
       first: kept?.first ?? '',
@@ -104,6 +109,7 @@ export default function CreateAccountPage() {
         // gone to /error-timeout or /error-generic: their Go back shows it again
         const { first, last, email, description } = values;
         draft.save({ first, last, email, description }, inviteCode);
+        rememberEmail(email);
         return;
       }
       const refusal = passwordRefusalOf(error);
