@@ -623,6 +623,17 @@ function suite(dialect: Dialect, skip: boolean) {
       expect((await sessionsOf(user.id)).every((row) => row.revoked_at !== null)).toBe(true);
     });
 
+    it('a callback whose answer was lost is 400 once this browser started another sign-in (the next pupil at a shared Chromebook, pressing Back to it)', async () => {
+      const { user, browser, callback } = await lostCallbackAnswer('lost-then-next@school.example');
+      h.clock.advance(1_000);
+      await startSignIn(h, browser, 'COGNITO', 'next-pupil@school.example');
+      const back = await browser.request('GET', callback);
+      expect(back.status).toBe(400);
+      expect(back.body).toContain(messages.stateInvalid);
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      expect((await sessionsOf(user.id)).map((row) => row.revoked_at)).toEqual([null]);
+    });
+
     it('a callback whose answer was lost, asked again by its own browser after the window, is 400', async () => {
       const { user, browser, callback } = await lostCallbackAnswer('lost-late@school.example');
       h.clock.advance(LOST_CALLBACK_WINDOW_MS + 1_000);

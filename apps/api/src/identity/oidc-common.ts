@@ -192,7 +192,9 @@ export const renderErrorWith =
     ctx.type = 'html';
     const language = errorPageLanguage(ctx);
     if (error instanceof errors.SessionNotFound) {
-      const href = await startAgain?.(ctx);
+      // a failed look-up (the database busy) keeps the page with its plain /log-in: a throw here would
+      // escape oidc-provider's error handler as a bare 500 with no line
+      const href = await startAgain?.(ctx).catch(() => undefined);
       ctx.body = failurePage(language, 'stateInvalid', href ? { href } : {});
       return;
     }

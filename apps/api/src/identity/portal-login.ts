@@ -281,18 +281,34 @@ export async function completeSignIn(
  */
 async function signInAgain(
   ctx: AppContext,
-  row: { state: string; used_at: number | null; session_id: string | null; login_csrf: string | null },
+  row: {
+    state: string;
+    browser_binding: string;
+    used_at: number | null;
+    session_id: string | null;
+    login_csrf: string | null;
+  },
   input: CallbackInput,
   now: number,
 ): Promise<CallbackOutcome> {
   const lost = row.session_id;
+  // only a browser that holds no session at all (its answer, the cookie, never came) and started no
+  // sign-in since: on a shared device the next pupil has signed in (a session) or started to (a newer
+  // state of this browser) before they could press Back to the last one's callback
   if (
     lost === null ||
     row.used_at === null ||
     now - row.used_at > LOST_CALLBACK_WINDOW_MS ||
-    input.previousSessions.some((token) => sha256(token) === lost)
+    input.previousSessions.length > 0
   )
     return { refused: 'state' };
+  const newer = await ctx.db
+    .selectFrom('federation_states')
+    .select('state')
+    .where('browser_binding', '=', row.browser_binding)
+    .where('created_at', '>', row.used_at)
+    .executeTakeFirst();
+  if (newer) return { refused: 'state' };
   const session = await restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, {
     via: 'callback',
     address: input.address,
