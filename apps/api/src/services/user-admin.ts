@@ -253,11 +253,11 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
       .execute();
     await deleteAccountPayloads(trx, user.id);
     // what is kept by address, not by the account's id: an invitation (whose link would make the
-    // account again), its mail not sent yet, the development mailbox
-    const addresses = await addressesOf(trx, user);
-    await trx.deleteFrom('invites').where('email', 'in', addresses).execute();
-    await deleteUnsentMails(trx, { to: addresses });
-    await trx.deleteFrom('mailbox').where('to_address', 'in', addresses).execute();
+    // account again), its mail not sent yet, the development mailbox. Only the account's own address:
+    // one its identities asserted may be another person's (an untrusted provider's claim)
+    await trx.deleteFrom('invites').where('email', '=', user.email).execute();
+    await deleteUnsentMails(trx, { to: [user.email] });
+    await trx.deleteFrom('mailbox').where('to_address', '=', user.email).execute();
     const res = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
   });
@@ -292,24 +292,6 @@ export async function signOutEverywhere(
     detail: { by: 'admin', sessions: ended },
   });
   return ended;
-}
-
-/**
- * The addresses of an account: its own and those its identities asserted, but not another account's
- * own (a placeholder account's roster identity may name a person's real account).
- */
-async function addressesOf(db: Db, user: User): Promise<string[]> {
-  const asserted = await db
-    .selectFrom('user_identities')
-    .select('email')
-    .where('user_id', '=', user.id)
-    .where('email', 'is not', null)
-    .where('email', '!=', user.email)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('users').select('id').whereRef('users.email', '=', 'user_identities.email'))),
-    )
-    .execute();
-  return [user.email, ...new Set(asserted.flatMap((row) => (row.email === null ? [] : [row.email])))];
 }
 
 /**
