@@ -80,6 +80,7 @@ export const messages = {
   tooManyFailures: 'Too many failed attempts for this account. Please wait a little and try again.',
   accountLocked:
     'This account is locked after too many failed attempts. It unlocks within 24 hours, or your administrator can unlock it now.',
+  accountDisabled: "This account is turned off. Ask your school's administrator to turn it back on.",
   addressFailureLimit: 'Too many failed attempts from your network. Please try again later.',
   codeSendLimit:
     'Too many codes were sent to this email address. Please use the newest code you received, or try again in an hour.',

@@ -84,6 +84,8 @@ export const es: ErrorsCatalog = {
   tooManyFailures: 'Demasiados intentos fallidos para esta cuenta. Espera un poco e inténtalo de nuevo.',
   accountLocked:
     'Esta cuenta se ha bloqueado tras demasiados intentos fallidos. Se desbloquea en un plazo de 24 horas, o tu administrador puede desbloquearla ahora.',
+  accountDisabled:
+    'Esta cuenta está desactivada. Pide al administrador de tu centro que la vuelva a activar.',
   addressFailureLimit: 'Demasiados intentos fallidos desde tu red. Inténtalo de nuevo más tarde.',
   codeSendLimit:
     'Se han enviado demasiados códigos a esta dirección de correo electrónico. Usa el código más reciente que recibiste o inténtalo de nuevo dentro de una hora.',
@@ -177,6 +179,8 @@ export const fr: ErrorsCatalog = {
   tooManyFailures: 'Trop de tentatives échouées pour ce compte. Patientez un peu et réessayez.',
   accountLocked:
     'Ce compte est verrouillé après trop de tentatives échouées. Il se déverrouille sous 24 heures, ou votre administrateur peut le déverrouiller dès maintenant.',
+  accountDisabled:
+    'Ce compte est désactivé. Demandez à l’administrateur de votre établissement de le réactiver.',
   addressFailureLimit: 'Trop de tentatives échouées depuis votre réseau. Veuillez réessayer plus tard.',
   codeSendLimit:
     'Trop de codes ont été envoyés à cette adresse e-mail. Utilisez le code le plus récent que vous avez reçu, ou réessayez dans une heure.',
@@ -271,6 +275,7 @@ export const pt: ErrorsCatalog = {
   tooManyFailures: 'Tentativas malsucedidas demais nesta conta. Aguarde um pouco e tente novamente.',
   accountLocked:
     'Esta conta foi bloqueada após muitas tentativas malsucedidas. Ela será desbloqueada em até 24 horas, ou o seu administrador pode desbloqueá-la agora.',
+  accountDisabled: 'Esta conta está desativada. Peça ao administrador da sua escola para reativá-la.',
   addressFailureLimit: 'Tentativas malsucedidas demais a partir da sua rede. Tente novamente mais tarde.',
   codeSendLimit:
     'Foram enviados códigos demais para este endereço de e-mail. Use o código mais recente que você recebeu ou tente novamente daqui a uma hora.',
@@ -356,6 +361,7 @@ export const zh: ErrorsCatalog = {
   tooManyRequests: '请求过多。请稍候再试。',
   tooManyFailures: '此账户的失败尝试次数过多。请稍候再试。',
   accountLocked: '由于失败尝试次数过多，此账户已被锁定。账户将在 24 小时内解锁，您的管理员也可以立即解锁。',
+  accountDisabled: '此账户已停用。请联系您学校的管理员重新启用。',
   addressFailureLimit: '来自您所在网络的失败尝试次数过多。请稍后再试。',
   codeSendLimit: '发送到此电子邮件地址的验证码过多。请使用您收到的最新验证码，或一小时后再试。',
   resendCooldown: '验证码刚刚已发送。请查看您的电子邮件，或稍等几秒再请求新的验证码。',
@@ -442,6 +448,7 @@ export const ar: ErrorsCatalog = {
   tooManyFailures: 'محاولات فاشلة كثيرة جدًا لهذا الحساب. يرجى الانتظار قليلًا ثم المحاولة مرة أخرى.',
   accountLocked:
     'تم قفل هذا الحساب بسبب كثرة المحاولات الفاشلة. يُلغى قفله خلال 24 ساعة، أو يمكن للمسؤول إلغاء قفله الآن.',
+  accountDisabled: 'تم إيقاف هذا الحساب. اطلب من مسؤول مدرستك إعادة تفعيله.',
   addressFailureLimit: 'محاولات فاشلة كثيرة جدًا من شبكتك. يرجى المحاولة مرة أخرى لاحقًا.',
   codeSendLimit:
     'تم إرسال عدد كبير جدًا من الرموز إلى عنوان البريد الإلكتروني هذا. يرجى استخدام أحدث رمز تلقيته، أو المحاولة مرة أخرى بعد ساعة.',
@@ -542,6 +549,8 @@ export const de: ErrorsCatalog = {
     'Zu viele fehlgeschlagene Versuche für dieses Konto. Bitte warten Sie kurz und versuchen Sie es erneut.',
   accountLocked:
     'Dieses Konto wurde nach zu vielen fehlgeschlagenen Versuchen gesperrt. Es wird innerhalb von 24 Stunden automatisch entsperrt, oder Ihr Administrator kann es sofort entsperren.',
+  accountDisabled:
+    'Dieses Konto ist deaktiviert. Bitten Sie die Administration Ihrer Schule, es wieder zu aktivieren.',
   addressFailureLimit:
     'Zu viele fehlgeschlagene Versuche aus Ihrem Netzwerk. Bitte versuchen Sie es später erneut.',
   codeSendLimit:

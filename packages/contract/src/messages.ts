@@ -64,6 +64,7 @@ export const MESSAGE_CODES = [
   'tooManyRequests',
   'tooManyFailures',
   'accountLocked',
+  'accountDisabled',
   'addressFailureLimit',
   'codeSendLimit',
   'resendCooldown',

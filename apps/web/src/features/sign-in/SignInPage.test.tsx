@@ -113,6 +113,7 @@ describe('SignInPage (/sign-in/:uid)', () => {
     [429, 'tooManyFailures'],
     [429, 'accountLocked'],
     [429, 'addressFailureLimit'],
+    [403, 'accountDisabled'],
     [503, 'serverBusy'],
   ] as const)(
     'a %i %s answer shows its message on the page, whose form can be sent again',
