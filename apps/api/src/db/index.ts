@@ -41,6 +41,7 @@ import * as m021 from './migrations/021_code_mailbox.ts';
 import * as m022 from './migrations/022_access_code_place_leases.ts';
 import * as m023 from './migrations/023_outbox_template.ts';
 import * as m024 from './migrations/024_callback_session.ts';
+import * as m025 from './migrations/025_user_disabled.ts';
 
 export type Db = Kysely<Database>;
 
@@ -482,6 +483,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '022_access_code_place_leases': m022,
   '023_outbox_template': m023,
   '024_callback_session': m024,
+  '025_user_disabled': m025,
 });
 
 /** The names of this release's migrations, oldest first (the secret plays no part in them). */

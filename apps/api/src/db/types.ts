@@ -44,6 +44,8 @@ export interface UsersTable {
    * never since migration 018, which took the latest `session.started` of the audit log.
    */
   last_sign_in_at: Generated<number | null>;
+  /** When an operator turned the account off (`user disable`, migration 025); null while it is on. */
+  disabled_at: Generated<number | null>;
 }
 
 /** An account's link to an upstream identity: (provider, subject) is the stable key. */

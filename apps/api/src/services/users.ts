@@ -124,6 +124,7 @@ export function newUserRow(account: NewAccount, now: number): User {
     names_proven: 1,
     crm_contact_at: null,
     last_sign_in_at: null,
+    disabled_at: null,
   };
 }
 

@@ -16,6 +16,7 @@ describe('migration 010 on a database with accounts', () => {
         names_proven: _later,
         crm_contact_at: _evenLater,
         last_sign_in_at: _latest,
+        disabled_at: _last,
         ...row
       } = newUserRow({ email, first: 'A', last: 'B', passwordHash, confirmed }, 1);
       return row;

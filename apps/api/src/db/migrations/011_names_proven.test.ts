@@ -16,6 +16,7 @@ describe.each(DIALECTS)('migration 011 on a database with accounts ($dialect)', 
             names_proven: _new,
             crm_contact_at: _later,
             last_sign_in_at: _latest,
+            disabled_at: _last,
             ...row
           } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
           return row;

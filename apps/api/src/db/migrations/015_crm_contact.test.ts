@@ -15,6 +15,7 @@ describe.each(DIALECTS)('migration 015 on a database with accounts ($dialect)', 
           const {
             crm_contact_at: _new,
             last_sign_in_at: _later,
+            disabled_at: _latest,
             ...row
           } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
           return row;

@@ -8,10 +8,11 @@ import { lastSignInFromAuditLog } from './018_last_sign_in.ts';
 
 /** A row of users as it was before the column. */
 const account = (email: string) => {
-  const { last_sign_in_at: _new, ...row } = newUserRow(
-    { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true },
-    1,
-  );
+  const {
+    last_sign_in_at: _new,
+    disabled_at: _later,
+    ...row
+  } = newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed: true }, 1);
   return row;
 };
 

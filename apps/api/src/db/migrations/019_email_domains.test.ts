@@ -12,8 +12,14 @@ describe.each(DIALECTS)('migration 019 on a database with accounts ($dialect)', 
     async () => {
       const { db, drop } = await createTestDb(dialect, undefined, '018_last_sign_in');
       try {
-        const account = (email: string, createdAt: number, confirmed = true) =>
-          newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed }, createdAt);
+        const account = (email: string, createdAt: number, confirmed = true) => {
+          // the row as it was before migration 025's column
+          const { disabled_at: _later, ...row } = newUserRow(
+            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed },
+            createdAt,
+          );
+          return row;
+        };
         const holder = account('victim@school.org', 5);
         // one inbox, three accounts: the two look-alikes keep their spelling for an operator to merge
         const fullWidth = account('victim@ｓchool.org', 6);
@@ -143,10 +149,14 @@ describe.each(DIALECTS)('migration 019 reading in batches ($dialect)', ({ dialec
       const { db, drop } = await createTestDb(dialect, undefined, '018_last_sign_in');
       try {
         // ids ordered as the batches read them: each pair that meets falls into different batches
-        const account = (n: number, email: string, createdAt: number, confirmed = true) => ({
-          ...newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed }, createdAt),
-          id: `00000000-0000-4000-8000-00000000000${n}`,
-        });
+        const account = (n: number, email: string, createdAt: number, confirmed = true) => {
+          // the row as it was before migration 025's column
+          const { disabled_at: _later, ...row } = newUserRow(
+            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed },
+            createdAt,
+          );
+          return { ...row, id: `00000000-0000-4000-8000-00000000000${n}` };
+        };
         const fullWidth = account(1, 'victim@ｓchool.org', 6);
         const older = account(2, 'ana@ſchool.org', 1, false);
         const plain = account(3, 'c@school.test', 1);

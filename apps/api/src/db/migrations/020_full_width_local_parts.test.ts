@@ -11,8 +11,14 @@ describe.each(DIALECTS)('migration 020 on a database with accounts ($dialect)', 
     async () => {
       const { db, drop } = await createTestDb(dialect, undefined, '019_email_domains');
       try {
-        const account = (email: string, createdAt: number, confirmed = true) =>
-          newUserRow({ email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed }, createdAt);
+        const account = (email: string, createdAt: number, confirmed = true) => {
+          // the row as it was before migration 025's column
+          const { disabled_at: _later, ...row } = newUserRow(
+            { email, first: 'A', last: 'B', passwordHash: '$argon2id$x', confirmed },
+            createdAt,
+          );
+          return row;
+        };
         const holder = account('taro@school.org', 5);
         // one inbox, two accounts: the full-width one keeps its spelling for an operator to merge
         const fullWidth = account('ｔａｒｏ@school.org', 6);
