@@ -39,6 +39,7 @@ export function callbackRoute(api: FastifyInstance, ctx: AppContext, exchange: P
     }
     if (outcome.refused === 'upstream') return refusePage(request, reply, 'upstreamFailed');
     if (outcome.refused === 'provider') return refusePage(request, reply, 'upstreamRefused');
+    if (outcome.refused === 'disabled') return refusePage(request, reply, 'accountDisabled', { status: 403 });
     setSessionCookie(reply, outcome.session, ctx.config);
     reply.header('cache-control', 'no-store');
     return reply.redirect(postLoginPath(outcome.loginCsrf), 303);

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { claimOnce, releaseClaim } from '../db/claim-once.ts';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
+import { ApiError } from '../services/http.ts';
 import { findLoginParams } from '../services/login-requests.ts';
 import { replaceSession, restartSession } from '../services/sessions.ts';
 import { findUserById } from '../services/users.ts';
@@ -202,6 +203,8 @@ export type CallbackOutcome =
   | { refused: 'upstream' }
   /** The provider said no (`access_denied`): nothing broke, and trying again would not help. */
   | { refused: 'provider' }
+  /** The account is turned off (`user disable`): no session starts for it (createSession). */
+  | { refused: 'disabled' }
   | { refused?: undefined; session: string; loginCsrf: string | null };
 
 /**
@@ -258,10 +261,16 @@ export async function completeSignIn(
   }
   const user = await findUserById(ctx.db, userId);
   if (!user) return { refused: 'upstream' };
-  const session = await replaceSession(ctx.db, input.previousSessions, user.id, now, {
-    via: 'callback',
-    address: input.address,
-  });
+  let session: string;
+  try {
+    session = await replaceSession(ctx.db, input.previousSessions, user.id, now, {
+      via: 'callback',
+      address: input.address,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'accountDisabled') return { refused: 'disabled' };
+    throw err;
+  }
   await ctx.db
     .updateTable('federation_states')
     .set({ session_id: sha256(session) })

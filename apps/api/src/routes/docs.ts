@@ -87,7 +87,7 @@ const operations: Operation[] = [
     method: 'get',
     path: 'auth/cookie',
     summary:
-      'Trades a cookie hash for a session cookie and redirects (302) to return_url (403 cookiesBlocked for a browser that keeps no cookies)',
+      'Trades a cookie hash for a session cookie and redirects (302) to return_url (403 cookiesBlocked for a browser that keeps no cookies, accountDisabled for an account an operator turned off)',
     query: cookieQuery,
     response: errorEnvelopeSchema,
     redirect: 'to return_url, the session cookie set',

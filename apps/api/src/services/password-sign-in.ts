@@ -33,7 +33,8 @@ export type PasswordSignIn = { kind: 'signedIn'; user: User } | { kind: 'mustRes
  * reset mail (`sendReset`) instead of a sign-in. Every check goes through the abuse limits first
  * (services/limits.ts): a wrong password counts against the account, the pair of address and
  * account, and the address; a right one resets them, and upgrades a hash made with older
- * parameters. Refusals throw: incorrectCredentials, userNotConfirmed or a limit's.
+ * parameters. Refusals throw: incorrectCredentials, userNotConfirmed, accountDisabled (an account turned off,
+ * told only after its right password) or a limit's.
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -71,6 +72,9 @@ export async function signInWithPassword(
   if (!matched) throw new ApiError(401, 'incorrectCredentials');
   await upgradePasswordHash(ctx, user, input.password, matched);
   if (user.confirmed !== 1) throw new ApiError(403, 'userNotConfirmed');
+  // said only to whoever knows the password, here on its page rather than after the redirects
+  // (createSession refuses it there too, should `user disable` come in between)
+  if (user.disabled_at !== null) throw new ApiError(403, 'accountDisabled');
   // the owner knows the password: a reset asked for before (its code in a mail or a shared
   // device's history) opens nothing any more
   await voidCodes(ctx.db, user.id, 'reset', ctx.now());

@@ -56,6 +56,39 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
   );
 
   it.skipIf(skip)(
+    'an account turned off (user disable) gets no session: 403 accountDisabled, no row written',
+    async () => {
+      const user = await seedUser(t, { email: 'disabled-signs-in@school.test' });
+      await t.db.updateTable('users').set({ disabled_at: t.clock.now() }).where('id', '=', user.id).execute();
+      const start = { via: 'cookie', address: '198.51.100.9' } as const;
+      await expect(replaceSession(t.db, [], user.id, t.clock.now(), start)).rejects.toMatchObject({
+        statusCode: 403,
+        code: 'accountDisabled',
+      });
+      const rows = await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+      expect(rows).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip)(
+    "a session of an account turned off is not live, for the portal and a product's gateway/session alike: one a sign-in wrote as the disable ran",
+    async () => {
+      const user = await seedUser(t, { email: 'disabled-meanwhile@school.test' });
+      const c = await signedInClient(t, user.id);
+      const sid = sha256(c.cookies.get(SESSION_COOKIE) ?? '');
+      const disabled = async (at: number | null) =>
+        t.db.updateTable('users').set({ disabled_at: at }).where('id', '=', user.id).execute();
+      // the row stays unrevoked, as one inserted after the disable's revocation would
+      await disabled(t.clock.now());
+      expect(await signedIn(c)).toBe(false);
+      expect(await isSessionActive(t.db, sid, t.clock.now())).toBe(false);
+      await disabled(null);
+      expect(await isSessionActive(t.db, sid, t.clock.now())).toBe(true);
+      expect(await signedIn(c)).toBe(true);
+    },
+  );
+
+  it.skipIf(skip)(
     'a session idle for longer than SESSION_IDLE_MS ends; one in use goes on to its 8 h lifetime',
     async () => {
       const idle = await signedInClient(t, (await seedUser(t, { email: 'idle@school.test' })).id);

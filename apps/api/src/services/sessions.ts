@@ -36,35 +36,51 @@ export interface CreateSessionOptions {
   ttlMs?: number;
 }
 
-/** Creates a session for userId and returns the cookie token (shown only once). */
+/**
+ * Creates a session for userId and returns the cookie token (shown only once). Every sign-in comes
+ * here (replaceSession): an account an operator turned off (`user disable`) gets none, written in
+ * the one statement that checks it, so a disable cannot slip between a check and the insert.
+ */
 export async function createSession(db: Db, userId: string, opts: CreateSessionOptions): Promise<string> {
   const token = randomToken();
+  let inserted: bigint | undefined;
   try {
-    await db
+    const res = await db
       .insertInto('sessions')
-      .values({
-        id: sha256(token),
-        user_id: userId,
-        masq_user_id: null,
-        masq_started_at: null,
-        masq_ends_at: null,
-        created_at: opts.now,
-        expires_at: opts.now + (opts.ttlMs ?? SESSION_TTL_MS),
-        revoked_at: null,
-        last_seen_at: opts.now,
-      })
-      .execute();
+      .columns(['id', 'user_id', 'created_at', 'expires_at', 'last_seen_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('users')
+          .select([
+            eb.val(sha256(token)).as('id'),
+            'users.id as user_id',
+            eb.val(opts.now).as('created_at'),
+            eb.val(opts.now + (opts.ttlMs ?? SESSION_TTL_MS)).as('expires_at'),
+            eb.val(opts.now).as('last_seen_at'),
+          ])
+          .where('users.id', '=', userId)
+          .where('users.disabled_at', 'is', null),
+      )
+      .executeTakeFirst();
+    inserted = res.numInsertedOrUpdatedRows;
   } catch (error) {
     // the account was deleted while it signed in (`user delete` at that moment): as for no account
     if (isForeignKeyViolation(error)) throw new ApiError(401, 'incorrectCredentials');
     throw error;
   }
+  if (Number(inserted) !== 1) {
+    const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    // deleted before the insert read it: as for no account
+    throw user ? new ApiError(403, 'accountDisabled') : new ApiError(401, 'incorrectCredentials');
+  }
   return token;
 }
 
 /**
- * A live session: not revoked, within its absolute lifetime, and used within `idleMs` (the
- * deployment's SESSION_IDLE_MINUTES, config.sessionIdleMs; SESSION_IDLE_MS by default).
+ * A live session: not revoked, within its absolute lifetime, used within `idleMs` (the
+ * deployment's SESSION_IDLE_MINUTES, config.sessionIdleMs; SESSION_IDLE_MS by default), and of an
+ * account that is not turned off: `user disable` ends its sessions, and one a sign-in wrote as it
+ * ran is not live either. A look-up of the account's row by its key, in the session's own query.
  */
 export const liveSession =
   (now: number, idleMs = SESSION_IDLE_MS) =>
@@ -73,6 +89,15 @@ export const liveSession =
       eb('revoked_at', 'is', null),
       eb('expires_at', '>', now),
       eb('last_seen_at', '>=', now - idleMs),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'sessions.user_id')
+            .where('users.disabled_at', 'is not', null),
+        ),
+      ),
     ]);
 
 /**
