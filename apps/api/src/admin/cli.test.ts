@@ -44,7 +44,7 @@ import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
 import { SECRET_FINGERPRINT_KEY, secretFingerprint } from '../services/secret-change.ts';
-import { replaceSession } from '../services/sessions.ts';
+import { createSession, replaceSession } from '../services/sessions.ts';
 import { databaseLocation } from '../startup-failure.ts';
 import { TEST_DATABASE_URL, TEST_SECRET } from '../../test/test-db.ts';
 
@@ -774,6 +774,74 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       expect(await run('user', 'sign-out', '--id', user.id)).toEqual({ sessionsEnded: 0 });
       const { entries } = await run('audit', 'list', '--id', user.id);
       expect((entries as { event: string }[]).map((e) => e.event)).toContain('account.signed-out');
+    },
+  );
+
+  it.skipIf(skip)(
+    "user disable ends the account's sessions and the authorization server's payloads and keeps it out until user enable, audited once",
+    async () => {
+      const user = await seedUser(t, { email: 'disabled-teacher@cli.test' });
+      const client = await signedInClient(t, user.id);
+      const signedIn = async () => sessionSchema.parse((await client.get('/api/auth/sig')).json()).loggedin;
+      await t.db
+        .insertInto('oidc_payloads')
+        .values({
+          id: 'disabled-grant',
+          type: 'Grant',
+          payload: JSON.stringify({ accountId: user.id }),
+          grant_id: null,
+          user_code: null,
+          uid: null,
+          expires_at: t.clock.now() + 60_000,
+          consumed_at: null,
+        })
+        .execute();
+      await expect(run('user', 'disable', '--email', user.email)).rejects.toThrow('--yes is required');
+      expect(await signedIn()).toBe(true);
+      expect(await run('user', 'disable', '--email', user.email, '--yes')).toEqual({
+        disabled: true,
+        sessionsEnded: 1,
+      });
+      expect(await signedIn()).toBe(false);
+      const grants = await t.db
+        .selectFrom('oidc_payloads')
+        .select('id')
+        .where('id', '=', 'disabled-grant')
+        .execute();
+      expect(grants).toEqual([]);
+      const disabledAt = new Date(t.clock.now()).toISOString();
+      expect(await run('user', 'show', '--id', user.id)).toMatchObject({ disabledAt, liveSessions: 0 });
+      const { users } = await run('user', 'list', '--limit', '10000');
+      expect(users).toContainEqual(expect.objectContaining({ id: user.id, disabledAt }));
+      // no session starts for it
+      await expect(createSession(t.db, user.id, { now: t.clock.now() })).rejects.toMatchObject({
+        statusCode: 403,
+        code: 'accountDisabled',
+      });
+      // again: nothing to end, no second entry
+      expect(await run('user', 'disable', '--id', user.id, '--yes')).toEqual({
+        disabled: true,
+        sessionsEnded: 0,
+      });
+      const events = async () =>
+        (
+          (await run('audit', 'list', '--id', user.id)).entries as { event: string; detail: unknown }[]
+        ).filter((e) => e.event !== 'admin.command');
+      expect(await events()).toEqual([
+        expect.objectContaining({ event: 'account.disabled', detail: { by: 'admin', sessions: 1 } }),
+      ]);
+      expect(await run('audit', 'list', '--event', 'account.disabled', '--limit', '10000')).toMatchObject({
+        entries: expect.arrayContaining([expect.objectContaining({ user_id: user.id })]),
+      });
+
+      expect(await run('user', 'enable', '--email', user.email)).toEqual({ enabled: true });
+      expect(await run('user', 'show', '--email', user.email)).toMatchObject({ disabledAt: null });
+      const again = await signedInClient(t, user.id);
+      expect(sessionSchema.parse((await again.get('/api/auth/sig')).json()).loggedin).toBe(true);
+      expect((await events()).map((e) => e.event)).toEqual(['account.enabled', 'account.disabled']);
+      await expect(run('user', 'enable', '--email', 'nobody@cli.test')).rejects.toThrow(
+        'no account with the email nobody@cli.test',
+      );
     },
   );
 

@@ -31,6 +31,8 @@ import {
 } from '../services/users.ts';
 import {
   deleteUser,
+  disableUser,
+  enableUser,
   findAccounts,
   listUsers,
   renameUser,
@@ -101,7 +103,7 @@ export const COMMANDS: Record<
   'user list': {
     usage: '[--inactive-since <YYYY-MM-DD>] [--limit <n>]',
     summary:
-      'Accounts, newest first (at most 50 unless --limit) → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt, lastSignInAt}]}. --inactive-since: the dormant ones, last signed in (or, never signed in, created) before that day (UTC), the longest unused first; delete each with `user delete --id`.',
+      'Accounts, newest first (at most 50 unless --limit) → {users: [{id, email, first, last, confirmed, isStudent, locked, createdAt, lastSignInAt, disabledAt}]}. --inactive-since: the dormant ones, last signed in (or, never signed in, created) before that day (UTC), the longest unused first; delete each with `user delete --id`.',
   },
   'user find': {
     usage: '--email <e>',
@@ -111,7 +113,7 @@ export const COMMANDS: Record<
   'user show': {
     usage: '--email <e> | --id <id>',
     summary:
-      "One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities: [{provider, subject, email, linkedAt, claims: what it asserted}], liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (template: verify, reset, invite or locked; queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt} (never the password hash, never a code). --email is the account's own address: one only a linked identity asserted is refused with the accounts `user find` lists, to name by --id.",
+      "One account → {id, email, first, last, namesProven, confirmed, mustReset, isStudent, roles, language, hasPassword, failedAttempts, lockedAt, delayedUntil, identities: [{provider, subject, email, linkedAt, claims: what it asserted}], liveSessions, description, subscriptions, accessCodes, mails: its latest 10 (template: verify, reset, invite or locked; queuedAt, state, attempts, deliveredAt, lastError, queuedByReqId), createdAt, updatedAt, lastSignInAt, disabledAt} (never the password hash, never a code). --email is the account's own address: one only a linked identity asserted is refused with the accounts `user find` lists, to name by --id.",
   },
   'user rename': {
     usage: '--email <e> --first <f> --last <l>',
@@ -126,7 +128,16 @@ export const COMMANDS: Record<
   'user sign-out': {
     usage: '--email <e> | --id <id>',
     summary:
-      'Signs the account out everywhere now (a teacher who left, a stolen laptop): ends its live portal sessions, so products\' session checks fail, and deletes the authorization server\'s grants, codes and tokens issued to it → {sessionsEnded}. A password, an access code or a provider still signs it in again: `user delete` ends those (docs/DEPLOYMENT.md, "A teacher leaves").',
+      'Signs the account out everywhere now (a teacher who left, a stolen laptop): ends its live portal sessions, so products\' session checks fail, and deletes the authorization server\'s grants, codes and tokens issued to it → {sessionsEnded}. A password, an access code or a provider still signs it in again: `user disable` keeps it out (docs/DEPLOYMENT.md, "A teacher leaves").',
+  },
+  'user disable': {
+    usage: '--email <e> | --id <id>, --yes',
+    summary:
+      "Turns the account off and keeps its data (a teacher who left, a stolen laptop, an account under investigation): ends its live sessions and deletes the authorization server's grants, codes and tokens issued to it, as `user sign-out` does, and no password, access code or provider signs it in until `user enable` → {disabled, sessionsEnded}. An account already off answers sessionsEnded 0, without a second audit entry. --email as for `user delete`.",
+  },
+  'user enable': {
+    usage: '--email <e> | --id <id>',
+    summary: 'Turns a disabled account on again: it signs in as before → {enabled}.',
   },
   'user unlock': {
     usage: '--email <e>',
@@ -660,6 +671,15 @@ async function execute(
     }
     case 'user sign-out':
       return { sessionsEnded: await signOutEverywhere(ctx, await userOf(ctx, values)) };
+    case 'user disable': {
+      const user = await userOf(ctx, values);
+      if (!values.yes)
+        throw new UsageError(`--yes is required: this signs ${user.email} out and keeps them out`);
+      return { disabled: true, sessionsEnded: await disableUser(ctx, user) };
+    }
+    case 'user enable':
+      await enableUser(ctx, await userOf(ctx, values));
+      return { enabled: true };
     case 'user unlock': {
       const user = await userByEmail(ctx, email(values));
       return { unlocked: await unlockAccount(ctx, user, 'admin') };

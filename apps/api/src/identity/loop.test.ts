@@ -386,6 +386,61 @@ function suite(dialect: Dialect, skip: boolean) {
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
     });
 
+    it('COGNITO: an account turned off (user disable): a wrong password is the counted 401; the right one hears accountDisabled on the password page, before any redirect', async () => {
+      const user = await addPasswordUser(h, 'turned-off-teacher@school.example');
+      const { positionals, values } = parseAdminArgs(['user', 'disable', '--id', user.id, '--yes']);
+      await runAdminCommand(h.ctx, positionals, values);
+      const wrong = await postPassword(h, user.email, 'Wrong-password-1!');
+      expect(wrong.login.status).toBe(401);
+      expect((await findUserById(h.db, user.id))?.failed_attempts).toBe(1);
+      const { browser, login } = await postPassword(h, user.email);
+      expect(login.status).toBe(403);
+      expect(JSON.parse(login.body)).toEqual({
+        status: 'error',
+        msg: messages.accountDisabled,
+        code: 'accountDisabled',
+      });
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      // no sign-in is recorded for it
+      expect((await auditOf(h, user.id)).map(([event]) => event)).not.toContain('sign-in');
+    });
+
+    it("a provider sign-in of an account turned off (user disable): the callback's page says so in the person's language, no session; user enable lets it in", async () => {
+      const who = { email: 'turned-off@district.example', first: 'Off', last: 'Pupil', role: 'student' };
+      const first = await upstreamLoop(h, 'Clever', who);
+      const userId = (await sessionUser(h, first.browser)) ?? '';
+      expect(userId).not.toBe('');
+      const admin = (...argv: string[]) => {
+        const { positionals, values } = parseAdminArgs(argv);
+        return runAdminCommand(h.ctx, positionals, values);
+      };
+      expect(await admin('user', 'disable', '--id', userId, '--yes')).toEqual({
+        disabled: true,
+        sessionsEnded: 1,
+      });
+      expect(await sessionUser(h, first.browser)).toBeUndefined();
+
+      const browser = h.browser();
+      browser.cookies.set(`${LANGUAGE_COOKIE}|/`, { value: 'fr', path: '/' });
+      const { authorizeUrl } = await startSignIn(h, browser, 'Clever', who.email);
+      const refused = await signInAtDevIdp(browser, authorizeUrl, 'Clever', who);
+      expect(refused.url.pathname).toBe('/api/auth/callback');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain(escapeHtml(messageCatalogs.fr.accountDisabled));
+      expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
+      const sessions = await h.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      expect(sessions).toEqual([]);
+
+      expect(await admin('user', 'enable', '--id', userId)).toEqual({ enabled: true });
+      const again = await upstreamLoop(h, 'Clever', who);
+      expect(await sessionUser(h, again.browser)).toBe(userId);
+    });
+
     it('COGNITO: an unconfirmed account answers userNotConfirmed', async () => {
       const user = await addPasswordUser(h, 'unconfirmed@school.example', { confirmed: false });
       const { login } = await postPassword(h, user.email);

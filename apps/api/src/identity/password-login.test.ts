@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hash, verify } from '@node-rs/argon2';
-import { RESET_CODE_TTL_MS } from '@frontdoor/contract';
+import { RESET_CODE_TTL_MS, messages } from '@frontdoor/contract';
 import {
   DIALECTS,
   TEST_PASSWORD,
@@ -17,6 +17,7 @@ import {
   upgradePasswordHash,
   verifyPassword,
 } from '../services/users.ts';
+import { disableUser, enableUser } from '../services/user-admin.ts';
 
 /** What an older deployment stored: argon2id with a fifth of the memory and one pass. */
 const WEAKER = { ...ARGON2, memoryCost: 4096, timeCost: 1 };
@@ -154,4 +155,54 @@ describe.each(DIALECTS)('password sign-in upgrades old hashes on $dialect', ({ d
     expect((await login('argon2i@school.test', TEST_PASSWORD)).statusCode).toBe(200);
     expect(await storedHash('argon2i@school.test')).toMatch(CURRENT);
   });
+});
+
+describe.each(DIALECTS)('password sign-in of an account turned off on $dialect', ({ dialect, skip }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    if (!skip) t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  const login = (email: string, password: string) =>
+    t.client().post('/api/cognito/login', { email, password });
+
+  it.skipIf(skip)(
+    'a wrong password is the usual counted 401; only the right one hears 403 accountDisabled, and no session starts, even after a reset; user enable lets it in',
+    async () => {
+      const email = 'turned-off@school.test';
+      const user = await seedUser(t, { email });
+      await disableUser(t.ctx, user);
+      const failures = async () => (await findUserByEmail(t.db, email))?.failed_attempts;
+
+      const wrong = await login(email, 'Wrong-Password-42');
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toMatchObject({ status: 'error', code: 'incorrectCredentials' });
+      expect(await failures()).toBe(1);
+
+      const right = await login(email, TEST_PASSWORD);
+      expect(right.statusCode).toBe(403);
+      expect(right.json()).toMatchObject({
+        status: 'error',
+        code: 'accountDisabled',
+        msg: messages.accountDisabled,
+      });
+      expect(right.headers['set-cookie']).toBeUndefined();
+      const sessions = async () =>
+        t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+      expect(await sessions()).toEqual([]);
+
+      // codes are still mailed and a reset still changes the password: it opens nothing
+      await t.client().post('/api/cognito/sendreset', { un: email });
+      const { code } = await lastMail(t, email);
+      const pw = 'Chosen-While-0ff';
+      const reset = await t.client().post('/api/cognito/reset', { un: email, code, pw, confirmPw: pw });
+      expect(reset.statusCode).toBe(200);
+      expect((await login(email, pw)).json()).toMatchObject({ code: 'accountDisabled' });
+      expect(await sessions()).toEqual([]);
+
+      await enableUser(t.ctx, user);
+      expect((await login(email, pw)).json().payload).toEqual({ redirect: '/post-login' });
+    },
+  );
 });

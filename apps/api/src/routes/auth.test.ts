@@ -615,5 +615,45 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       expect((await t.client().get(url(link))).statusCode).toBe(400);
       expect((await c.get(url(link))).statusCode).toBe(302);
     });
+
+    it("a pupil's access code while the account is turned off (user disable): 403 accountDisabled, a page in the browser's language, no session; user enable lets it in", async () => {
+      const pupil = await seedUser(t, { email: 'turned-off-pupil@school.test' });
+      const { code } = await createAccessCode(t.ctx, { spId: 'cookieland', userId: pupil.id });
+      const admin = (...argv: string[]) => {
+        const { positionals, values } = parseAdminArgs(argv);
+        return runAdminCommand(t.ctx, positionals, values);
+      };
+      await admin('user', 'disable', '--id', pupil.id, '--yes');
+      const c = t.client();
+      const signIn = async (headers?: Record<string, string>) => {
+        const redeemed = (await c.get(`/api/accessCodes/login/${code}/cookieland`)).json();
+        const token = await createLoginRequest(
+          t.db,
+          { spId: 'cookieland', url: returnUrl, isTeacher: false },
+          t.clock.now(),
+        );
+        return c.get(url({ hash: redeemed.payload.cookie_hash, return_url: returnUrl, token }), headers);
+      };
+      const refused = await signIn();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        status: 'error',
+        msg: messages.accountDisabled,
+        code: 'accountDisabled',
+      });
+      const page = await signIn({ accept: 'text/html', 'accept-language': 'de-DE,de;q=0.9' });
+      expect(page.statusCode).toBe(403);
+      expect(page.body).toContain(escapeHtml(messageCatalogs.de.accountDisabled));
+      expect(page.cookies.find((k) => k.name === SESSION_COOKIE)).toBeUndefined();
+      const sessions = await t.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', pupil.id)
+        .execute();
+      expect(sessions).toEqual([]);
+
+      await admin('user', 'enable', '--id', pupil.id);
+      expect((await signIn()).statusCode).toBe(302);
+    });
   });
 });

@@ -25,6 +25,8 @@ export const AUDIT_EVENTS = [
   'product-key.rotated',
   'account.deleted',
   'account.signed-out',
+  'account.disabled',
+  'account.enabled',
   'account.confirmed-elsewhere',
   'account.renamed',
   'identity.unlinked',

@@ -46,6 +46,8 @@ export async function listUsers(
     locked: isLocked(user, now),
     createdAt: iso(user.created_at),
     lastSignInAt: iso(user.last_sign_in_at),
+    // when an operator turned it off (`user disable`), null while it is on
+    disabledAt: iso(user.disabled_at),
   }));
 }
 
@@ -198,6 +200,8 @@ export async function showUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user:
     updatedAt: iso(user.updated_at),
     // when a session last started for it (null: never since migration 018): `user list --inactive-since`
     lastSignInAt: iso(user.last_sign_in_at),
+    // when an operator turned it off (`user disable`): no session starts for it; null while it is on
+    disabledAt: iso(user.disabled_at),
   };
 }
 
@@ -266,32 +270,84 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
 }
 
 /**
- * Signs an account out everywhere (`user sign-out`: a teacher who left): its live sessions end, as a
- * password reset ends them, and the authorization server's grants, codes and tokens issued to it
- * go, as at its deletion. Returns how many live sessions ended.
+ * Ends an account's live sessions, as a password reset ends them, and deletes the authorization
+ * server's grants, codes and tokens issued to it, as at its deletion: what `user sign-out` and
+ * `user disable` do, in their transaction. Returns how many live sessions ended.
+ */
+async function endAccountSessions(trx: Db, userId: string, now: number, idleMs: number): Promise<number> {
+  const live = await trx
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where(liveSession(now, idleMs))
+    .executeTakeFirstOrThrow();
+  await revokeUserSessions(trx, userId, now);
+  await deleteAccountPayloads(trx, userId);
+  return Number(live.n);
+}
+
+/**
+ * Signs an account out everywhere (`user sign-out`: a teacher who left): its live sessions end and
+ * the authorization server's payloads issued to it go (endAccountSessions). Returns how many live
+ * sessions ended.
  */
 export async function signOutEverywhere(
   ctx: AdminCtx & Pick<AppContext, 'config'>,
   user: User,
 ): Promise<number> {
   const now = ctx.now();
-  const ended = await ctx.db.transaction().execute(async (trx) => {
-    const live = await trx
-      .selectFrom('sessions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', user.id)
-      .where(liveSession(now, ctx.config.sessionIdleMs))
-      .executeTakeFirstOrThrow();
-    await revokeUserSessions(trx, user.id, now);
-    await deleteAccountPayloads(trx, user.id);
-    return Number(live.n);
-  });
+  const ended = await ctx.db
+    .transaction()
+    .execute((trx) => endAccountSessions(trx, user.id, now, ctx.config.sessionIdleMs));
   await audit(ctx, {
     event: 'account.signed-out',
     userId: user.id,
     detail: { by: 'admin', sessions: ended },
   });
   return ended;
+}
+
+/**
+ * Turns an account off (`user disable`: a teacher who left, a stolen laptop, an account under
+ * investigation) and keeps its data: disabled_at is set, its sessions end (endAccountSessions), and
+ * no session starts for it until `user enable` (services/sessions.ts createSession). An account
+ * already off is ended again (nothing, unless a sign-in raced the first disable) without a second
+ * audit entry. Returns how many live sessions ended.
+ */
+export async function disableUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<number> {
+  const now = ctx.now();
+  const { ended, already } = await ctx.db.transaction().execute(async (trx) => {
+    // taken first, as deleteUser takes it: a sign-up's confirmation or a reset of the account waits
+    await lockAccount(trx, user.id);
+    const row = await trx
+      .selectFrom('users')
+      .select('disabled_at')
+      .where('id', '=', user.id)
+      .executeTakeFirst();
+    const ended = await endAccountSessions(trx, user.id, now, ctx.config.sessionIdleMs);
+    if (row?.disabled_at !== null) return { ended, already: true };
+    await trx.updateTable('users').set({ disabled_at: now }).where('id', '=', user.id).execute();
+    return { ended, already: false };
+  });
+  if (!already)
+    await audit(ctx, {
+      event: 'account.disabled',
+      userId: user.id,
+      detail: { by: 'admin', sessions: ended },
+    });
+  return ended;
+}
+
+/** Turns a disabled account on again (`user enable`); an account already on is left as it is. */
+export async function enableUser(ctx: AdminCtx, user: User): Promise<void> {
+  const res = await ctx.db
+    .updateTable('users')
+    .set({ disabled_at: null })
+    .where('id', '=', user.id)
+    .where('disabled_at', 'is not', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 1)
+    await audit(ctx, { event: 'account.enabled', userId: user.id, detail: { by: 'admin' } });
 }
 
 /**
