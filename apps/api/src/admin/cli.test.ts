@@ -200,18 +200,21 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         expect((await t.client().post('/api/auth/validateEmail', { email })).json().payload).toBe(status);
       }
 
-      const { code: invite } = await run('invite', 'create', '--email', 'invitee@cli.test');
+      const { code: invite, link } = await run('invite', 'create', '--email', 'invitee@cli.test');
       expect(
         (await t.client().get(`/api/devportal/getInviteEmail/${String(invite)}`)).json().payload.email,
       ).toBe('invitee@cli.test');
       const { messages } = await run('mailbox', 'list', '--to', 'invitee@cli.test');
-      // no --language: the page opens in the browser's language, not pinned to the mail's English
-      expect(JSON.stringify(messages)).toContain(`http://localhost:8080/invite/${String(invite)}\\n`);
+      // no --language: the page opens in the browser's language, not pinned to the mail's English;
+      // the command names the link as mailed, so an operator sees which origin it carries
+      expect(link).toBe(`http://localhost:8080/invite/${String(invite)}`);
+      expect(JSON.stringify(messages)).toContain(`${String(link)}\\n`);
       expect(JSON.stringify(messages)).not.toContain('locale=');
       // a region tag is its language
-      await run('invite', 'create', '--email', 'brazil@cli.test', '--language', 'pt-BR');
+      const brazilInvite = await run('invite', 'create', '--email', 'brazil@cli.test', '--language', 'pt-BR');
+      expect(brazilInvite.link).toBe(`http://localhost:8080/invite/${String(brazilInvite.code)}?locale=pt`);
       const brazil = await run('mailbox', 'list', '--to', 'brazil@cli.test');
-      expect(JSON.stringify(brazil.messages)).toContain('?locale=pt');
+      expect(JSON.stringify(brazil.messages)).toContain(String(brazilInvite.link));
       // a language the mails are not written in was mailed in English without a word
       await expect(run('invite', 'create', '--email', 'other@cli.test', '--language', 'xx')).rejects.toThrow(
         '--language must be one of en, es, fr, pt, zh, ar, de, got xx',
@@ -668,7 +671,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       );
       // a second invitation whose mail has not gone yet (SMTP down), and one to an address only the
       // account's roster identity asserted: a provider's claim, perhaps another person's address
-      const unsent = await createInvite(t.ctx, kid);
+      const { code: unsent } = await createInvite(t.ctx, kid);
       await t.db
         .insertInto('user_identities')
         .values({
@@ -706,7 +709,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     async () => {
       const { code } = await run('invite', 'create', '--email', 'revoked@cli.test');
       await run('invite', 'create', '--email', 'revoked2@cli.test');
-      const second = await createInvite(t.ctx, 'revoked2@cli.test');
+      const { code: second } = await createInvite(t.ctx, 'revoked2@cli.test');
       t.clock.advance(1000);
       const listed = await run('invite', 'list', '--email', 'revoked@cli.test');
       expect(listed).toEqual({

@@ -146,7 +146,7 @@ export const COMMANDS: Record<
   'invite create': {
     usage: '--email <e> [--language <lang>]',
     summary:
-      "Creates an invitation and mails its link /invite/<code> → {code}. --language: the mail's and its page's (en, es, fr, pt, zh, ar, de; a region tag such as pt-BR is its language); without it the mail is in English and its page in the browser's language.",
+      "Creates an invitation and mails its link /invite/<code> → {code, link} (the link as mailed: it names this shell's PUBLIC_URL, which should be the server's). --language: the mail's and its page's (en, es, fr, pt, zh, ar, de; a region tag such as pt-BR is its language); without it the mail is in English and its page in the browser's language.",
   },
   'invite list': {
     usage: '[--email <e>]',
@@ -170,7 +170,8 @@ export const COMMANDS: Record<
   },
   'access-code revoke': {
     usage: '(--id <id> | --sp <sp_id> --email <student email>)',
-    summary: 'Revokes a code, or every live code of a student at a provider → {revoked}.',
+    summary:
+      'Revokes a code, or every live code of a student at a provider → {revoked}. A pupil already signed in with it stays signed in: `user sign-out` ends that session.',
   },
   'access-code budget': {
     usage: '--sp <sp_id>',
@@ -661,7 +662,7 @@ async function execute(
       return { deleted: await deleteUser(ctx, user) };
     }
     case 'invite create':
-      return { code: await createInvite(ctx, newEmail(values), mailLanguage(values)) };
+      return createInvite(ctx, newEmail(values), mailLanguage(values));
     case 'invite list':
       return { invites: await listInvites(ctx, values.email === undefined ? undefined : email(values)) };
     case 'invite revoke': {

@@ -1,5 +1,6 @@
 import { INVITE_TTL_MS } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
+import { mailLink, pickLanguage, type MailKind } from '../mail/render.ts';
 import { queueAccountMail } from './accounts.ts';
 import { randomToken } from './crypto.ts';
 import { deleteUnsentMails } from './outbox.ts';
@@ -7,29 +8,26 @@ import { findUserByEmail } from './users.ts';
 
 /**
  * Creates an invitation for an address and mails its link (/invite/<code>): one transaction. Without
- * a language the mail is in English and its page in the browser's language.
+ * a language the mail is in English and its page in the browser's language. Answers the code and the
+ * link the mail carries (it names this process's PUBLIC_URL: the operator sees which origin it is).
  */
 export async function createInvite(
   ctx: Pick<AppContext, 'db' | 'config' | 'outbox' | 'now'>,
   email: string,
   language?: string,
-): Promise<string> {
+): Promise<{ code: string; link: string }> {
   const code = randomToken(18);
   const now = ctx.now();
+  const mail: MailKind = { kind: 'invite', code, ...(language === undefined && { browserLanguage: true }) };
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('invites')
       .values({ code, email, created_at: now, expires_at: now + INVITE_TTL_MS, used_at: null })
       .execute();
-    await queueAccountMail(
-      trx,
-      ctx,
-      { email, first: '', language: language ?? 'en' },
-      { kind: 'invite', code, ...(language === undefined && { browserLanguage: true }) },
-    );
+    await queueAccountMail(trx, ctx, { email, first: '', language: language ?? 'en' }, mail);
   });
   ctx.outbox.notify();
-  return code;
+  return { code, link: mailLink(ctx.config.publicUrl, mail, pickLanguage(language ?? 'en')) };
 }
 
 /**

@@ -395,7 +395,7 @@ describe.each(DIALECTS)('no secret in the server log on $dialect', ({ dialect, s
       await t.client().get(`/api/cognito/resend_verification/${encodeURIComponent(unconfirmed)}`);
       await t.client().get(`/api/cognito/get_account_type/${encodeURIComponent(unconfirmed)}`);
       const invited = 'invited.teacher@school.test';
-      const invite = await createInvite(t.ctx, invited);
+      const { code: invite } = await createInvite(t.ctx, invited);
       expect((await t.client().get(`/api/devportal/getInviteEmail/${invite}`)).statusCode).toBe(200);
       await t.client().get(`/invite/${invite}`, html);
       secrets.push(unconfirmed, invited, invite);
