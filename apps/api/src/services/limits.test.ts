@@ -2,6 +2,7 @@ import { TableNode, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ABUSE_LIMITS,
+  CODE_MAX_ATTEMPTS,
   CSRF_COOKIE,
   CSRF_HEADER,
   RESEND_COOLDOWN_SECONDS,
@@ -366,6 +367,50 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       const [entry] = await listAudit(t.ctx, { limit: 1, event: 'account.unlocked' });
       expect(entry).toMatchObject({ user_id: seeded.id, detail: { by: 'password-reset' } });
       expect((await login(t, SCHOOL, email, 'New-Passw0rd-2026')).status).toBe(200);
+    });
+
+    it("an unconfirmed account's right password resets none of its failures: whoever signed up first with the address knows it, and a new code after 5 wrong ones still has one try", async () => {
+      const email = 'signed-up-first@school.test';
+      const address = '198.51.100.72';
+      const seeded = await seedUser(t, { email, confirmed: false });
+      const verifyCodeOf = async () => {
+        const sent = await call(
+          t,
+          address,
+          'GET',
+          `/api/cognito/resend_verification/${encodeURIComponent(email)}`,
+        );
+        expect(sent.body.payload).toBe('verify_email');
+        return (await lastMail(t, email)).code ?? '';
+      };
+      const confirm = (code: string) => call(t, address, 'POST', '/api/cognito/confirm', { un: email, code });
+      const failures = async () => ({
+        account: (await findUserByEmail(t.db, email))?.failed_attempts,
+        pair: (await t.ctx.limits.counters.peek(`pair-failures:${address}:${seeded.id}`, t.clock.now()))
+          .count,
+        address: (await t.ctx.limits.counters.peek(`address-failures:${address}`, t.clock.now())).count,
+      });
+      const code = await verifyCodeOf();
+      for (let i = 1; i < CODE_MAX_ATTEMPTS; i++) expect((await confirm(wrongCode(code))).status).toBe(400);
+      expect((await confirm(wrongCode(code))).body.code).toBe('attemptLimit');
+      const before = await failures();
+      expect(before).toEqual({
+        account: CODE_MAX_ATTEMPTS,
+        pair: CODE_MAX_ATTEMPTS,
+        address: CODE_MAX_ATTEMPTS,
+      });
+      // past the delay of its 5 failures, the password its sign-up chose: checked, and right
+      t.clock.advance(accountDelayMs(CODE_MAX_ATTEMPTS));
+      expect((await login(t, address, email)).body.code).toBe('userNotConfirmed');
+      expect(await failures()).toEqual(before);
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      const next = await verifyCodeOf();
+      expect((await confirm(wrongCode(next))).body.code).toBe('attemptLimit');
+      expect((await confirm(next)).body.code).toBe('attemptLimit');
+      // the mailbox's owner, with the next code, confirms at once
+      t.clock.advance(RESEND_COOLDOWN_SECONDS * 1000);
+      expect((await confirm(await verifyCodeOf())).status).toBe(200);
+      expect(await findUserByEmail(t.db, email)).toMatchObject({ confirmed: 1, failed_attempts: 0 });
     });
   });
 

@@ -32,9 +32,9 @@ export type PasswordSignIn = { kind: 'signedIn'; user: User } | { kind: 'mustRes
  * The built-in user pool's password check (POST api/cognito/login). A must-reset account gets the
  * reset mail (`sendReset`) instead of a sign-in. Every check goes through the abuse limits first
  * (services/limits.ts): a wrong password counts against the account, the pair of address and
- * account, and the address; a right one resets them, and upgrades a hash made with older
- * parameters. Refusals throw: incorrectCredentials, userNotConfirmed, accountDisabled (an account turned off,
- * told only after its right password) or a limit's.
+ * account, and the address; a right one resets them (of a confirmed account only), and upgrades a
+ * hash made with older parameters. Refusals throw: incorrectCredentials, userNotConfirmed,
+ * accountDisabled (an account turned off, told only after its right password) or a limit's.
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -67,7 +67,9 @@ export async function signInWithPassword(
     user,
     'password',
     () => ctx.limits.hashing.run(() => passwordMatch(user.password_hash, input.password)),
-    (match) => (match ? 'right' : 'wrong'),
+    // whoever signed up first with someone's address knows an unconfirmed account's password: it
+    // proves nothing of the mailbox, so it resets no failures (each new code would get its full tries)
+    (match) => (!match ? 'wrong' : user.confirmed === 1 ? 'right' : 'unchecked'),
   );
   if (!matched) throw new ApiError(401, 'incorrectCredentials');
   await upgradePasswordHash(ctx, user, input.password, matched);
