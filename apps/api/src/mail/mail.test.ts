@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import fc from 'fast-check';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { INVITE_TTL_DAYS, isValidEmail, normalizeEmail } from '@frontdoor/contract';
+import { EMAIL_CODE_LENGTH, INVITE_TTL_DAYS, isValidEmail, normalizeEmail } from '@frontdoor/contract';
 import { MAIL_LANGUAGES, mailLink, pickLanguage, renderMail } from './render.ts';
 import {
   MailRejectedError,
@@ -23,18 +23,18 @@ const site = { publicUrl: 'https://portal.test', providerName: 'Frontdoor' };
 
 /** One mail of each kind the portal sends. */
 const EVERY_MAIL = [
-  { kind: 'verify', code: '424242', email: 'a@x.test' },
-  { kind: 'reset', code: '424242', email: 'a@x.test' },
+  { kind: 'verify', code: '42424242', email: 'a@x.test' },
+  { kind: 'reset', code: '42424242', email: 'a@x.test' },
   { kind: 'invite', code: 'abc' },
   { kind: 'locked' },
 ] as const;
 
 describe('mail templates', () => {
   it('builds the links the SPA routes read, in the language of the mail (?locale)', () => {
-    expect(mailLink(site.publicUrl, { kind: 'verify', code: '012345', email: 'a+b@x.test' }, 'es')).toBe(
-      'https://portal.test/validate?em=a%2Bb%40x.test&vc=012345&locale=es',
+    expect(mailLink(site.publicUrl, { kind: 'verify', code: '01234567', email: 'a+b@x.test' }, 'es')).toBe(
+      'https://portal.test/validate?em=a%2Bb%40x.test&vc=01234567&locale=es',
     );
-    expect(mailLink(site.publicUrl, { kind: 'reset', code: '999999', email: 'a@x.test' }, 'ar')).toBe(
+    expect(mailLink(site.publicUrl, { kind: 'reset', code: '99999999', email: 'a@x.test' }, 'ar')).toBe(
       'https://portal.test/forgot-password?email=a%40x.test&locale=ar',
     );
     expect(mailLink(site.publicUrl, { kind: 'invite', code: 'inv/1' }, 'en')).toBe(
@@ -64,13 +64,18 @@ describe('mail templates', () => {
     for (const kind of ['verify', 'reset'] as const) {
       const mail = renderMail(
         { to: 'a@x.test', first: 'Zoë <b>', language: lang },
-        { kind, code: '424242', email: 'a@x.test' },
+        { kind, code: '01234567', email: 'a@x.test' },
         site,
       );
       const t = MAIL_LANGUAGES[lang as keyof typeof MAIL_LANGUAGES];
       expect(mail.subject).toBe(t[kind].subject);
-      expect(mail.text).toContain('424242');
-      expect(mail.html).toContain('424242');
+      expect(mail.text).toContain(`${t[kind].codeLabel}${t.colon}01234567\n`);
+      // the HTML part in groups of four, the gap no character (a copy is the code), on one line
+      // read left to right in every language
+      expect(mail.html).toContain(
+        '<p dir="ltr" style="font-size:28px;font-weight:bold;letter-spacing:4px;white-space:nowrap">' +
+          '<span style="margin-left:0px">0123</span><span style="margin-left:16px">4567</span></p>',
+      );
       expect(mail.html).toContain(`dir="${t.dir}"`);
       expect(mail.html).toContain('Zoë &lt;b&gt;');
       expect(mail.html).not.toContain('<b>');
@@ -125,11 +130,11 @@ describe('mail templates', () => {
   });
 
   it("joins a label to its value as the language writes it, and the Portuguese is the web app's Brazilian", () => {
-    const code = { kind: 'verify', code: '424242', email: 'a@x.test' } as const;
+    const code = { kind: 'verify', code: '42424242', email: 'a@x.test' } as const;
     const of = (language: string) => renderMail({ to: 'a@x.test', first: '', language }, code, site).text;
-    expect(of('zh')).toContain('您的验证码是：424242');
-    expect(of('fr')).toContain('\u202f: 424242');
-    expect(of('en')).toContain('is: 424242');
+    expect(of('zh')).toContain('您的验证码是：42424242');
+    expect(of('fr')).toContain('\u202f: 42424242');
+    expect(of('en')).toContain('is: 42424242');
     expect(of('pt')).toContain('Equipe Frontdoor');
     // European Portuguese's team and its article before a possessive (o seu código, a sua conta)
     expect(of('pt')).not.toMatch(/equipa|(^|\s)(o seu|a sua)\s/i);
@@ -665,7 +670,7 @@ describe.each(DIALECTS)('SMTP delivery through the outbox on $dialect', ({ diale
       const mails = mailsTo('replaced@school.test');
       expect(mails).toHaveLength(1);
       // the mailed code is the live one
-      const code = /\b(\d{6})\b/.exec(mails[0]?.raw ?? '')?.[1];
+      const code = new RegExp(`\\b(\\d{${EMAIL_CODE_LENGTH}})\\b`).exec(mails[0]?.raw ?? '')?.[1];
       const confirm = await t.client().post('/api/cognito/confirm', { un: 'replaced@school.test', code });
       expect(confirm.statusCode).toBe(200);
       const ends = await t.db
