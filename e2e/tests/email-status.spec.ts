@@ -95,7 +95,7 @@ test.describe('the email form routes by email status (§4 result of the email ch
     const popup = page.getByRole('dialog');
     await expect(popup).toContainText(messages.passwordResetCodeSentPopup);
     const mail = await waitForMail(email, { subject: MAIL_SUBJECTS.reset });
-    expect(codeOf(mail)).toMatch(/^\d{6}$/);
+    expect(codeOf(mail)).toMatch(/^\d{8}$/);
     await popup.getByRole('button', { name: en.verification.popup_ok }).click();
     await expect(popup).toBeHidden();
   });

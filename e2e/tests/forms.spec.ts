@@ -51,7 +51,7 @@ test.describe('forms a user expects (issue 3 quality)', () => {
       error: messages.firstNameRequired,
     },
     {
-      path: `/password-reset?code=123456&email=${encodeURIComponent('blur@school.example')}`,
+      path: `/password-reset?code=12345678&email=${encodeURIComponent('blur@school.example')}`,
       field: en.passwordReset.password_label,
       below: en.passwordReset.confirm_label,
       error: messages.passwordRequired,

@@ -103,7 +103,7 @@ test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
   });
 
   test('the new password must follow the §5 rules and match its confirmation', async ({ page }) => {
-    await page.goto(`/password-reset?code=123456&email=${encodeURIComponent(uniqueEmail('rules'))}`);
+    await page.goto(`/password-reset?code=12345678&email=${encodeURIComponent(uniqueEmail('rules'))}`);
     await page.getByLabel(en.passwordReset.password_label, { exact: true }).fill('short');
     await page.getByLabel(en.passwordReset.confirm_label, { exact: true }).fill('different');
     await page.getByRole('button', { name: en.passwordReset.submit }).click();
@@ -111,7 +111,7 @@ test.describe('password reset (§2 password-reset, §8 reset failures)', () => {
     await expect(page).toHaveURL(/\/password-reset\?/);
   });
 
-  for (const query of ['?code=123456', `?email=someone%40school.example`, '']) {
+  for (const query of ['?code=12345678', `?email=someone%40school.example`, '']) {
     test(`password-reset${query || ' without parameters'} goes to /email`, async ({ page }) => {
       await page.goto(`/password-reset${query}`);
       await expect(page).toHaveURL(/\/email$/);

@@ -134,7 +134,7 @@ test.describe('the show/hide label', () => {
 test.describe('a long email address wraps at 360 px', () => {
   test.use({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
   const email = 'jacqueline.montgomery2031@students.westfieldacademy.example';
-  const query = new URLSearchParams({ code: '123456', email }).toString();
+  const query = new URLSearchParams({ code: '12345678', email }).toString();
   for (const path of [
     `/forgot-password?${query}`,
     `/password-reset?${query}`,

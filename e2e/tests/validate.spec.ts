@@ -99,7 +99,7 @@ test.describe('validate page (§2 validate, §5 verify page, §8 verify failures
   });
 
   test("missing em → 'Email parameter was missing or invalid!'", async ({ page }) => {
-    await page.goto('/validate?vc=123456');
+    await page.goto('/validate?vc=12345678');
     await expect(page.getByText(messages.verifyEmailParamMissing, { exact: true })).toBeVisible();
   });
 

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { RESULTS_FILE, benchApp, writeResultsSection } from './app.ts';
-import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
+import { CSRF_COOKIE, CSRF_HEADER, EMAIL_CODE_LENGTH } from '@frontdoor/contract';
 import { freePort } from '../test/fake-http.ts';
 import { accessCodeBudgetOf, createAccessCode } from '../src/services/access-codes.ts';
 import { createServiceProvider } from '../src/services/service-providers.ts';
@@ -222,7 +222,7 @@ async function mailedCode(email: string): Promise<string> {
       .select('text')
       .where('to_address', '=', email)
       .executeTakeFirst();
-    const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+    const code = mail && new RegExp(`\\b(\\d{${EMAIL_CODE_LENGTH}})\\b`).exec(mail.text)?.[1];
     if (code) return code;
     if (performance.now() > phaseDeadline()) throw new Refused('no verification mail arrived');
     await sleep(50);

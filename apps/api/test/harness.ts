@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Level, Logger } from 'pino';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type Roles } from '@frontdoor/contract';
+import { CSRF_COOKIE, CSRF_HEADER, EMAIL_CODE_LENGTH, SESSION_COOKIE, type Roles } from '@frontdoor/contract';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Env } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
@@ -247,7 +247,10 @@ export const portalAuthorizeUrl = (t: Pick<TestApp, 'ctx'>, extra: Record<string
     ...extra,
   }).toString()}`;
 
-/** Sends what the outbox holds, then the newest mail to an address in the dev mailbox and the six-digit code it carries. */
+/** A mailed code at the end of its mail's line (`Your verification code is: 12345678`). */
+const MAILED_CODE = new RegExp(`: (\\d{${EMAIL_CODE_LENGTH}})$`, 'm');
+
+/** Sends what the outbox holds, then the newest mail to an address in the dev mailbox and the code it carries. */
 export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {
   // one row at a time, in the outbox's order: its lanes send at once, and the mailbox would list
   // whichever send ended first as the newest (a sign-up's code after the reset queued behind it)
@@ -265,8 +268,12 @@ export async function lastMail(t: Pick<TestApp, 'db' | 'ctx'>, to: string) {
     .where('to_address', '=', to)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return { mail, code: mail ? /: (\d{6})$/m.exec(mail.text)?.[1] : undefined };
+  return { mail, code: mail ? MAILED_CODE.exec(mail.text)?.[1] : undefined };
 }
+
+/** A mailed code other than `code`, of its length: a wrong guess at it. */
+export const wrongCode = (code: string) =>
+  String((Number(code) + 1) % 10 ** EMAIL_CODE_LENGTH).padStart(EMAIL_CODE_LENGTH, '0');
 
 /** A logger whose lines a test reads, each parsed as it is written. */
 export function capturedLines<Line = Record<string, unknown>>(level: Level) {

@@ -142,7 +142,7 @@ describe('boot (issue 2 §2, §8)', () => {
         });
       }),
     );
-    window.history.replaceState(null, '', '/validate?em=a%40b.org&vc=123456');
+    window.history.replaceState(null, '', '/validate?em=a%40b.org&vc=12345678');
     try {
       await act(() => started(boot(mount())));
       fireEvent.click(await within(screen.getByRole('main')).findByRole('button', { name: 'Verify' }));

@@ -15,8 +15,19 @@ export const EMAIL_MAX_LENGTH = 254;
 export const TOKEN_MAX_LENGTH = 200;
 /** The longest invite code a route takes. */
 export const INVITE_CODE_MAX_LENGTH = 128;
-/** Verification and reset codes mailed to users have the same length as access codes. */
-export const EMAIL_CODE_LENGTH = 6;
+/**
+ * Verification and reset codes mailed to users: 8 digits (one of 10^8), so that guesses sprayed at
+ * many accounts from many addresses, which no per-account or per-address limit bounds in sum, take
+ * over next to none (docs/SECURITY.md). Access codes stay 6 (§9).
+ */
+export const EMAIL_CODE_LENGTH = 8;
+/**
+ * The length of the codes mailed before they became 8 digits, still taken until the last of them has
+ * expired (VERIFICATION_CODE_TTL_MS after the upgrade), so a mail sent just before it still works: a
+ * guess of this length can match only such a code. Drop it once every deployment has run 8-digit
+ * codes for a day.
+ */
+export const LEGACY_EMAIL_CODE_LENGTH = 6;
 
 export const SESSION_CACHE_MS = 30 * 60 * 1000;
 export const SESSION_FETCH_RETRIES = 1;

@@ -24,7 +24,7 @@ export const messages = {
   accessCodeLength: 'Access Code must be exactly 6 digits!',
   verifyEmailParamMissing: 'Email parameter was missing or invalid!',
   verifyCodeParamMissing: 'Verification Code parameter was missing or invalid!',
-  codeRequired: 'Please enter the 6-digit code from your email.',
+  codeRequired: 'Please enter the 8-digit code from your email.',
   // §4 and §8 flow messages
   passwordResetCodeSentPopup:
     'A password reset code has been sent to your email!  Please check your email inbox.',

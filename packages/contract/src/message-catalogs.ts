@@ -28,7 +28,7 @@ export const es: ErrorsCatalog = {
   accessCodeLength: '¡El código de acceso debe tener exactamente 6 dígitos!',
   verifyEmailParamMissing: '¡Falta el parámetro de correo electrónico o no es válido!',
   verifyCodeParamMissing: '¡Falta el parámetro del código de verificación o no es válido!',
-  codeRequired: 'Introduce el código de 6 dígitos de tu correo electrónico.',
+  codeRequired: 'Introduce el código de 8 dígitos de tu correo electrónico.',
   passwordResetCodeSentPopup:
     '¡Se ha enviado un código para restablecer la contraseña a tu correo electrónico!  Revisa tu bandeja de entrada.',
   resetResendSuccess:
@@ -125,7 +125,7 @@ export const fr: ErrorsCatalog = {
   accessCodeLength: 'Le code d’accès doit comporter exactement 6 chiffres !',
   verifyEmailParamMissing: 'Le paramètre e-mail est manquant ou non valide !',
   verifyCodeParamMissing: 'Le paramètre du code de vérification est manquant ou non valide !',
-  codeRequired: 'Veuillez saisir le code à 6 chiffres reçu par e-mail.',
+  codeRequired: 'Veuillez saisir le code à 8 chiffres reçu par e-mail.',
   passwordResetCodeSentPopup:
     'Un code de réinitialisation du mot de passe a été envoyé à votre adresse e-mail !  Veuillez consulter votre boîte de réception.',
   resetResendSuccess:
@@ -221,7 +221,7 @@ export const pt: ErrorsCatalog = {
   accessCodeLength: 'O código de acesso deve ter exatamente 6 dígitos!',
   verifyEmailParamMissing: 'O parâmetro de e-mail está ausente ou é inválido!',
   verifyCodeParamMissing: 'O parâmetro do código de verificação está ausente ou é inválido!',
-  codeRequired: 'Informe o código de 6 dígitos enviado para o seu e-mail.',
+  codeRequired: 'Informe o código de 8 dígitos enviado para o seu e-mail.',
   passwordResetCodeSentPopup:
     'Um código de redefinição de senha foi enviado para o seu e-mail!  Verifique sua caixa de entrada.',
   resetResendSuccess:
@@ -315,7 +315,7 @@ export const zh: ErrorsCatalog = {
   accessCodeLength: '访问码必须正好是 6 位！',
   verifyEmailParamMissing: '电子邮件参数缺失或无效！',
   verifyCodeParamMissing: '验证码参数缺失或无效！',
-  codeRequired: '请输入电子邮件中的 6 位验证码。',
+  codeRequired: '请输入电子邮件中的 8 位验证码。',
   passwordResetCodeSentPopup: '密码重置码已发送到您的电子邮箱！  请查看收件箱。',
   resetResendSuccess: '新的密码重置码已发送到您的电子邮箱！  请查看收件箱。',
   unknownError: '发生未知错误。',
@@ -395,7 +395,7 @@ export const ar: ErrorsCatalog = {
   accessCodeLength: 'يجب أن يتكون رمز الوصول من 6 أرقام بالضبط!',
   verifyEmailParamMissing: 'معلمة البريد الإلكتروني مفقودة أو غير صالحة!',
   verifyCodeParamMissing: 'معلمة رمز التحقق مفقودة أو غير صالحة!',
-  codeRequired: 'يرجى إدخال الرمز المكوّن من 6 أرقام من بريدك الإلكتروني.',
+  codeRequired: 'يرجى إدخال الرمز المكوّن من 8 أرقام من بريدك الإلكتروني.',
   passwordResetCodeSentPopup:
     'تم إرسال رمز إعادة تعيين كلمة المرور إلى بريدك الإلكتروني!  يرجى التحقق من صندوق الوارد.',
   resetResendSuccess:
@@ -488,7 +488,7 @@ export const de: ErrorsCatalog = {
   accessCodeLength: 'Der Zugangscode muss genau 6 Ziffern lang sein!',
   verifyEmailParamMissing: 'Der E-Mail-Parameter fehlte oder war ungültig!',
   verifyCodeParamMissing: 'Der Parameter für den Bestätigungscode fehlte oder war ungültig!',
-  codeRequired: 'Bitte geben Sie den 6-stelligen Code aus Ihrer E-Mail ein.',
+  codeRequired: 'Bitte geben Sie den 8-stelligen Code aus Ihrer E-Mail ein.',
   passwordResetCodeSentPopup:
     'Ein Code zum Zurücksetzen des Passworts wurde an Ihre E-Mail-Adresse gesendet!  Bitte prüfen Sie Ihren Posteingang.',
   resetResendSuccess:

@@ -15,6 +15,7 @@ import {
   personalWords,
 } from './rules.ts';
 import { accessCodeSchema } from './schemas.ts';
+import { ACCESS_CODE_LENGTH } from './constants.ts';
 
 describe('password rule (§5)', () => {
   it('gives InvalidPassword for a null value', () => {
@@ -184,7 +185,10 @@ describe('email and access code rules (§5)', () => {
     expect(normalizeEmail('Zoe\u0308@Bücher.example')).toBe('zo\u00eb@xn--bcher-kva.example');
   });
   it('access codes are exactly 6 characters', () => {
+    expect(ACCESS_CODE_LENGTH).toBe(6);
     expect(accessCodeSchema.safeParse('123456').success).toBe(true);
+    // mailed codes became 8 digits; access codes did not
+    expect(accessCodeSchema.safeParse('12345678').error?.issues[0]?.message).toBe('accessCodeLength');
     expect(accessCodeSchema.safeParse('12345').error?.issues[0]?.message).toBe('accessCodeLength');
     expect(accessCodeSchema.safeParse('1234567').error?.issues[0]?.message).toBe('accessCodeLength');
   });

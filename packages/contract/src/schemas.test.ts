@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { NAME_MAX_LENGTH, SUBSCRIPTION_IDS } from './constants.ts';
+import { EMAIL_CODE_LENGTH, NAME_MAX_LENGTH, SUBSCRIPTION_IDS } from './constants.ts';
 import { messages } from './english-messages.ts';
 import { isMessageCode, issueCode } from './messages.ts';
 import { normalizeEmail } from './rules.ts';
@@ -76,16 +76,25 @@ describe('payload schemas', () => {
     expect(firstError(validateEmailBody.safeParse({ email: 'nope' }))).toBe('Invalid email format.');
   });
 
-  it('confirm needs a six-digit code', () => {
-    expect(confirmBody.safeParse({ un: 'a@b.co', code: '123456' }).success).toBe(true);
-    expect(confirmBody.safeParse({ un: 'a@b.co', code: '12345' }).success).toBe(false);
+  it('mailed codes are 8 digits: confirm and reset take 8, or 6 for a code mailed before the upgrade, and nothing else', () => {
+    expect(EMAIL_CODE_LENGTH).toBe(8);
+    for (const code of ['12345678', '123456']) {
+      expect(confirmBody.safeParse({ un: 'a@b.co', code }).success, code).toBe(true);
+      expect(
+        resetBody.safeParse({ un: 'a@b.co', code, pw: 'Abcdefghij1!', confirmPw: 'Abcdefghij1!' }).success,
+      ).toBe(true);
+    }
+    for (const code of ['12345', '1234567', '123456789', '1234567a'])
+      expect(confirmBody.safeParse({ un: 'a@b.co', code }).error?.issues[0]?.message, code).toBe(
+        'codeRequired',
+      );
   });
 
   it('codes in Arabic-Indic or Persian digits are read as their ASCII digits', () => {
-    expect(confirmBody.parse({ un: 'a@b.co', code: ' ١٢٣٤٥٦ ' }).code).toBe('123456');
+    expect(confirmBody.parse({ un: 'a@b.co', code: ' ١٢٣٤٥٦٧٨ ' }).code).toBe('12345678');
     expect(
-      resetBody.parse({ un: 'a@b.co', code: '۶۵۴۳۲۱', pw: 'Abcdefghij1!', confirmPw: 'Abcdefghij1!' }).code,
-    ).toBe('654321');
+      resetBody.parse({ un: 'a@b.co', code: '۸۷۶۵۴۳۲۱', pw: 'Abcdefghij1!', confirmPw: 'Abcdefghij1!' }).code,
+    ).toBe('87654321');
     expect(accessCodeParams.parse({ code: 'AB١٢۳۴', sp_id: 'sp' }).code).toBe('AB1234');
     expect(confirmBody.safeParse({ un: 'a@b.co', code: '١٢٣٤٥' }).success).toBe(false);
   });

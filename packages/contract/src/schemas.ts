@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import {
   ACCESS_CODE_LENGTH,
   EMAIL_CODE_LENGTH,
+  LEGACY_EMAIL_CODE_LENGTH,
   EMAIL_MAX_LENGTH,
   EMAIL_PREFERENCES,
   INVITE_CODE_MAX_LENGTH,
@@ -78,14 +79,20 @@ export const passwordSchema = lazySchema(() =>
     ),
 );
 
-/** Codes arrive in any script's digits (a phone's keyboard, a pasted message) and are kept in ASCII. */
+/**
+ * A mailed code (LEGACY_EMAIL_CODE_LENGTH: one mailed before the upgrade). Codes arrive in any
+ * script's digits (a phone's keyboard, a pasted message) and are kept in ASCII.
+ */
 export const emailCodeSchema = lazySchema(() =>
   z
     .string(errorCode('codeRequired'))
     .check(
       z.trim(),
       z.overwrite(normalizeDigits),
-      z.regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), errorCode('codeRequired')),
+      z.regex(
+        new RegExp(`^(\\d{${EMAIL_CODE_LENGTH}}|\\d{${LEGACY_EMAIL_CODE_LENGTH}})$`),
+        errorCode('codeRequired'),
+      ),
     ),
 );
 

@@ -186,7 +186,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
     ).toBe(200);
     expect((await t.client().post('/api/cognito/sendreset', { un: 'ada@school.test' })).statusCode).toBe(200);
     const { code } = await lastMail(t, 'ada@school.test');
-    expect(code).toMatch(/^\d{6}$/);
+    expect(code).toMatch(/^\d{8}$/);
     for (const [table, rows] of Object.entries(moreRows(ada.id, sp.sp_id, now)))
       if (rows.length)
         await t.db
@@ -244,7 +244,7 @@ describe.skipIf(pgSkipped)('db copy from SQLite to PostgreSQL', () => {
         .statusCode,
     ).toBe(200);
     expect((await client().post('/api/cognito/sendreset', { un: 'bob@school.test' })).statusCode).toBe(200);
-    expect((await lastMail({ db: copied, ctx }, 'bob@school.test')).code).toMatch(/^\d{6}$/);
+    expect((await lastMail({ db: copied, ctx }, 'bob@school.test')).code).toMatch(/^\d{8}$/);
     // the code mailed on SQLite still resets (it is stored keyed by SECRET)
     const pw = 'Moved-To-Postgres-77';
     expect(

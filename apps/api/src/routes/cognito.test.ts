@@ -20,11 +20,13 @@ import {
   lastMail,
   seedUser,
   signedInClient,
+  wrongCode as wrong,
   type ApiClient,
   type TestApp,
 } from '../../test/harness.ts';
 import { findUserByEmail, verifyPassword } from '../services/users.ts';
 import { lockAccount } from '../services/accounts.ts';
+import { digest } from '../services/codes.ts';
 import { deleteUser } from '../services/user-admin.ts';
 import { MAIL_LANGUAGES } from '../mail/render.ts';
 import { MailRejectedError } from '../mail/mailer.ts';
@@ -42,7 +44,6 @@ const signup = (email: string, extra: Record<string, unknown> = {}) => ({
 });
 /** The code as a phone set to Arabic types it: ٠١٢٣٤٥٦٧٨٩ (U+0660–U+0669). */
 const arabicIndic = (code: string) => code.replace(/\d/g, (d) => String.fromCharCode(0x660 + Number(d)));
-const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
   let t: TestApp;
@@ -60,7 +61,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
   };
 
   describe.skipIf(skip)('cognito/signup', () => {
-    it('creates an unconfirmed account (email lowercased) and mails a verification code in the browser language', async () => {
+    it('creates an unconfirmed account (email lowercased) and mails an 8-digit verification code in the browser language', async () => {
       const res = await t.client().post('/api/cognito/signup', signup('New.Teacher@School.test'), {
         'accept-language': 'fr-CA,fr;q=0.9',
       });
@@ -73,7 +74,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(mail?.text).toContain(
         `http://localhost:8080/validate?em=new.teacher%40school.test&vc=${code}&locale=fr`,
       );
-      expect(code).toMatch(/^\d{6}$/);
+      expect(code).toMatch(/^\d{8}$/);
       // stored hashed, never in clear
       const stored = await t.db
         .selectFrom('email_codes')
@@ -258,7 +259,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
         .where('email', 'like', 'look-alike@%')
         .execute();
       expect(accounts).toEqual([{ email }]);
-      expect((await lastMail(t, email)).code).toMatch(/^\d{6}$/);
+      expect((await lastMail(t, email)).code).toMatch(/^\d{8}$/);
       const mails = await t.db
         .selectFrom('mailbox')
         .select('to_address')
@@ -558,8 +559,33 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       });
     });
 
+    it('a 6-digit code mailed before codes became 8 digits confirms until it expires; a 6-digit guess never matches a new code, and 7 or 9 digits are malformed', async () => {
+      const email = 'mailed-before@school.test';
+      const browser = t.client();
+      await browser.post('/api/cognito/signup', signup(email));
+      const { code = '' } = await lastMail(t, email);
+      const confirm = (typed: string) => browser.post('/api/cognito/confirm', { un: email, code: typed });
+      expect((await confirm(code.slice(0, 6))).json().code).toBe('invalidVerificationCode');
+      for (const malformed of [code.slice(0, 7), `${code}1`]) {
+        const res = await confirm(malformed);
+        expect(res.statusCode, malformed).toBe(400);
+        expect(res.json().msg).toBe(messages.codeRequired);
+      }
+      // the live code as a release before the upgrade mailed it
+      const user = await findUserByEmail(t.db, email);
+      await t.db
+        .updateTable('email_codes')
+        .set({ code_hash: digest(t.ctx.config.secret, user?.id ?? '', 'verify', '042424') })
+        .where('user_id', '=', user?.id ?? '')
+        .where('consumed_at', 'is', null)
+        .execute();
+      expect((await confirm('042424')).statusCode).toBe(200);
+    });
+
     it('answers an unknown address like a wrong code, and a malformed code with the rule message', async () => {
-      const res = await t.client().post('/api/cognito/confirm', { un: 'ghost@school.test', code: '123456' });
+      const res = await t
+        .client()
+        .post('/api/cognito/confirm', { un: 'ghost@school.test', code: '12345678' });
       expect(res.json().code).toBe('invalidVerificationCode');
       const bad = await t.client().post('/api/cognito/confirm', { un: 'ghost@school.test', code: '12ab' });
       expect(bad.statusCode).toBe(400);
@@ -1023,7 +1049,7 @@ describe.each(DIALECTS)('cognito/* on $dialect', ({ dialect, skip }) => {
       expect(extractEmbeddedMessage(late.json().msg)).toBe(messages.expiredCode);
       const ghost = await t.client().post('/api/cognito/reset', {
         un: 'ghost@school.test',
-        code: '123456',
+        code: '12345678',
         pw: NEW_PASSWORD,
         confirmPw: NEW_PASSWORD,
       });

@@ -7,6 +7,7 @@ import {
   seedServiceProvider,
   seedUser,
   type TestApp,
+  wrongCode,
 } from '../../test/harness.ts';
 import { createAccessCode } from './access-codes.ts';
 import { listAudit } from './audit.ts';
@@ -92,7 +93,7 @@ describe.each(DIALECTS)('audit log on $dialect', ({ dialect, skip }) => {
       const c = t.client();
       expect((await c.post('/api/cognito/sendreset', { un: email })).statusCode).toBe(200);
       const { code = '' } = await lastMail(t, email);
-      const wrong = code === '000000' ? '111111' : '000000';
+      const wrong = wrongCode(code);
       const reset = (resetCode: string) =>
         c.post('/api/cognito/reset', {
           un: email,

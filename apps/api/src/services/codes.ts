@@ -15,7 +15,7 @@ export type CodePurpose = 'verify' | 'reset';
 const TTL: Record<CodePurpose, number> = { verify: VERIFICATION_CODE_TTL_MS, reset: RESET_CODE_TTL_MS };
 
 /** Bound to the account and purpose, so a code of one purpose or user never matches another. */
-const digest = (pepper: string, userId: string, purpose: CodePurpose, code: string) =>
+export const digest = (pepper: string, userId: string, purpose: CodePurpose, code: string) =>
   pepperedDigest(pepper, `${purpose}:${userId}:${code}`);
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomDigits } from './crypto.ts';
 
 describe('randomDigits', () => {
-  it('draws each of the ten digits evenly: a six-digit code is one of 10^6, as the access-code budget and the mailed codes assume', () => {
+  it('draws each of the ten digits evenly: a six-digit access code is one of 10^6 and an eight-digit mailed code one of 10^8, as the access-code budget and docs/SECURITY.md assume', () => {
     const digits = randomDigits(20_000);
     expect(digits).toMatch(/^\d{20000}$/);
     for (let d = 0; d <= 9; d++) {

@@ -17,6 +17,7 @@ import {
   portalAuthorizeUrl,
   seedServiceProvider,
   seedUser,
+  wrongCode,
   type TestApp,
 } from '../../test/harness.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -303,7 +304,7 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
       });
       expect(res.statusCode).toBe(303);
       const { code = '' } = await lastMail(t, email);
-      const wrong = String((Number(code) + 1) % 1e6).padStart(6, '0');
+      const wrong = wrongCode(code);
       const reset = (c: string) =>
         call(t, SCHOOL, 'POST', '/api/cognito/reset', {
           un: email,
@@ -326,7 +327,6 @@ describe.each(DIALECTS)('abuse limits on $dialect', ({ dialect, skip }) => {
     };
     const resetWith = (email: string, address: string, code: string, pw = 'New-Passw0rd-2026') =>
       call(t, address, 'POST', '/api/cognito/reset', { un: email, code, pw, confirmPw: pw });
-    const wrongCode = (code: string) => String((Number(code) + 1) % 1e6).padStart(6, '0');
 
     it('an account kept delayed by wrong passwords from many addresses: its password waits, its right reset code does not, and the reset clears its failures', async () => {
       const email = 'kept-out@school.test';

@@ -168,7 +168,7 @@ describe.each(DIALECTS)('the outbox on $dialect', ({ dialect, skip }) => {
 
       expect(await app.ctx.outbox.drain()).toBe(1);
       const { code } = await lastMail(app, 'queued@school.test');
-      expect(code).toMatch(/^\d{6}$/);
+      expect(code).toMatch(/^\d{8}$/);
       expect(await row(app, queued.id)).toMatchObject({
         attempts: 1,
         payload: null,

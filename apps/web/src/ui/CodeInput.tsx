@@ -17,7 +17,7 @@ export interface CodeInputProps {
   label: ReactNode;
   value: string;
   onChange: (value: string) => void;
-  /** Characters of the code (emailed codes and access codes: 6). */
+  /** Characters of the code: a mailed code's EMAIL_CODE_LENGTH (8) unless told (access codes: 6). */
   length?: number;
   hint?: ReactNode;
   error?: ReactNode;

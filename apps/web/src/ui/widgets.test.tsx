@@ -45,14 +45,18 @@ const resendStatus = () =>
   within(screen.getByRole('button', { name: 'Send a new code' }).parentElement!).getByRole('status');
 
 describe('CodeInput', () => {
-  it('is one input for one-time codes: autocomplete, numeric keyboard, 6 characters', async () => {
+  it("is one input for one-time codes: autocomplete, numeric keyboard, a mailed code's 8 digits unless told (an access code's 6)", async () => {
     const user = userEvent.setup();
-    renderWithProviders(<Code />);
+    const { unmount } = renderWithProviders(<Code />);
     const input = screen.getByRole('textbox', { name: 'Code' });
     expect(input).toHaveAttribute('autocomplete', 'one-time-code');
     expect(input).toHaveAttribute('inputmode', 'numeric');
-    await user.type(input, '12a34 5678');
-    expect(input).toHaveValue('123456');
+    await user.type(input, '12a34 5678 90');
+    expect(input).toHaveValue('12345678');
+    unmount();
+    renderWithProviders(<Code length={6} />);
+    await user.type(screen.getByRole('textbox', { name: 'Code' }), '12a34 5678');
+    expect(screen.getByRole('textbox', { name: 'Code' })).toHaveValue('123456');
   });
 
   it('keeps a code typed before the page hydrated: a prerendered page on a slow Chromebook takes seconds', () => {
@@ -88,11 +92,11 @@ describe('CodeInput', () => {
     renderWithProviders(<Code />);
     const input = screen.getByRole('textbox', { name: 'Code' });
     await user.click(input);
-    await user.paste(' 123 456 ');
-    expect(input).toHaveValue('123456');
+    await user.paste(' 1234 5678 ');
+    expect(input).toHaveValue('12345678');
     await user.clear(input);
-    await user.paste('12-34-56-78');
-    expect(input).toHaveValue('123456');
+    await user.paste('12-34-56-78-90');
+    expect(input).toHaveValue('12345678');
   });
 
   it('keeps a code a filler set without an input event (a password manager, a one-time-code tool) once the field is left', async () => {

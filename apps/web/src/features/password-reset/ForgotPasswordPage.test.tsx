@@ -40,11 +40,11 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     const user = userEvent.setup();
     renderRoute('/forgot-password', { shell: false });
     expect(await screen.findByText(/ana@school\.org/)).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Reset code'), '123456');
+    await user.type(screen.getByLabelText('Reset code'), '12345678');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
     await setNewPassword(user);
-    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '12345678' }));
   });
 
   it("the reset mail's link, in a tab of its own, names the address: the tab remembers it from then on", async () => {
@@ -101,12 +101,12 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
     const input = screen.getByLabelText('Reset code');
     expect(input).toHaveAttribute('autocomplete', 'one-time-code');
-    await user.type(input, '12a3456');
-    expect(input).toHaveValue('123456');
+    await user.type(input, '12a345678');
+    expect(input).toHaveValue('12345678');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/password-reset$/));
     await setNewPassword(user);
-    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '123456' }));
+    await waitFor(() => expect(sent()).toMatchObject({ un: 'ana@school.org', code: '12345678' }));
     await waitFor(() => expect(postToUrl).toHaveBeenCalled());
   });
 
@@ -136,7 +136,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     expect(
       await screen.findByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`),
     ).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Reset code'), '123456');
+    await user.type(screen.getByLabelText('Reset code'), '12345678');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByLabelText('New password');
     vi.setSystemTime(Date.now() + 12_000);

@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 
 const strong = 'N3w!Password99';
-const page = `/password-reset?code=123456&email=${encodeURIComponent('ana@school.org')}`;
+const page = `/password-reset?code=12345678&email=${encodeURIComponent('ana@school.org')}`;
 
 async function submit(pw = strong, confirm = pw) {
   const user = userEvent.setup();
@@ -32,7 +32,7 @@ const resetFails = (msg: string | undefined) =>
   );
 
 describe('PasswordResetPage (/password-reset?code&email)', () => {
-  it.each(['/password-reset?email=a%40b.org', '/password-reset?code=123456', '/password-reset'])(
+  it.each(['/password-reset?email=a%40b.org', '/password-reset?code=12345678', '/password-reset'])(
     'either query param missing sends the user to /email (%s)',
     async (path) => {
       renderRoute(path, { shell: false });
@@ -45,7 +45,7 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
 
   it('an email param that is no address (a sentence anyone can put in a link) is as none: it goes to /email and shows nowhere', async () => {
     const phishing = 'locked. Call 555-0100 or mail help@evil.example to unlock';
-    renderRoute(`/password-reset?code=123456&email=${encodeURIComponent(phishing)}`, { shell: false });
+    renderRoute(`/password-reset?code=12345678&email=${encodeURIComponent(phishing)}`, { shell: false });
     expect(
       await screen.findByRole('heading', { name: 'Continue with email' }, { timeout: 5000 }),
     ).toBeInTheDocument();
@@ -93,7 +93,7 @@ describe('PasswordResetPage (/password-reset?code&email)', () => {
     );
     await submit();
     await waitFor(() => expect(postToUrl).toHaveBeenCalled());
-    expect(body).toEqual({ un: 'ana@school.org', code: '123456', pw: strong, confirmPw: strong });
+    expect(body).toEqual({ un: 'ana@school.org', code: '12345678', pw: strong, confirmPw: strong });
     const url = new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('login_hint')).toBe('ana@school.org');

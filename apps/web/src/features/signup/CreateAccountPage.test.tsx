@@ -145,7 +145,7 @@ describe('CreateAccountPage (/create-account, /create-account/{csrf}, /invite/{c
       await submit(user);
       expect(await screen.findByRole('heading', { name: 'Verify your email' })).toBeInTheDocument();
       expect(
-        screen.getByText('We sent a 6-digit code to ana@school.org. Enter it below.'),
+        screen.getByText('We sent an 8-digit code to ana@school.org. Enter it below.'),
       ).toBeInTheDocument();
       expect(screen.getByTestId('location')).toHaveTextContent('/code');
     },

@@ -8,14 +8,14 @@ import { getLoginCsrf, getLoginParams, saveLoginData } from '../../lib/storage.t
 import { handOverLoginData } from '../../lib/login-handover.ts';
 
 /** Opens the page as the mail's link does and presses Verify, as the person does. */
-async function openAndVerify(url = '/validate?em=a%40b.org&vc=123456') {
+async function openAndVerify(url = '/validate?em=a%40b.org&vc=12345678') {
   renderRoute(url, { shell: false });
   await userEvent.click(await screen.findByRole('button', { name: en.submit }));
 }
 
 describe('ValidatePage (/validate?em&vc)', () => {
   it("em missing: 'Email parameter was missing or invalid!'", async () => {
-    renderRoute('/validate?vc=123456', { shell: false });
+    renderRoute('/validate?vc=12345678', { shell: false });
     expect(await screen.findByText(messages.verifyEmailParamMissing)).toBeInTheDocument();
     expect(screen.queryByText(messages.verifyCodeParamMissing)).not.toBeInTheDocument();
   });
@@ -41,8 +41,26 @@ describe('ValidatePage (/validate?em&vc)', () => {
     );
     await openAndVerify();
     expect(await screen.findByText(messages.verifyPageSuccess)).toBeInTheDocument();
-    expect(body).toEqual({ un: 'a@b.org', code: '123456' });
+    expect(body).toEqual({ un: 'a@b.org', code: '12345678' });
     expect(screen.queryByText(en.new_password_needed)).not.toBeInTheDocument();
+  });
+
+  it('a link mailed before codes became 8 digits (vc of 6) still confirms', async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.confirm), async ({ request }) => {
+        body = await request.json();
+        return ok({ email: 'a@b.org', newPasswordNeeded: false });
+      }),
+    );
+    await openAndVerify('/validate?em=a%40b.org&vc=123456');
+    expect(await screen.findByText(messages.verifyPageSuccess)).toBeInTheDocument();
+    expect(body).toEqual({ un: 'a@b.org', code: '123456' });
+  });
+
+  it('a vc of 7 digits is no code', async () => {
+    renderRoute('/validate?em=a%40b.org&vc=1234567', { shell: false });
+    expect(await screen.findByText(messages.verifyCodeParamMissing)).toBeInTheDocument();
   });
 
   it('opened, it confirms nothing until Verify is pressed: a mail scanner or a link preview does not spend the code', async () => {
@@ -53,7 +71,7 @@ describe('ValidatePage (/validate?em&vc)', () => {
         return ok({ email: 'a@b.org', newPasswordNeeded: false });
       }),
     );
-    renderRoute('/validate?em=a%40b.org&vc=123456', { shell: false });
+    renderRoute('/validate?em=a%40b.org&vc=12345678', { shell: false });
     expect(await screen.findByRole('button', { name: en.submit })).toBeInTheDocument();
     expect(screen.getByText(en.lead.replace('{{email}}', 'a@b.org'))).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));

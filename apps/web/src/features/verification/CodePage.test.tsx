@@ -25,7 +25,7 @@ describe('CodePage (/code)', () => {
   it("shows 'Verify your email' and the remembered email", async () => {
     renderRoute('/code', { shell: false });
     expect(await screen.findByRole('heading', { name: 'Verify your email' })).toBeInTheDocument();
-    expect(screen.getByText(`We sent a 6-digit code to ${email}. Enter it below.`)).toBeInTheDocument();
+    expect(screen.getByText(`We sent an 8-digit code to ${email}. Enter it below.`)).toBeInTheDocument();
   });
 
   it("'Didn't get the email?' describes the resend button, not the code field", async () => {
@@ -41,9 +41,36 @@ describe('CodePage (/code)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/email'));
   });
 
-  it('a short code is refused before any call', async () => {
-    await enter('123');
+  it('a short code is refused before any call: 7 digits are not the 8 of a mailed code', async () => {
+    let called = false;
+    server.use(
+      http.post(api(apiPaths.confirm), () => {
+        called = true;
+        return ok({ email, newPasswordNeeded: false });
+      }),
+    );
+    await enter('1234567');
     expect((await screen.findAllByText(messages.codeRequired)).length).toBeGreaterThan(0);
+    expect(messages.codeRequired).toBe('Please enter the 8-digit code from your email.');
+    expect(called).toBe(false);
+  });
+
+  it("a pasted code, spaced as a mail's groups of four, is sent as its 8 digits", async () => {
+    let body: unknown;
+    server.use(
+      http.post(api(apiPaths.confirm), async ({ request }) => {
+        body = await request.json();
+        return ok({ email, newPasswordNeeded: false });
+      }),
+      http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-4' })),
+    );
+    const user = userEvent.setup();
+    renderRoute('/code', { shell: false });
+    await user.click(await screen.findByLabelText('Verification code'));
+    await user.paste('6543 2109');
+    expect(screen.getByLabelText('Verification code')).toHaveValue('65432109');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(body).toEqual({ un: email, code: '65432109' }));
   });
 
   it('POST cognito/confirm {un, code}; success goes to the identity-provider sign-in', async () => {
@@ -55,9 +82,9 @@ describe('CodePage (/code)', () => {
       }),
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-1' })),
     );
-    await enter('654321');
+    await enter('65432109');
     await waitFor(() => expect(postToUrl).toHaveBeenCalled());
-    expect(body).toEqual({ un: email, code: '654321' });
+    expect(body).toEqual({ un: email, code: '65432109' });
     const url = new URL(vi.mocked(postToUrl).mock.calls[0]![0]);
     expect(url.searchParams.get('identity_provider')).toBe('COGNITO');
     expect(url.searchParams.get('login_hint')).toBe(email);
@@ -68,7 +95,7 @@ describe('CodePage (/code)', () => {
       http.post(api(apiPaths.confirm), () => fail(409, 'userAlreadyConfirmed')),
       http.get(api(apiPaths.getCsrf), () => ok({ csrf: 's-2' })),
     );
-    await enter('654321');
+    await enter('65432109');
     await waitFor(() => expect(postToUrl).toHaveBeenCalled());
     expect(new URL(vi.mocked(postToUrl).mock.calls[0]![0]).searchParams.get('login_hint')).toBe(email);
     expect(screen.queryByText(messages.userAlreadyConfirmed)).not.toBeInTheDocument();
@@ -126,7 +153,7 @@ describe('CodePage (/code)', () => {
       http.post(api(apiPaths.confirm), () => ok({ email, newPasswordNeeded: false })),
       http.get(api(apiPaths.getCsrf), () => fail(429, 'tooManyRequests')),
     );
-    const user = await enter('654321');
+    const user = await enter('65432109');
     expect(await screen.findByText(messages.tooManyRequests)).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Your email is verified. Sign in' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/log-in$/));
@@ -135,7 +162,7 @@ describe('CodePage (/code)', () => {
 
   it('a wrong code shows the server message, tied to the code field (issue 12)', async () => {
     server.use(http.post(api(apiPaths.confirm), () => fail(400, 'expiredCode')));
-    await enter('654321');
+    await enter('65432109');
     expect(await screen.findByText(messages.expiredCode)).toBeInTheDocument();
     const field = screen.getByLabelText('Verification code');
     expect(field).toHaveAttribute('aria-invalid', 'true');
