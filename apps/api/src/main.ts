@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -34,12 +35,20 @@ import { trackConnections } from './services/connections.ts';
 import { createLimitState } from './services/limits.ts';
 import { createOutbox } from './services/outbox.ts';
 import { pruneExpired } from './services/pruning.ts';
-import { noteSecretChange } from './services/secret-change.ts';
+import {
+  forgetInstance,
+  INSTANCE_HEARTBEAT_MS,
+  noteInstance,
+  noteSecretChange,
+} from './services/secret-change.ts';
 import { databaseLocation, startupFailure } from './startup-failure.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const FILE_CHECK_INTERVAL_MS = 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/** This process among the instances of one database (instance_secrets). */
+const instanceId = randomUUID();
 
 /**
  * Fails as app.listen would (the port in use, below 1024, HOST not this machine's) before the database
@@ -106,6 +115,8 @@ async function start(config: AppConfig, logger: Logger) {
   const now = () => Date.now();
   // a SECRET other than the last start's fails every live code: said before the first pupil's try is
   await noteSecretChange({ db, config, logger, now });
+  // the admin CLI checks its SECRET against the instances serving (services/secret-change.ts)
+  await noteInstance({ db, config, now }, instanceId);
   const mailer = createMailer(config, db, now);
   const ctx: AppContext = {
     config,
@@ -215,12 +226,20 @@ async function main(): Promise<void> {
   const fileCheck = setInterval(() => void checkFile(), FILE_CHECK_INTERVAL_MS);
   fileCheck.unref();
 
+  // a missed beat (the database away) is made up by the next: the row counts as up for several
+  const heartbeat = setInterval(
+    () => void noteInstance(ctx, instanceId).catch(() => undefined),
+    INSTANCE_HEARTBEAT_MS,
+  );
+  heartbeat.unref();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     clearInterval(pruning);
     clearInterval(fileCheck);
+    clearInterval(heartbeat);
     // no new sends once going: a send the exit cuts short holds its row for the claim's 13 minutes,
     // while a row left unclaimed goes out at once from another instance or the restarted one
     const outboxStopped = ctx.outbox.stop();
@@ -252,6 +271,8 @@ async function main(): Promise<void> {
       clearInterval(reaper);
       await outboxStopped;
       await mailer.close();
+      // no longer serving: its SECRET stops counting for the admin CLI at once (else when its row ages)
+      await forgetInstance(db, instanceId).catch(() => undefined);
       const closed = await closeDatabase(db, ctx.now());
       if (closed.rescuedTo)
         logger.warn(

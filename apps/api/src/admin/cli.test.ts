@@ -17,6 +17,7 @@ import {
 import {
   DIALECTS,
   basicAuth,
+  capturedLines,
   createTestApp,
   createTestDb,
   lastMail,
@@ -43,7 +44,15 @@ import { MasqueradeRefused } from '../services/masquerade.ts';
 import { OUTBOX_RETRY } from '../services/outbox.ts';
 import { verifyPassword, findUserByEmail } from '../services/users.ts';
 import { RETENTION_MS } from '../services/pruning.ts';
-import { SECRET_FINGERPRINT_KEY, secretFingerprint } from '../services/secret-change.ts';
+import {
+  forgetInstance,
+  INSTANCE_HEARTBEAT_MS,
+  INSTANCE_LIVE_MS,
+  noteInstance,
+  noteSecretChange,
+  SECRET_FINGERPRINT_KEY,
+  secretFingerprint,
+} from '../services/secret-change.ts';
 import { createSession, replaceSession } from '../services/sessions.ts';
 import { databaseLocation } from '../startup-failure.ts';
 import { TEST_DATABASE_URL, TEST_SECRET } from '../../test/test-db.ts';
@@ -1118,7 +1127,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    "access-code create refuses to run with another SECRET than the server's last start: its code would fail there",
+    "access-code create refuses to run with another SECRET than the server's last start when no instance is up: its code would fail there",
     async () => {
       await seedServiceProvider(t, 'secret-sp');
       await seedUser(t, { email: 'secret-pupil@cli.test' });
@@ -1140,12 +1149,53 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
           .length;
       // the server last started with another SECRET (a shell without its .env)
       await fingerprint('the-server-s-own-secret-of-at-least-32-characters');
-      await expect(create()).rejects.toThrow(/SECRET is not the one the server last started with/);
+      await expect(create()).rejects.toThrow(/SECRET is not the one the server runs with/);
       expect(await codes()).toBe(0);
       // with the server's own it makes the code
       await fingerprint(t.ctx.config.secret);
       expect(await create()).toMatchObject({ code: expect.stringMatching(/^\d{6}$/) });
       expect(await codes()).toBe(1);
+      await t.db.deleteFrom('identity_keys').where('name', '=', SECRET_FINGERPRINT_KEY).execute();
+    },
+  );
+
+  it.skipIf(skip)(
+    'access-code create checks SECRET against the instances serving: a start with another SECRET, stopped or killed, does not turn the check round',
+    async () => {
+      await seedServiceProvider(t, 'serving-sp');
+      await seedUser(t, { email: 'serving-pupil@cli.test' });
+      const serverSecret = t.ctx.config.secret;
+      const wrongSecret = 'a-wrong-secret-typed-at-one-start-0123456789';
+      const withSecret = (secret: string) => ({ ...t.ctx, config: { ...t.ctx.config, secret } });
+      const { logger } = capturedLines('info');
+      // an instance start: the fingerprint check, then its heartbeat row
+      const start = async (secret: string, instanceId: string) => {
+        await noteSecretChange({ ...withSecret(secret), logger });
+        await noteInstance(withSecret(secret), instanceId);
+      };
+      const create = (secret: string) => {
+        const { positionals, values } = parseAdminArgs([
+          ...['access-code', 'create', '--sp', 'serving-sp', '--email', 'serving-pupil@cli.test'],
+        ]);
+        return runAdminCommand(withSecret(secret), positionals, values);
+      };
+      const refused = /SECRET is not the one the server runs with/;
+      await start(serverSecret, 'instance-a');
+      // a start with another SECRET, stopped after a few seconds: its fingerprint is the last start's
+      await start(wrongSecret, 'instance-b');
+      await forgetInstance(t.db, 'instance-b');
+      expect(await create(serverSecret)).toMatchObject({ code: expect.stringMatching(/^\d{6}$/) });
+      await expect(create(wrongSecret)).rejects.toThrow(refused);
+      // killed, not stopped: refused with either while it may still serve, then gone with its heartbeats
+      await start(wrongSecret, 'instance-c');
+      await expect(create(serverSecret)).rejects.toThrow(refused);
+      for (let waited = 0; waited <= INSTANCE_LIVE_MS; waited += INSTANCE_HEARTBEAT_MS) {
+        t.clock.advance(INSTANCE_HEARTBEAT_MS);
+        await noteInstance(withSecret(serverSecret), 'instance-a');
+      }
+      expect(await create(serverSecret)).toMatchObject({ code: expect.stringMatching(/^\d{6}$/) });
+      await expect(create(wrongSecret)).rejects.toThrow(refused);
+      await t.db.deleteFrom('instance_secrets').execute();
       await t.db.deleteFrom('identity_keys').where('name', '=', SECRET_FINGERPRINT_KEY).execute();
     },
   );

@@ -695,7 +695,7 @@ async function execute(
       // a code is stored keyed by SECRET: made under another, every pupil's try fails on the server
       if (!(await isServersSecret(ctx)))
         throw new Error(
-          "SECRET is not the one the server last started with: a code made with it would fail on the server as a wrong code. Run the command with the server's SECRET (its .env)",
+          "SECRET is not the one the server runs with: a code made with it would fail on the server as a wrong code. Run the command with the server's SECRET (its .env)",
         );
       const created = await createAccessCode(ctx, { spId, userId: student.id, ttlDays });
       return { code: created.code, id: created.id, expiresAt: new Date(created.expiresAt).toISOString() };

@@ -59,6 +59,7 @@ function moreRows(
     service_providers: [],
     oidc_payloads: [],
     identity_keys: [],
+    instance_secrets: [{ instance_id: 'instance-1', fingerprint: 'fingerprint-1', seen_at: now }],
     user_identities: [
       {
         user_id: userId,

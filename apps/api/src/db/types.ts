@@ -218,6 +218,13 @@ export interface IdentityKeysTable {
   created_at: number;
 }
 
+/** A running instance's SECRET fingerprint and when it last said it is up (migration 027). */
+export interface InstanceSecretsTable {
+  instance_id: string;
+  fingerprint: string;
+  seen_at: number;
+}
+
 /**
  * What is sent off the machine (services/outbox.ts): a mail or a CRM webhook call. Pending while
  * next_attempt_at is set; claimed while claimed_until is in the future.
@@ -262,6 +269,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   federation_states: FederationStatesTable;
   identity_keys: IdentityKeysTable;
+  instance_secrets: InstanceSecretsTable;
   outbox: OutboxTable;
   access_code_failures: AccessCodeFailuresTable;
   audit_log: AuditLogTable;

@@ -23,13 +23,60 @@ const storedFingerprint = async (db: AppContext['db']): Promise<string | undefin
       .executeTakeFirst()
   )?.material;
 
+/** How often a running instance says it is up, with its SECRET's fingerprint (main.ts). */
+export const INSTANCE_HEARTBEAT_MS = 30_000;
+
 /**
- * Whether SECRET is the one the server's last start ran with (yes when none is recorded yet): the
- * admin CLI run with another (a shell without the server's .env) would make codes that fail on it.
+ * An instance unheard of for this long is gone (killed, crashed, its host down): several heartbeats
+ * missed, so a slow database or a pause never makes a serving instance look gone.
  */
-export async function isServersSecret(ctx: Pick<AppContext, 'db' | 'config'>): Promise<boolean> {
+export const INSTANCE_LIVE_MS = 2 * 60_000;
+
+/** Rows of instances gone this long are deleted at another's heartbeat: the table holds those of the last day. */
+const INSTANCE_FORGOTTEN_MS = 24 * 60 * 60_000;
+
+/**
+ * Says this instance is up and which SECRET it serves with: at start, then every INSTANCE_HEARTBEAT_MS
+ * (main.ts). `instanceId` is this process's, new at each start.
+ */
+export async function noteInstance(
+  ctx: Pick<AppContext, 'db' | 'config' | 'now'>,
+  instanceId: string,
+): Promise<void> {
+  const now = ctx.now();
+  const fingerprint = secretFingerprint(ctx.config.secret);
+  await ctx.db
+    .insertInto('instance_secrets')
+    .values({ instance_id: instanceId, fingerprint, seen_at: now })
+    .onConflict((oc) => oc.column('instance_id').doUpdateSet({ fingerprint, seen_at: now }))
+    .execute();
+  await ctx.db
+    .deleteFrom('instance_secrets')
+    .where('seen_at', '<', now - INSTANCE_FORGOTTEN_MS)
+    .execute();
+}
+
+/** This instance stops: it serves no more, and its SECRET no longer counts for the admin CLI. */
+export async function forgetInstance(db: AppContext['db'], instanceId: string): Promise<void> {
+  await db.deleteFrom('instance_secrets').where('instance_id', '=', instanceId).execute();
+}
+
+/**
+ * Whether SECRET is the one the server serves with: that of every instance heard of within
+ * INSTANCE_LIVE_MS, or, none being up, the last start's (yes when none is recorded yet). The admin CLI
+ * run with another (a shell without the server's .env) would make codes that fail on it. The last
+ * start alone is not enough: one with a wrong SECRET, stopped at once, is not what serves.
+ */
+export async function isServersSecret(ctx: Pick<AppContext, 'db' | 'config' | 'now'>): Promise<boolean> {
+  const mine = secretFingerprint(ctx.config.secret);
+  const serving = await ctx.db
+    .selectFrom('instance_secrets')
+    .select('fingerprint')
+    .where('seen_at', '>=', ctx.now() - INSTANCE_LIVE_MS)
+    .execute();
+  if (serving.length) return serving.every((instance) => instance.fingerprint === mine);
   const stored = await storedFingerprint(ctx.db);
-  return stored === undefined || JSON.parse(stored) === secretFingerprint(ctx.config.secret);
+  return stored === undefined || JSON.parse(stored) === mine;
 }
 
 /**
