@@ -133,6 +133,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://mail.test' }).publicUrl).toBe('http://localhost:8080');
   });
 
+  it('refuses an http:// PUBLIC_URL in production unless its host is this machine: its cookies are Secure and HSTS is sent, so no browser could sign in', () => {
+    for (const PUBLIC_URL of ['http://login.school.test', 'http://portal.test:8080', 'http://192.0.2.10'])
+      expect(() => loadConfig({ ...PRODUCTION_ENV, MAIL_FROM: 'no-reply@school.test', PUBLIC_URL })).toThrow(
+        new ConfigError(
+          `configuration refused: PUBLIC_URL must be https:// in production, the origin of the TLS proxy in front of the portal (docs/DEPLOYMENT.md), got ${PUBLIC_URL}`,
+        ),
+      );
+    // a production build tried on this machine (the e2e tests) keeps plain http and cookies without Secure
+    for (const PUBLIC_URL of ['http://localhost:8080', 'http://127.0.0.1:8204', 'http://[::1]:8080'])
+      expect(loadConfig({ ...PRODUCTION_ENV, MAIL_FROM: 'no-reply@school.test', PUBLIC_URL })).toMatchObject({
+        production: true,
+        cookieSecure: false,
+      });
+    // development on a LAN name is not refused
+    expect(loadConfig({ PUBLIC_URL: 'http://portal.lan:8080' }).publicUrl).toBe('http://portal.lan:8080');
+  });
+
   it('refuses a PUBLIC_URL that is no origin: served from the root, a portal under a path would answer its own links with 404', () => {
     for (const PUBLIC_URL of [
       'https://www.district.test/login',
@@ -176,6 +193,15 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATABASE_URL }).databaseUrl).toBe(DATABASE_URL);
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(
       /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL.*, got notaurl$/,
+    );
+    // one slash: no host, and pg took `127.0.0.1/fd` for the database's name
+    for (const DATABASE_URL of ['postgresql:/127.0.0.1/fd', 'postgres:fd', 'postgres:///fd'])
+      expect(() => loadConfig({ DATABASE_URL })).toThrow(
+        `DATABASE_URL names no database server: write it as postgres://user@host:5432/database (two slashes before the host), got ${DATABASE_URL}`,
+      );
+    // a Unix socket named by its directory has its host in the query
+    expect(loadConfig({ DATABASE_URL: 'postgres:///fd?host=/var/run/postgresql' }).databaseUrl).toBe(
+      'postgres:///fd?host=/var/run/postgresql',
     );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://fd:s3cret-pw@db.test/fd' })).toThrow(
       `got mysql://db.test/fd${hidden}`,

@@ -490,6 +490,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       problems.push(
         'PUBLIC_URL is required in production: the https:// origin people reach the portal at (e.g. https://login.example.org), which mail links, Secure cookies and the issuer are made from',
       );
+    // its cookies are Secure (__Host-) off this machine, and HSTS is sent: over http no browser signs in
+    else if (publicOrigin.protocol === 'http:' && !local)
+      problems.push(
+        `PUBLIC_URL must be https:// in production, the origin of the TLS proxy in front of the portal (docs/DEPLOYMENT.md), got ${publicUrl}`,
+      );
     if (!smtpUrl) problems.push('SMTP_URL is required in production (mail cannot go to the dev mailbox)');
     if (devIdp) problems.push('DEV_IDP must be off in production');
     if (devMailbox) problems.push('DEV_MAILBOX must be off in production');
@@ -555,10 +560,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (mailReplyTo) oneMailAddress('MAIL_REPLY_TO', mailReplyTo, problems);
   const smtpServer = smtpUrl ? URL.parse(smtpUrl) : null;
   // pg would take anything else for a host name (`notaurl` becomes "getaddrinfo ENOTFOUND base")
-  if (databaseUrl && !urlOf(databaseUrl, ['postgres:', 'postgresql:']))
-    problems.push(
-      `DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://db.example.org:5432/frontdoor (with a user: postgres://user:password@…), got ${withoutCredentials(databaseUrl)}`,
-    );
+  if (databaseUrl) {
+    const server = urlOf(databaseUrl, ['postgres:', 'postgresql:']);
+    if (!server)
+      problems.push(
+        `DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://db.example.org:5432/frontdoor (with a user: postgres://user:password@…), got ${withoutCredentials(databaseUrl)}`,
+      );
+    // pg reads a URL with no host (one slash: postgresql:/db.test/fd) as the database `db.test/fd` on
+    // this machine, and the start failed later as a wrong user, password or database name
+    else if (!server.hostname && !server.searchParams.has('host'))
+      problems.push(
+        `DATABASE_URL names no database server: write it as postgres://user@host:5432/database (two slashes before the host), got ${withoutCredentials(databaseUrl)}`,
+      );
+  }
   if (problems.length) throw new ConfigError(`configuration refused: ${problems.join('; ')}`);
   const identity = identitySettings(env, publicUrl, devIdp);
 
