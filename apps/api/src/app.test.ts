@@ -28,6 +28,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDb, migrateToLatest } from './db/index.ts';
+import { NEWER_RELEASE_CHECK_MS } from './services/newer-release.ts';
 import {
   ApiClient,
   DIALECTS,
@@ -538,6 +539,37 @@ describe('readiness', () => {
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 503 once a newer release migrated the database under it, saying so in one error line naming the migrations; looks at most once a minute', async () => {
+    const { lines, logger } = capturedLines<{ level: number; msg: string; migrations?: string[] }>('info');
+    const t = await createTestApp('sqlite', { logger });
+    try {
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      // the newer release, started beside this one, ran a migration this one does not know
+      await sql`insert into kysely_migration (name, timestamp) values ('999_from_a_newer_release', '2026-11-28T00:00:00.000Z')`.execute(
+        t.db,
+      );
+      // the last look is kept for a minute: the probes stay cheap
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      t.clock.advance(NEWER_RELEASE_CHECK_MS);
+      for (let probe = 0; probe < 3; probe++) {
+        const res = await t.app.inject({ url: '/readyz' });
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toMatchObject({ status: 'error', code: 'internalError' });
+      }
+      expect(lines.filter((l) => l.level >= 50)).toEqual([
+        expect.objectContaining({
+          level: 50,
+          migrations: ['999_from_a_newer_release'],
+          msg: expect.stringMatching(
+            /^the database was migrated by a newer release of Frontdoor \(migration 999_from_a_newer_release, unknown to this one\) while this instance serves/,
+          ),
+        }),
+      ]);
+    } finally {
+      await t.close();
     }
   });
 

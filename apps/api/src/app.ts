@@ -37,6 +37,7 @@ import { RequestLog, requestLogged, withRequestLog } from './services/logger.ts'
 import { MINUTE_MS, countedAddress, logLimitReached, retryAfterSeconds } from './services/limits.ts';
 import { countLimitRefusal } from './services/metrics.ts';
 import { DISK_FULL_MS, diskFullLately, noteDiskFull } from './services/disk-full.ts';
+import { newerReleaseMigrations } from './services/newer-release.ts';
 import { DATABASE_BUSY_RETRY_MS, noteDatabaseBusy } from './services/database-busy.ts';
 import {
   PRODUCT_CALLS,
@@ -451,14 +452,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     if (draining) return sendError(reply, 503, 'serverBusy');
+    let newer: string[];
     try {
       // a round trip to the database, nothing it has to count or scan; a write that changes nothing,
       // as a failover that left DATABASE_URL on a replica answers reads and refuses every sign-in
       await assertWritable(ctx.db);
+      // an old instance left running in a rolling upgrade: the start's check is long past
+      newer = await newerReleaseMigrations(ctx);
     } catch (err) {
       request.log.warn({ err }, 'readiness check: database unreachable or read-only');
       return sendError(reply, 503, 'internalError');
     }
+    if (newer.length) return sendError(reply, 503, 'internalError');
     // what this instance writes now is lost when it stops (main.ts logs what to do)
     const fileProblem = databaseFileProblem(ctx.db);
     if (fileProblem) {
