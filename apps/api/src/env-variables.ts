@@ -108,7 +108,7 @@ export const ENV_VARIABLES = variables({
     group: 'Mail',
     defaultText: 'Frontdoor <no-reply@the PUBLIC_URL host>',
     meaning:
-      'Sender of the mails: one address, with a name or without (Frontdoor <no-reply@example.org>); anything else, or an IP for its domain, refuses to start. Its domain names the mails (Message-ID). Required in production when the PUBLIC_URL host is an IP address (development then sends from no-reply@[that IP]).',
+      'Sender of the mails: one address, with a name or without, quoted so that a shell can read the file too: MAIL_FROM="Frontdoor <no-reply@example.org>". Anything else, or an IP for its domain, refuses to start. Its domain names the mails (Message-ID). Required in production when the PUBLIC_URL host is an IP address (development then sends from no-reply@[that IP]).',
   },
   MAIL_REPLY_TO: {
     group: 'Mail',
