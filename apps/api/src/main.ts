@@ -104,6 +104,10 @@ async function start(config: AppConfig, logger: Logger) {
     progress: {
       pending: (names) => logger.info({ migrations: names }, `migrating: ${names.join(', ')}`),
       ran: (migration, ms) => logger.info({ migration, ms }, 'migration ran'),
+      waiting: () =>
+        logger.info(
+          "waiting for another instance's migration: the migration lock is held, and this start goes on once it is free",
+        ),
     },
   });
   // what an upgrade changed in the database, and how long the start waited for it (docs/DEPLOYMENT.md)

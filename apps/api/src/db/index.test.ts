@@ -368,7 +368,7 @@ describe('createDb on PostgreSQL', async () => {
   );
 
   it.skipIf(unreachable !== null)(
-    'migrates without the request timeouts: waits for another instance migrating longer than they allow, and gives the connection back with them',
+    'migrates without the request timeouts: waits for another instance migrating longer than they allow, saying that it waits, and gives the connection back with them',
     async () => {
       const { url, drop } = await createPostgresDatabase();
       const timeouts = { statementMs: 50, lockMs: 50, idleInTransactionMs: 50 };
@@ -388,13 +388,17 @@ describe('createDb on PostgreSQL', async () => {
       });
       try {
         await held;
-        const migrating = migrateToLatest(db, { secret: TEST_SECRET });
+        const waiting = vi.fn();
+        const progress = { pending: () => undefined, ran: () => undefined, waiting };
+        const migrating = migrateToLatest(db, { secret: TEST_SECRET, progress });
         const waitingForLock = () =>
           sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid)
             where l.locktype = 'advisory' and not l.granted and a.datname = current_database()`.execute(
             other,
           );
         await vi.waitFor(async () => expect((await waitingForLock()).rows[0]?.n).toBe(1));
+        // said once, as the wait begins
+        expect(waiting).toHaveBeenCalledTimes(1);
         // longer than every request timeout of db
         await new Promise((resolve) => setTimeout(resolve, 200));
         release();

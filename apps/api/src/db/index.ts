@@ -612,6 +612,26 @@ export interface MigrationProgress {
   pending: (names: string[]) => void;
   /** One migration ran (kept only when the run's transaction commits), in ms. */
   ran: (name: string, ms: number) => void;
+  /** Another instance holds the migration lock (PostgreSQL): this start waits for its migration to end. */
+  waiting?: () => void;
+}
+
+/** The advisory lock Kysely's PostgresAdapter migrates under (its LOCK_ID, not exported). */
+const KYSELY_MIGRATION_LOCK_ID = sql.lit('3853314791062309107');
+
+/**
+ * Whether the PostgreSQL migration lock is free now: taken and given back at once on one connection.
+ * Another instance may take it in between; the start then waits without having said so, as before.
+ */
+async function migrationLockFree(db: Db): Promise<boolean> {
+  return db.connection().execute(async (connection) => {
+    const { rows } = await sql<{
+      free: boolean;
+    }>`select pg_try_advisory_lock(${KYSELY_MIGRATION_LOCK_ID}::bigint) as free`.execute(connection);
+    if (rows[0]?.free)
+      await sql`select pg_advisory_unlock(${KYSELY_MIGRATION_LOCK_ID}::bigint)`.execute(connection);
+    return rows[0]?.free === true;
+  });
 }
 
 interface MigrateOptions {
@@ -663,6 +683,13 @@ export async function migrateTo(db: Db, options: MigrateOptions, name?: string):
   const migrator = new Migrator({ db, provider });
   const unknown = (await executedMigrations(db)).filter((executed) => !Object.hasOwn(known, executed));
   if (unknown.length) throw new NewerDatabaseError(unknown);
+  // a start behind another instance's long migration said nothing until it ended
+  if (
+    options.progress?.waiting &&
+    db.getExecutor().adapter instanceof PostgresAdapter &&
+    !(await migrationLockFree(db))
+  )
+    options.progress.waiting();
   const { error, results } = await (name ? migrator.migrateTo(name) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new MigrationError(failed?.migrationName, error);
