@@ -4,12 +4,14 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '@frontdoor/contract';
 import { sql } from 'kysely';
 import { serverCheckout } from '../test/checkout.ts';
 import { startFakeServer } from '../test/fake-http.ts';
 import { DIALECTS } from '../test/harness.ts';
+import { secretFingerprint } from './services/secret-change.ts';
 import { createTestDb } from '../test/test-db.ts';
 
 /** As `npm run serve` starts it: Node's own type stripping, no other flag. */
@@ -178,10 +180,22 @@ describe('main.ts as a process', () => {
 
   it('a start with another SECRET than the last one says, before listening, that the codes made under the old one fail; the next start says nothing', async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'fd-main-secret-'));
+    // the instances serving and their SECRETs' fingerprints, as the admin CLI reads them
+    const serving = () => {
+      const file = new SQLite(path.join(own, 'frontdoor.sqlite'), { readonly: true });
+      try {
+        return file.prepare('select fingerprint from instance_secrets').pluck().all();
+      } finally {
+        file.close();
+      }
+    };
     const run = async (secret: string) => {
       const { child, exited, log } = await startMain({ DATA_DIR: own, SECRET: secret });
+      expect(serving()).toEqual([secretFingerprint(secret)]);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      // stopped, it serves no more
+      expect(serving()).toEqual([]);
       return log()
         .split('\n')
         .filter((line) => line.includes('"setting":"SECRET"'));
