@@ -42,7 +42,7 @@ import * as m022 from './migrations/022_access_code_place_leases.ts';
 import * as m023 from './migrations/023_outbox_template.ts';
 import * as m024 from './migrations/024_callback_session.ts';
 import * as m025 from './migrations/025_user_disabled.ts';
-import * as m027 from './migrations/027_instance_secrets.ts';
+import * as m026 from './migrations/026_instance_secrets.ts';
 
 export type Db = Kysely<Database>;
 
@@ -485,7 +485,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '023_outbox_template': m023,
   '024_callback_session': m024,
   '025_user_disabled': m025,
-  '027_instance_secrets': m027,
+  '026_instance_secrets': m026,
 });
 
 /** The names of this release's migrations, oldest first (the secret plays no part in them). */

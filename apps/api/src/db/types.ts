@@ -218,7 +218,7 @@ export interface IdentityKeysTable {
   created_at: number;
 }
 
-/** A running instance's SECRET fingerprint and when it last said it is up (migration 027). */
+/** A running instance's SECRET fingerprint and when it last said it is up (migration 026). */
 export interface InstanceSecretsTable {
   instance_id: string;
   fingerprint: string;
