@@ -332,6 +332,14 @@ export const subscriptionBody = lazySchema(() =>
   }),
 );
 export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
+/**
+ * GET hs/subscription (beside the spec): the account's stored choice for each of the four topics, in
+ * the POST's shape; a topic it never saved is not subscribed.
+ */
+export const storedSubscriptionsPayload = lazySchema(() =>
+  z.object({ subscriptions: z.array(subscriptionChangeSchema) }),
+);
+export const storedSubscriptionsResponse = lazySchema(() => envelope(storedSubscriptionsPayload));
 
 /** The longest sp_id a route takes (accessCodes/login); `sp create` makes none longer. */
 export const SP_ID_MAX_LENGTH = 100;

@@ -119,6 +119,9 @@ describe('API docs', () => {
     expect(jwks.servers).toEqual([{ url: t.ctx.config.publicUrl }]);
     expect(jwks.get.responses['200']).toBeDefined();
     expect(Object.keys(doc.paths)).toHaveLength(19);
+    // two calls on one path: the stored preferences beside the spec's POST, each its own operation
+    const subscription = doc.paths['/hs/subscription'];
+    expect(subscription.get.operationId).not.toBe(subscription.post.operationId);
     // what the server answers, status included, is what a generated client is told to expect
     const sig = doc.paths['/auth/sig'].get.responses['200'].content['application/json'].schema;
     for (const branch of sig.oneOf) {

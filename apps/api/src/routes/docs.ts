@@ -28,6 +28,7 @@ import {
   sessionSchema,
   signupBody,
   signupResponse,
+  storedSubscriptionsResponse,
   subscriptionBody,
   validateEmailBody,
   validateEmailResponse,
@@ -48,6 +49,8 @@ interface Operation {
   /** A call a browser is sent to: where its 302 goes (its errors are a page for a browser). */
   redirect?: string;
   security?: 'session' | 'basic';
+  /** For a second operation on one path: the one derived from the path would be taken. */
+  operationId?: string;
 }
 
 const nullResponse = envelope(z.null());
@@ -181,6 +184,15 @@ const operations: Operation[] = [
     errors: [404],
   },
   {
+    method: 'get',
+    path: 'hs/subscription',
+    summary: "The signed-in account's stored email preferences (beside the spec; 403 while masquerading)",
+    response: storedSubscriptionsResponse,
+    errors: [401, 403],
+    security: 'session',
+    operationId: 'hs_subscription_stored',
+  },
+  {
     method: 'post',
     path: 'hs/subscription',
     summary: 'Stores the email preferences (403 while masquerading)',
@@ -265,10 +277,12 @@ function openApiDocument(publicUrl: string) {
       ...paths[key],
       [op.method]: {
         summary: op.summary,
-        operationId: op.path
-          .replace(/\{[^}]+\}/g, '')
-          .replace(/[^A-Za-z0-9]+/g, '_')
-          .replace(/_+$/, ''),
+        operationId:
+          op.operationId ??
+          op.path
+            .replace(/\{[^}]+\}/g, '')
+            .replace(/[^A-Za-z0-9]+/g, '_')
+            .replace(/_+$/, ''),
         parameters: parameters(op),
         ...(op.body
           ? {

@@ -3,11 +3,17 @@ import { subscriptionBody } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { ok, parseWith } from '../services/http.ts';
 import { requireOwnUser } from '../services/current-user.ts';
-import { saveSubscriptions } from '../services/crm.ts';
+import { saveSubscriptions, storedSubscriptions } from '../services/crm.ts';
 
 export const hsRoutes =
   (ctx: AppContext) =>
   async (app: FastifyInstance): Promise<void> => {
+    // beside the spec: the page starts from what is stored, so a box left unticked unsubscribes only
+    // what the person saw ticked (the same refusals as the POST: a masquerade reads no one's)
+    app.get('/hs/subscription', async (request) => {
+      const user = await requireOwnUser(ctx, request);
+      return ok({ subscriptions: await storedSubscriptions(ctx, user) });
+    });
     app.post('/hs/subscription', async (request) => {
       const user = await requireOwnUser(ctx, request);
       const { subscriptionChanges } = parseWith(subscriptionBody, request.body);

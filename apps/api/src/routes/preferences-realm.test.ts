@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTION_IDS, messages, realmPayload } from '@frontdoor/contract';
+import { SUBSCRIPTION_IDS, messages, realmPayload, storedSubscriptionsPayload } from '@frontdoor/contract';
 import {
   DIALECTS,
   createTestApp,
@@ -95,6 +95,55 @@ describe.each(DIALECTS)(
           .where('user_id', 'in', [admin.id, student.id])
           .execute();
         expect(rows).toEqual([]);
+      });
+
+      it("GET answers the signed-in account's stored preferences for the four topics, never another's", async () => {
+        const ana = await seedUser(t, { email: 'stored-ana@school.test' });
+        const ben = await seedUser(t, { email: 'stored-ben@school.test' });
+        const asAna = await signedInClient(t, ana.id);
+        const asBen = await signedInClient(t, ben.id);
+        const none = await asAna.get('/api/hs/subscription');
+        expect(none.statusCode).toBe(200);
+        // a topic never saved is not subscribed
+        expect(none.json()).toEqual({
+          status: 'success',
+          payload: {
+            subscriptions: Object.values(SUBSCRIPTION_IDS).map((id) => ({ id, subscribed: false })),
+          },
+        });
+        await asAna.post('/api/hs/subscription', {
+          subscriptionChanges: [{ id: SUBSCRIPTION_IDS.collegeUniversity, subscribed: true }],
+        });
+        await asBen.post('/api/hs/subscription', {
+          subscriptionChanges: [
+            { id: SUBSCRIPTION_IDS.k12, subscribed: true },
+            { id: SUBSCRIPTION_IDS.collegeUniversity, subscribed: false },
+          ],
+        });
+        const subscribedOf = async (client: typeof asAna) =>
+          storedSubscriptionsPayload
+            .parse((await client.get('/api/hs/subscription')).json().payload)
+            .subscriptions.filter((s) => s.subscribed)
+            .map((s) => s.id);
+        expect(await subscribedOf(asAna)).toEqual([SUBSCRIPTION_IDS.collegeUniversity]);
+        expect(await subscribedOf(asBen)).toEqual([SUBSCRIPTION_IDS.k12]);
+      });
+
+      it('GET refuses as the POST does: no session, or an administrator acting as someone else', async () => {
+        const signedOut = t.client();
+        const read = await signedOut.get('/api/hs/subscription');
+        const write = await signedOut.post('/api/hs/subscription', { subscriptionChanges: changes });
+        expect(read.statusCode).toBe(401);
+        expect(read.json()).toEqual(write.json());
+        const { as: student, client } = await masqueradingClient(
+          t,
+          'prefs-read-admin@school.test',
+          'prefs-read-student@school.test',
+        );
+        await saveSubscriptions(t.ctx, student, [{ id: SUBSCRIPTION_IDS.k12, subscribed: true }]);
+        const masked = await client.get('/api/hs/subscription');
+        expect(masked.statusCode).toBe(403);
+        expect(masked.json()).toEqual({ status: 'error', msg: messages.forbidden, code: 'forbidden' });
       });
 
       it('stores the preferences, updates them, and forwards each change to the CRM webhook, signed', async () => {

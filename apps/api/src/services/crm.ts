@@ -1,3 +1,4 @@
+import { EMAIL_PREFERENCES, SUBSCRIPTION_IDS } from '@frontdoor/contract';
 import type { SubscriptionChange } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
@@ -22,6 +23,23 @@ async function mayReachCrm(db: Db, user: User): Promise<boolean> {
   if (classCode) return false;
   const identities = await linkedIdentities(db, user.id);
   return !identities.some((identity) => identity.roles?.includes('student'));
+}
+
+/**
+ * The account's stored choice for each of the four topics (GET hs/subscription), so that the page shows
+ * what was saved and unticks only what the person unticked; a topic never saved is not subscribed.
+ */
+export async function storedSubscriptions(ctx: AppContext, user: User): Promise<SubscriptionChange[]> {
+  const rows = await ctx.db
+    .selectFrom('subscriptions')
+    .select(['subscription_id', 'subscribed'])
+    .where('user_id', '=', user.id)
+    .execute();
+  const subscribed = new Set(rows.filter((row) => row.subscribed === 1).map((row) => row.subscription_id));
+  return EMAIL_PREFERENCES.map((p) => ({
+    id: SUBSCRIPTION_IDS[p],
+    subscribed: subscribed.has(SUBSCRIPTION_IDS[p]),
+  }));
 }
 
 /**
