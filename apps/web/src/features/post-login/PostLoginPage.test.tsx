@@ -15,10 +15,33 @@ import {
 } from '../../test/render.tsx';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
-// the server sends only a signed-in browser here
+const NOTHING_STORED = Object.values(SUBSCRIPTION_IDS).map((id) => ({ id, subscribed: false }));
+
+/** What GET hs/subscription answers: the account's stored preferences, these ids subscribed. */
+const storedSubscriptions = (...subscribed: number[]) =>
+  http.get(api(apiPaths.subscription), () =>
+    ok({ subscriptions: NOTHING_STORED.map(({ id }) => ({ id, subscribed: subscribed.includes(id) })) }),
+  );
+
+/** The bodies POST hs/subscription receives. */
+function savedBodies() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(api(apiPaths.subscription), async ({ request }) => {
+      bodies.push(await request.json());
+      return ok(null);
+    }),
+  );
+  return bodies;
+}
+
+// the server sends only a signed-in browser here, whose account has stored no preferences yet
 beforeEach(() => {
   vi.clearAllMocks();
-  server.use(http.get(api(apiPaths.sig), () => HttpResponse.json(signedInSession)));
+  server.use(
+    http.get(api(apiPaths.sig), () => HttpResponse.json(signedInSession)),
+    storedSubscriptions(),
+  );
 });
 
 const student = { url: 'https://app.example/home', isTeacher: false, sp_id: 'sp-1' };
@@ -167,6 +190,85 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
         { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
       ],
     });
+  });
+
+  it('reads the stored preferences while Loading shows, beside the login params, not after them', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let read = false;
+    server.use(
+      http.get(api(apiPaths.getCsrfLogin('lc-2')), async () => {
+        await gate;
+        return ok(teacher);
+      }),
+      http.get(api(apiPaths.subscription), () => {
+        read = true;
+        return ok({ subscriptions: NOTHING_STORED });
+      }),
+    );
+    renderRoute('/post-login/lc-2', { shell: false });
+    expect(await screen.findByRole('heading', { name: 'Loading' })).toBeInTheDocument();
+    await waitFor(() => expect(read).toBe(true));
+    release();
+    expect(await screen.findByRole('heading', { name: 'Email preferences' })).toBeInTheDocument();
+  });
+
+  it('a teacher already subscribed to College & University who ticks K12 keeps College & University', async () => {
+    server.use(storedSubscriptions(SUBSCRIPTION_IDS.collegeUniversity));
+    const bodies = savedBodies();
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    // the boxes show what is stored
+    expect(await screen.findByRole('checkbox', { name: 'College & University' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'K12' })).not.toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'K12' }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    expect(bodies).toEqual([
+      {
+        subscriptionChanges: [
+          { id: SUBSCRIPTION_IDS.k12, subscribed: true },
+          { id: SUBSCRIPTION_IDS.careerTechnicalEducation, subscribed: false },
+          { id: SUBSCRIPTION_IDS.collegeUniversity, subscribed: true },
+          { id: SUBSCRIPTION_IDS.technicalUpdates, subscribed: false },
+        ],
+      },
+    ]);
+  });
+
+  it('a stored topic left as it was saves nothing; unticking every stored one unsubscribes them all', async () => {
+    server.use(storedSubscriptions(SUBSCRIPTION_IDS.collegeUniversity, SUBSCRIPTION_IDS.technicalUpdates));
+    const bodies = savedBodies();
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    const { unmount } = renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    expect(bodies).toEqual([]);
+    unmount();
+
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('checkbox', { name: 'College & University' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Technical Updates' }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledTimes(2));
+    expect(bodies).toEqual([{ subscriptionChanges: NOTHING_STORED }]);
+  });
+
+  it('stored preferences that cannot be read: the boxes start unticked and Done sends only the ticked topics', async () => {
+    server.use(http.get(api(apiPaths.subscription), () => fail(503, 'serverBusy')));
+    const bodies = savedBodies();
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    const user = userEvent.setup();
+    renderRoute('/post-login', { shell: false });
+    await user.click(await screen.findByRole('checkbox', { name: 'K12' }));
+    expect(screen.getByRole('checkbox', { name: 'College & University' })).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(goToUrl).toHaveBeenCalledWith(teacher.url));
+    // what it could not see it leaves as it is
+    expect(bodies).toEqual([{ subscriptionChanges: [{ id: SUBSCRIPTION_IDS.k12, subscribed: true }] }]);
   });
 
   it("a session that has ended: the server's message and 'Sign in again' to log-in/{csrf}; nothing navigates", async () => {

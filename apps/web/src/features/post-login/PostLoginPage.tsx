@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { useMutation, useQuery } from '../../lib/query.ts';
 import { useLaterTranslation } from '../../lib/i18n/use-later-translation.ts';
 import { EMAIL_PREFERENCES } from '@frontdoor/contract';
-import { saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
+import { getStoredSubscriptions, saveSubscriptions, setBasicUserRole } from '../shared/api.ts';
 import { goToUrl } from '../shared/browser.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -19,7 +19,7 @@ import { sessionQueryOptions } from '../../lib/session.ts';
 import { chooseReturnUrl } from '../shared/return-url.ts';
 import { useLoginParams } from '../shared/use-login-params.ts';
 import { clearLoginData, confirmSignIn } from '../../lib/storage.ts';
-import { NO_PREFERENCES, buildSubscriptionChanges } from './subscription-changes.ts';
+import { NO_PREFERENCES, buildSubscriptionChanges, preferencesOf } from './subscription-changes.ts';
 import type { EmailPreferences } from './subscription-changes.ts';
 import { LoginLink } from '../shared/LoginLink.tsx';
 import { useStepArrival } from '../../shell/page-arrival.tsx';
@@ -41,7 +41,18 @@ export default function PostLoginPage() {
   const [answer, setAnswer] = useState<'yes' | 'no' | null>(null);
   const [unanswered, setUnanswered] = useState(false);
   const [step, setStep] = useState<'student' | 'preferences'>('student');
-  const [preferences, setPreferences] = useState<EmailPreferences>(NO_PREFERENCES);
+  // read while 'Loading' shows, beside the login params: the boxes start from what is stored, so that
+  // Done unsubscribes only what the person unticked; asked afresh on each opening (another sign-in may
+  // have changed it). Unread (a failure), they start unticked and Done only adds (buildSubscriptionChanges).
+  const storedQuery = useQuery({
+    queryKey: ['storedSubscriptions'],
+    queryFn: () => getStoredSubscriptions(cfg),
+    gcTime: 0,
+  });
+  const stored = storedQuery.data ? preferencesOf(storedQuery.data.payload.subscriptions) : null;
+  // null until the person ticks or unticks a box: the boxes show the stored state until then
+  const [edited, setEdited] = useState<EmailPreferences | null>(null);
+  const preferences = edited ?? stored ?? NO_PREFERENCES;
   const [callError, setCallError] = useState<ShownMessage | null>(null);
   const returnUrl = chooseReturnUrl(loginParams, cfg);
   // the sign-in request is over: the device may be the next person's
@@ -68,7 +79,7 @@ export default function PostLoginPage() {
   });
   const save = useMutation({
     mutationFn: async (prefs: EmailPreferences) => {
-      const subscriptionChanges = buildSubscriptionChanges(prefs);
+      const subscriptionChanges = buildSubscriptionChanges(prefs, stored);
       if (subscriptionChanges) await saveSubscriptions(cfg, subscriptionChanges);
     },
     onSuccess: leave,
@@ -79,7 +90,7 @@ export default function PostLoginPage() {
     setCallError(failure(error));
   }
 
-  if (loading) {
+  if (loading || storedQuery.isPending) {
     return (
       <PageCard title={t('loading')}>
         <Spinner label={t('loading')} />
@@ -116,7 +127,7 @@ export default function PostLoginPage() {
                 name={pref}
                 label={t(`pref_${pref}`)}
                 checked={preferences[pref]}
-                onCheckedChange={(checked) => setPreferences((p) => ({ ...p, [pref]: checked }))}
+                onCheckedChange={(checked) => setEdited((p) => ({ ...(p ?? preferences), [pref]: checked }))}
               />
             ))}
           </div>

@@ -12,6 +12,7 @@ import {
   realmAnswer,
   resendVerificationResponse,
   signupResponse,
+  storedSubscriptionsResponse,
 } from '@frontdoor/contract';
 import type {
   ConfirmBody,
@@ -68,6 +69,10 @@ export const resetPassword = (cfg: Cfg, body: ResetBody) =>
 
 export const setBasicUserRole = (cfg: Cfg, isStudent: boolean) =>
   apiRequest(cfg, 'GET', apiPaths.setBasicUserRole(isStudent), anyPayload);
+
+/** The account's stored email preferences (beside the spec), for the boxes to start from. */
+export const getStoredSubscriptions = (cfg: Cfg) =>
+  apiRequest(cfg, 'GET', apiPaths.subscription, storedSubscriptionsResponse);
 
 export const saveSubscriptions = (cfg: Cfg, subscriptionChanges: SubscriptionChange[]) =>
   apiRequest(cfg, 'POST', apiPaths.subscription, anyPayload, { subscriptionChanges });
