@@ -11,6 +11,12 @@ vi.mock('../shared/browser.ts', () => ({ postToUrl: vi.fn() }));
 
 const page = `/forgot-password?email=${encodeURIComponent('ana@school.org')}`;
 
+/** The in-flow opening: the identity side mailed the code as it sent the tab here, its URL naming no address. */
+function openedInFlow(): string {
+  sessionStorage.setItem(STORAGE_KEYS.email, 'ana@school.org');
+  return '/forgot-password';
+}
+
 /** Answers cognito/reset (and the sign-in after it), keeping what the page sent. */
 function captureReset(): () => unknown {
   let sent: unknown;
@@ -66,7 +72,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
   });
 
   it('noting its code in its history entry is no second arrival: the page is not mounted again, nor its heading focused', async () => {
-    renderRoute(page);
+    renderRoute(openedInFlow());
     const heading = await screen.findByRole('heading', { name: 'Check your email', level: 1 });
     // the entry's state is written by an effect after the first render: give it a few tasks
     await act(() => new Promise((done) => setTimeout(done, 100)));
@@ -111,7 +117,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
   });
 
   it("'Didn't get the email?' and the countdown describe the resend button, not the code field", async () => {
-    renderRoute(page, { shell: false });
+    renderRoute(openedInFlow(), { shell: false });
     const resend = await screen.findByRole('button', { name: 'Send a new code' });
     expect(resend).toHaveAccessibleDescription(
       /^Didn't get the email\? You can ask for a new code in \d+ s\.$/,
@@ -132,7 +138,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
   it('back from /password-reset 12 s later: the countdown goes on from the code mailed on arrival, not from the start', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const user = userEvent.setup();
-    const { router } = renderRoute(page, { shell: false });
+    const { router } = renderRoute(openedInFlow(), { shell: false });
     expect(
       await screen.findByText(`You can ask for a new code in ${RESEND_COOLDOWN_SECONDS} s.`),
     ).toBeInTheDocument();
@@ -146,6 +152,13 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
     ).toBeInTheDocument();
   });
 
+  it("opened from the mail's link, which may be long after its mail, Send a new code is offered at once", async () => {
+    renderRoute(page, { shell: false });
+    const resend = await screen.findByRole('button', { name: 'Send a new code' });
+    expect(resend).not.toHaveAttribute('aria-disabled');
+    expect(screen.queryByText(/You can ask for a new code in \d+ s\./)).toBeNull();
+  });
+
   it('the code was just mailed: resend waits for the countdown, then POSTs cognito/sendreset and shows the resend success', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let body: unknown;
@@ -156,7 +169,7 @@ describe('ForgotPasswordPage (/forgot-password)', () => {
       }),
     );
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    renderRoute(page, { shell: false });
+    renderRoute(openedInFlow(), { shell: false });
     const resend = await screen.findByRole('button', { name: 'Send a new code' });
     expect(resend).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeInTheDocument();

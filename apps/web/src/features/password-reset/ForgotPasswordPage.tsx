@@ -34,15 +34,16 @@ export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const { failure, messageText } = useCallError();
   const [params] = useSearchParams();
+  const [linked] = useState(() => emailParam(params));
   const [email] = useState(() => {
-    const linked = emailParam(params);
     if (linked) rememberEmail(linked);
     return linked ?? getRememberedEmail();
   });
   // the sign-in request goes on in the tab of this address's mail link (lib/login-handover.ts)
   useState(() => handOverLoginData(email));
-  // the identity side mailed the code as it sent the browser here
-  const waitSeconds = useResendWait('reset', email, true);
+  // the identity side mailed the code as it sent the browser here (its redirect names no address); the
+  // mail's link may be opened any time after its mail, so it starts no countdown of its own
+  const waitSeconds = useResendWait('reset', email, linked === null);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; message: ShownMessage } | null>(null);
   const { form, errorSummary, onSubmit } = useCodeForm(emailCodeSchema, CODE_FIELD_ID);
   const resend = useMutation({
