@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 import { PAGE_VISITS, expectNoHorizontalScroll, rememberEmail } from '../fixtures/pages.ts';
-import { en, providerButton, shellText } from '../fixtures/text.ts';
+import { catalogs, en, providerButton, shellText } from '../fixtures/text.ts';
 
 const MAIN = new Set([
   'log-in',
@@ -129,6 +129,39 @@ test.describe('the show/hide label', () => {
       });
     expect(lines).toBe(1);
   });
+});
+
+test.describe('the show/hide toggle at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+  // German first: 'Passwort verbergen' wrapped to two lines and left the password 128 px beside 130
+  for (const language of ['de', 'fr', 'es', 'pt', 'ar', 'zh', 'en'] as const) {
+    test(`${language}: one line, and the password's text area wider than it`, async ({ page }) => {
+      await page.goto(`/create-account?locale=${language}`);
+      const show = page.getByRole('button', { name: catalogs.common[language].show_password, exact: true });
+      const inputId = await show.first().getAttribute('aria-controls');
+      const input = page.locator(`#${inputId}`);
+      // by what it controls: its name changes as it is pressed
+      const toggle = page.locator(`button[aria-controls="${inputId}"]`);
+      const expectOneLineBesideTheText = async (label: string) => {
+        const lines = await toggle.evaluate((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        });
+        expect(lines, label).toBe(1);
+        const textArea = await input.evaluate((el) => {
+          const style = getComputedStyle(el);
+          return el.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
+        });
+        expect(textArea, label).toBeGreaterThan((await toggle.boundingBox())?.width ?? Infinity);
+      };
+      await expectOneLineBesideTheText('show');
+      // its other label, 'Hide' ('Verbergen'), the longer one in some languages
+      await toggle.click();
+      await expect(input).toHaveAttribute('type', 'text');
+      await expectOneLineBesideTheText('hide');
+    });
+  }
 });
 
 test.describe('a long email address wraps at 360 px', () => {

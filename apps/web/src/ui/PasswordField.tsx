@@ -63,13 +63,16 @@ export function PasswordField({
           type={visible ? 'text' : 'password'}
           className={styles.input}
         />
+        {/* one short word in view, beside the password even at 320 px ('Passwort verbergen' took half
+            the field on two lines); the name says whose, and holds that word (WCAG 2.5.3) */}
         <button
           type="button"
           className={styles.toggle}
           aria-controls={ids.inputId}
+          aria-label={visible ? t('hide_password') : t('show_password')}
           onClick={() => setVisible((v) => !v)}
         >
-          {visible ? t('hide_password') : t('show_password')}
+          {visible ? t('hide_password_short') : t('show_password_short')}
         </button>
       </div>
       {/* there before it speaks: a live region added with its text is not read */}

@@ -63,6 +63,18 @@ describe('wording (issue 12)', () => {
     }
   });
 
+  it("the password toggle's visible word is in its name, in every language (WCAG 2.5.3: a voice says what it sees)", () => {
+    for (const lang of BUNDLED_LANGUAGES) {
+      const common = namespaces.common?.[lang] ?? {};
+      for (const action of ['show', 'hide']) {
+        const word = common[`${action}_password_short`] ?? '';
+        const name = common[`${action}_password`] ?? '';
+        expect(word, `${lang} ${action}`).not.toMatch(/\s/);
+        expect(name.toLocaleLowerCase(lang), `${lang} ${action}`).toContain(word.toLocaleLowerCase(lang));
+      }
+    }
+  });
+
   it('/send-verification-code and /code have titles of their own in every language', () => {
     const verification = namespaces.verification;
     for (const lang of BUNDLED_LANGUAGES) {
