@@ -323,7 +323,8 @@ test.describe('post-login questions (§2 post-login, §4 post-login)', () => {
     const { csrf, returnUrl } = await loginRequest({ journey: 'no' });
     let subscriptionCalls = 0;
     page.on('request', (r) => {
-      if (r.url().endsWith('/api/hs/subscription')) subscriptionCalls += 1;
+      // the page reads the stored preferences (GET) as it opens; saving is the POST
+      if (r.method() === 'POST' && r.url().endsWith('/api/hs/subscription')) subscriptionCalls += 1;
     });
     await page.goto(`/log-in/${csrf}`);
     await page.getByRole('button', { name: providerButton('Clever') }).click();
