@@ -11,7 +11,7 @@ import {
 import { createUser } from '../fixtures/admin.ts';
 import { codeOf, listMail, waitForMail } from '../fixtures/mailbox.ts';
 import { OTHER_STRONG_PASSWORD, STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { en, fill, shellText } from '../fixtures/text.ts';
+import { en, fill, kitText } from '../fixtures/text.ts';
 import { rememberEmail } from '../fixtures/pages.ts';
 
 test.describe('the email form routes by email status (§4 result of the email check)', () => {
@@ -141,10 +141,10 @@ test.describe('verify your email (§2 code: a link resends the code)', () => {
     await page.goto('/code');
     await expect(page.getByRole('heading', { name: en.verification.code_title })).toBeVisible();
     expect(await listMail(email)).toEqual([]);
-    await page.getByRole('button', { name: shellText.resend_code }).click();
+    await page.getByRole('button', { name: kitText.resend_code }).click();
     await expect(page.getByRole('main').getByText(en.verification.resend_sent)).toBeVisible();
     // the countdown before another code may be asked for
-    const wait = shellText.resend_wait
+    const wait = kitText.resend_wait
       .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       .replace('\\{\\{seconds\\}\\}', '\\d+');
     await expect(page.getByText(new RegExp(wait)).first()).toBeVisible();

@@ -3,7 +3,7 @@ import { RESEND_COOLDOWN_SECONDS, messages } from '@frontdoor/contract';
 import { expect, test } from '../fixtures/index.ts';
 import { fillSignupForm } from '../fixtures/flows.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
-import { en, shellText } from '../fixtures/text.ts';
+import { en, kitText } from '../fixtures/text.ts';
 
 /**
  * A person's click: the mouse button goes down on the target and, a moment later, up at the same
@@ -69,11 +69,11 @@ test.describe('no lost clicks on /create-account (issue 12)', () => {
     await clickLikeAPerson(page, page.getByRole('button', { name: en.signup.submit }));
     await expect(page).toHaveURL(/\/code$/);
     // the code was just mailed: a resend would be refused, so the button waits the contract's cooldown
-    await expect(page.getByRole('button', { name: shellText.resend_code })).toHaveAttribute(
+    await expect(page.getByRole('button', { name: kitText.resend_code })).toHaveAttribute(
       'aria-disabled',
       'true',
     );
-    const [lead = '', tail = ''] = shellText.resend_wait.split('{{seconds}}');
+    const [lead = '', tail = ''] = kitText.resend_wait.split('{{seconds}}');
     const wait = (await page.getByText(lead).textContent()) ?? '';
     const secondsLeft = Number(wait.slice(lead.length, wait.length - tail.length));
     expect(secondsLeft).toBeGreaterThan(RESEND_COOLDOWN_SECONDS - 10);

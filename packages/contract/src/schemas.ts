@@ -26,8 +26,8 @@ export const errorEnvelopeSchema = lazySchema(() =>
     /** The product a refusal names (accessCodeWrongProviderPrefix): the SPA says it in the page's language. */
     sp_name: z.optional(z.string()),
     /**
-     * A resend refused while the code mailed before is on its way (resendCooldown, mailDelayed): which
-     * code that is, so the page also offers the way to where it is typed.
+     * A resend refused while the code mailed before is on its way (inside its cooldown, or its mail
+     * delayed): which code that is, so the page also offers the way to where it is typed.
      */
     pending: z.optional(resendResultSchema),
   }),

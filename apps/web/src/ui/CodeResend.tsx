@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { RESEND_COOLDOWN_SECONDS } from '@frontdoor/contract';
-import { useTranslation } from '../lib/i18n/use-translation.tsx';
+import { useLaterTranslation } from '../lib/i18n/use-later-translation.ts';
 import { Button } from './Button.tsx';
 import { useCountdown } from './use-countdown.ts';
 import styles from './Field.module.css';
@@ -30,7 +30,8 @@ export function CodeResend({
   cooldownSeconds = RESEND_COOLDOWN_SECONDS,
   waitSeconds = 0,
 }: CodeResendProps) {
-  const { t } = useTranslation('common');
+  // only the later code pages offer it: its texts come with theirs ('kit'), not in the first load
+  const { t } = useLaterTranslation('kit');
   const { secondsLeft, start } = useCountdown(waitSeconds);
   const [resending, setResending] = useState(false);
   // a countdown has run: its end is announced (not the button's being there from the start)

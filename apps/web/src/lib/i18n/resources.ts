@@ -44,10 +44,11 @@ export type Resources = Record<BundledLanguage, LanguageCatalogs>;
 
 /**
  * The contract messages only those later pages show (a mailed code's refusals, the validate link's
- * and the reset's words): their texts travel in the later part with the pages' own, as each of these
- * pages waits for that part before it shows (`useLaterTranslation`). The server answers four of them
- * (`expiredCode`, `attemptLimit`, `invalidVerificationCode`, `userAlreadyConfirmed`) to the calls
- * with a mailed code, which only these pages make; catalogs.test.ts holds the pages to the list.
+ * and the reset's words, the password page's refusals): their texts travel in the later part with
+ * the pages' own, as each of these pages waits for that part before it shows (`useLaterTranslation`).
+ * The server answers them only to calls these pages alone make: a mailed code's (cognito/confirm,
+ * reset), a resend's (resend_verification: the cooldown, a mail delayed or refused) and the
+ * password's (cognito/login); catalogs.test.ts holds the pages to the list.
  */
 export const LATER_MESSAGE_CODES = [
   'verifyEmailParamMissing',
@@ -63,6 +64,14 @@ export const LATER_MESSAGE_CODES = [
   'userAlreadyConfirmed',
   'passwordResetCodeSentPopup',
   'resetResendSuccess',
+  'resendCooldown',
+  'mailDelayed',
+  'mailRejected',
+  // cognito/login's (the password page); a callback's or auth/cookie's refusal is a server page
+  'incorrectCredentials',
+  'userNotConfirmed',
+  'passwordResetRequired',
+  'accountDisabled',
 ] as const satisfies readonly MessageCode[];
 
 const isLater = (namespace: string, key: string): boolean =>
