@@ -1092,7 +1092,11 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip)(
     "sp create notes each origin whose pages cannot read auth/sig: one not in CORS_ORIGINS, the portal's own aside, and an http one under an https portal",
     async () => {
-      const config = { ...t.ctx.config, corsOrigins: ['https://listed.test'] };
+      const config = {
+        ...t.ctx.config,
+        publicUrl: 'https://login.school.test',
+        corsOrigins: ['https://listed.school.test'],
+      };
       const create = (id: string, ...origins: string[]) => {
         const { positionals, values } = parseAdminArgs([
           'sp',
@@ -1106,9 +1110,11 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         return runAdminCommand({ ...t.ctx, config }, positionals, values);
       };
       const portal = new URL(config.publicUrl).origin;
-      expect(await create('cors-fine', 'https://listed.test/', portal)).not.toHaveProperty('notes');
-      expect((await create('cors-missing', 'https://listed.test', 'https://unlisted.test')).notes).toEqual([
-        'https://unlisted.test is not in this command\'s CORS_ORIGINS (the server\'s must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
+      expect(await create('cors-fine', 'https://listed.school.test/', portal)).not.toHaveProperty('notes');
+      expect(
+        (await create('cors-missing', 'https://listed.school.test', 'https://unlisted.school.test')).notes,
+      ).toEqual([
+        'https://unlisted.school.test is not in this command\'s CORS_ORIGINS (the server\'s must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
       ]);
       // under an https portal an http page is another site: CORS_ORIGINS cannot help it
       const https = {
@@ -1125,6 +1131,190 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       ]);
     },
   );
+
+  it.skipIf(skip)(
+    "sp create and sp origin add note each origin on another site than PUBLIC_URL's, where auth/sig answers signed out (localhost beside 127.0.0.1, another registrable domain)",
+    async () => {
+      const withPortal = (publicUrl: string, ...argv: string[]) => {
+        const { positionals, values } = parseAdminArgs(argv);
+        const config = { ...t.ctx.config, publicUrl, corsOrigins: values.origin ?? [] };
+        return runAdminCommand({ ...t.ctx, config }, positionals, values);
+      };
+      const note = (origin: string, site: string, portal: string) =>
+        `${origin} is on another site (${site}) than the portal (${portal}, PUBLIC_URL): its pages never carry the session cookie, so auth/sig answers them loggedin: false even right after a sign-in; serve the product on the portal's site, as a sibling subdomain (docs/identity.md, "Integrating a product", step 2)`;
+      const local = 'http://127.0.0.1:8080';
+      expect(
+        (
+          await withPortal(
+            local,
+            'sp',
+            'create',
+            '--id',
+            'site-local',
+            '--name',
+            'L',
+            '--origin',
+            'http://localhost:8375',
+          )
+        ).notes,
+      ).toEqual([note('http://localhost:8375', 'http://localhost', 'http://127.0.0.1')]);
+      // the port is no part of a site: the same host elsewhere is fine
+      expect(
+        await withPortal(
+          local,
+          'sp',
+          'origin',
+          'add',
+          '--id',
+          'site-local',
+          '--origin',
+          'http://127.0.0.1:8375',
+        ),
+      ).toEqual({ sp_id: 'site-local', origins: ['http://localhost:8375', 'http://127.0.0.1:8375'] });
+      // by the public suffix list: two schools under co.uk are two sites, two subdomains of one are one
+      const portal = 'https://login.school.co.uk';
+      expect(
+        (
+          await withPortal(
+            portal,
+            ...['sp', 'create', '--id', 'site-uk', '--name', 'U'],
+            ...['--origin', 'https://math.school.co.uk', '--origin', 'https://math.other.co.uk'],
+          )
+        ).notes,
+      ).toEqual([note('https://math.other.co.uk', 'https://other.co.uk', 'https://school.co.uk')]);
+      expect(
+        (
+          await withPortal(
+            portal,
+            'sp',
+            'origin',
+            'add',
+            '--id',
+            'site-uk',
+            '--origin',
+            'https://art.example.org',
+          )
+        ).notes,
+      ).toEqual([note('https://art.example.org', 'https://example.org', 'https://school.co.uk')]);
+    },
+  );
+
+  it.skipIf(skip)("sp create refuses `*` in an origin's host", async () => {
+    for (const origin of [
+      'https://*.example.org',
+      'https://a..example.org',
+      'https://example.org.',
+      'https://a b.org',
+    ])
+      await expect(run('sp', 'create', '--id', 'wild', '--name', 'W', '--origin', origin)).rejects.toThrow(
+        UsageError,
+      );
+    await expect(
+      run('sp', 'create', '--id', 'wild', '--name', 'W', '--origin', 'https://*.example.org'),
+    ).rejects.toThrow(
+      "--origin https://*.example.org: *.example.org is not a host name (letters, digits and '-' between dots, no '*': an origin names one site, so register each one)",
+    );
+    expect((await run('sp', 'list')).providers).not.toContainEqual(expect.objectContaining({ spId: 'wild' }));
+    // a name in another script is taken in its xn-- form, an IP address as it is
+    expect(
+      await run(
+        'sp',
+        'create',
+        '--id',
+        'idn',
+        '--name',
+        'I',
+        '--origin',
+        'https://bücher.test',
+        '--origin',
+        'http://[::1]:8375',
+      ),
+    ).toMatchObject({ sp_id: 'idn' });
+    await expect(run('sp', 'origin', 'add', '--id', 'idn', '--origin', 'https://*.test')).rejects.toThrow(
+      /is not a host name/,
+    );
+  });
+
+  it.skipIf(skip)(
+    'sp origin add lets a new return address through createCsrfLogin; remove stops it',
+    async () => {
+      const { clientId, clientSecret } = await run(
+        ...['sp', 'create', '--id', 'moving', '--name', 'Moving', '--origin', 'https://old.moving.test'],
+      );
+      const login = (url: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/gateway/createCsrfLogin',
+          headers: { authorization: basicAuth(String(clientId), String(clientSecret)) },
+          payload: { url, isTeacher: false },
+        });
+      expect((await login('https://new.moving.test/x')).json()).toMatchObject({
+        code: 'returnUrlNotAllowed',
+      });
+      expect(
+        await run('sp', 'origin', 'add', '--id', 'moving', '--origin', 'https://New.moving.test/'),
+      ).toMatchObject({
+        sp_id: 'moving',
+        origins: ['https://old.moving.test', 'https://new.moving.test'],
+      });
+      expect((await login('https://new.moving.test/x')).statusCode).toBe(200);
+      expect((await run('sp', 'list')).providers).toContainEqual(
+        expect.objectContaining({
+          spId: 'moving',
+          origins: ['https://old.moving.test', 'https://new.moving.test'],
+        }),
+      );
+      await expect(
+        run('sp', 'origin', 'add', '--id', 'moving', '--origin', 'https://new.moving.test'),
+      ).rejects.toThrow('--origin https://new.moving.test: already an origin of moving');
+      expect(
+        await run('sp', 'origin', 'remove', '--id', 'moving', '--origin', 'https://old.moving.test'),
+      ).toEqual({
+        sp_id: 'moving',
+        origins: ['https://new.moving.test'],
+      });
+      expect((await login('https://old.moving.test/x')).statusCode).toBe(400);
+      await expect(
+        run('sp', 'origin', 'remove', '--id', 'moving', '--origin', 'https://old.moving.test'),
+      ).rejects.toThrow(
+        '--origin https://old.moving.test: not an origin of moving (https://new.moving.test)',
+      );
+      // its last origin stays: without one no login request could be opened
+      await expect(
+        run('sp', 'origin', 'remove', '--id', 'moving', '--origin', 'https://new.moving.test'),
+      ).rejects.toThrow(
+        'moving would have no origin left, and a provider without one can open no login request: add the new origin first (sp origin add)',
+      );
+      await expect(
+        run('sp', 'origin', 'add', '--id', 'nobody', '--origin', 'https://x.test'),
+      ).rejects.toThrow('no service provider nobody');
+      const { entries } = await run('audit', 'list', '--event', 'admin.command', '--limit', '10');
+      expect(entries).toContainEqual(
+        expect.objectContaining({
+          detail: {
+            command: 'sp origin remove',
+            options: { id: 'moving', origin: ['https://old.moving.test'] },
+            ok: true,
+          },
+        }),
+      );
+    },
+  );
+
+  it.skipIf(skip)('sp create refuses an id differing only by case', async () => {
+    await run('sp', 'create', '--id', 'mathlab', '--name', 'Math', '--origin', 'https://mathlab.test');
+    await expect(
+      run('sp', 'create', '--id', 'MathLab', '--name', 'Math', '--origin', 'https://mathlab.test'),
+    ).rejects.toThrow(
+      '--id MathLab: a service provider mathlab exists already, differing only by case; choose another id, or use mathlab',
+    );
+    await expect(
+      run('sp', 'create', '--id', 'mathlab', '--name', 'Math', '--origin', 'https://mathlab.test'),
+    ).rejects.toThrow('a service provider mathlab exists already');
+    expect((await run('sp', 'list')).providers).not.toContainEqual(
+      expect.objectContaining({ spId: 'MathLab' }),
+    );
+  });
 
   it.skipIf(skip)(
     "access-code create refuses to run with another SECRET than the server's last start when no instance is up: its code would fail there",

@@ -20,6 +20,7 @@ import {
   COMMANDS,
   HELP,
   UsageError,
+  commandName,
   formatResult,
   helpFor,
   parseAdminArgs,
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     // the server's .env, read the same way: the real environment wins
     readEnvFile();
     config = loadConfig(process.env);
-    const unmigrated = COMMANDS[positionals.slice(0, 2).join(' ')]?.unmigrated;
+    const unmigrated = COMMANDS[commandName(positionals)]?.unmigrated;
     // db copy leaves its source as it is: a DATA_DIR mistyped gets no new, empty database made there
     if (unmigrated && !config.databaseUrl && !existsSync(path.join(config.dataDir, SQLITE_FILE))) {
       fail(

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { getDomain } from 'tldts';
 import {
   ABUSE_LIMITS,
   ACCOUNT_TYPES,
@@ -17,9 +18,11 @@ import type { AppContext } from '../context.ts';
 import {
   createServiceProvider,
   findServiceProvider,
+  findServiceProviderAnyCase,
   listServiceProviders,
   originOf,
   rotateClientSecret,
+  setOrigins,
 } from '../services/service-providers.ts';
 import { createLoginRequest } from '../services/login-requests.ts';
 import {
@@ -84,6 +87,16 @@ export const COMMANDS: Record<
     usage: '',
     summary:
       'The service providers → {providers: [{spId, name, origins, clientId, createdAt}]} (never a secret).',
+  },
+  'sp origin add': {
+    usage: '--id <sp_id> --origin <origin> [--origin <origin> ...]',
+    summary:
+      "Lets a service provider's return addresses be on more origins (a product that moved or has a second site) → {sp_id, origins}, with sp create's notes.",
+  },
+  'sp origin remove': {
+    usage: '--id <sp_id> --origin <origin> [--origin <origin> ...]',
+    summary:
+      'Stops a service provider returning to origins → {sp_id, origins}; a login request already open keeps its return address until it ends (an hour). Its last origin is refused: with none it could open no login request (add the new one first).',
   },
   'sp rotate-secret': {
     usage: '--id <sp_id>',
@@ -232,9 +245,15 @@ ${Object.entries(COMMANDS)
 
 ${GLOBAL_OPTIONS}`;
 
+/** The command the positionals name: `sp origin add` is three words, the others one or two. */
+export function commandName(positionals: string[]): string {
+  const three = positionals.slice(0, 3).join(' ');
+  return COMMANDS[three] ? three : positionals.slice(0, 2).join(' ');
+}
+
 /** `npm run admin -- <command> --help`: that command's usage, or the whole HELP for an unknown one. */
 export function helpFor(positionals: string[]): string {
-  const name = positionals.slice(0, 2).join(' ');
+  const name = commandName(positionals);
   const command = COMMANDS[name] ?? COMMANDS[positionals[0] ?? ''];
   if (!command) return HELP;
   const shown = COMMANDS[name] ? name : (positionals[0] ?? '');
@@ -390,6 +409,30 @@ function dayStart(values: Values, name: 'inactive-since'): number | undefined {
   return day;
 }
 
+/**
+ * --origin, each an http(s) origin on a host name, as stored (scheme://host[:port]). A wildcard
+ * (`https://*.example.org`) was stored as typed and matched no page but its literal self.
+ */
+function originsOf(values: Values): string[] {
+  const given = values.origin ?? [];
+  if (!given.length) throw new UsageError('--origin is required (repeatable)');
+  return given.map((o) => {
+    const origin = originOf(o);
+    if (!origin) throw new UsageError(`--origin ${o}: not an http(s) origin`);
+    // an origin is all of a site: a path would seem to allow less than it does
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/?$/i.test(o))
+      throw new UsageError(`--origin ${o}: an origin has no path; ${origin} allows every page of that site`);
+    const host = new URL(origin).hostname;
+    // an IPv6 address ([::1]) is valid as the URL parser wrote it; a name is labels of letters,
+    // digits and '-' (an IDN already in its xn-- form), none empty
+    if (!host.startsWith('[') && !/^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(host))
+      throw new UsageError(
+        `--origin ${o}: ${host} is not a host name (letters, digits and '-' between dots, no '*': an origin names one site, so register each one)`,
+      );
+    return origin;
+  });
+}
+
 async function providerId(ctx: AdminContext, values: Values): Promise<string> {
   const spId = required(values, 'sp');
   if (!(await findServiceProvider(ctx.db, spId))) throw new UsageError(`no service provider ${spId}`);
@@ -506,7 +549,7 @@ export async function runAdminCommand(
   values: Values,
 ): Promise<Record<string, unknown>> {
   let ok = false;
-  const command = positionals.slice(0, 2).join(' ');
+  const command = commandName(positionals);
   const startedAt = ctx.now();
   // a command run on the database as it is (db copy) may meet one no migration ran on: it has no
   // audit log to write to, and the command's own refusal is the answer
@@ -533,10 +576,18 @@ export async function runAdminCommand(
 }
 
 /**
- * What `sp create` tells the operator of a product's origins: an http page under an https portal is
- * another site, which never carries the session cookie (SameSite=Lax), so it cannot read auth/sig,
- * the token the product needs, whatever CORS_ORIGINS says; nor can a page of an origin that is not in
- * CORS_ORIGINS (nor the portal itself).
+ * A URL's site as browsers judge SameSite: its scheme and registrable domain (by the public suffix
+ * list, private suffixes such as github.io included), or its host itself for an IP address,
+ * localhost or a bare name.
+ */
+const siteOf = (url: URL): string =>
+  `${url.protocol}//${getDomain(url.hostname, { allowPrivateDomains: true }) ?? url.hostname}`;
+
+/**
+ * What `sp create` and `sp origin add` tell the operator of a product's origins: a page of another
+ * site than the portal's (an http page under an https portal among them) never carries the session
+ * cookie (SameSite=Lax), so it cannot read auth/sig, the token the product needs, whatever
+ * CORS_ORIGINS says; nor can a page of an origin that is not in CORS_ORIGINS (nor the portal itself).
  */
 function originNotes(config: AdminContext['config'], origins: string[]): string[] {
   const portal = new URL(config.publicUrl);
@@ -547,6 +598,10 @@ function originNotes(config: AdminContext['config'], origins: string[]): string[
       if (portal.protocol === 'https:' && url.protocol === 'http:')
         return [
           `${url.origin} is http, the portal https: another site, whose pages never carry the session cookie, so they cannot read auth/sig; serve the product over https (docs/identity.md, "Integrating a product")`,
+        ];
+      if (siteOf(url) !== siteOf(portal))
+        return [
+          `${url.origin} is on another site (${siteOf(url)}) than the portal (${siteOf(portal)}, PUBLIC_URL): its pages never carry the session cookie, so auth/sig answers them loggedin: false even right after a sign-in; serve the product on the portal's site, as a sibling subdomain (docs/identity.md, "Integrating a product", step 2)`,
         ];
       if (config.corsOrigins.includes(url.origin)) return [];
       return [
@@ -560,29 +615,25 @@ async function execute(
   positionals: string[],
   values: Values,
 ): Promise<Record<string, unknown>> {
-  const [group, action] = positionals;
-  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  const command = commandName(positionals);
   switch (command) {
     case 'sp create': {
-      const origins = values.origin ?? [];
-      if (!origins.length) throw new UsageError('--origin is required (repeatable)');
-      for (const o of origins) {
-        if (!originOf(o)) throw new UsageError(`--origin ${o}: not an http(s) origin`);
-        // an origin is all of a site: a path would seem to allow less than it does
-        if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/?$/i.test(o))
-          throw new UsageError(
-            `--origin ${o}: an origin has no path; ${originOf(o)} allows every page of that site`,
-          );
-      }
+      const origins = originsOf(values);
       const spId = required(values, 'id');
       // it goes in addresses (accessCodes/login/<code>/<sp_id>) and on screens as it is
       if (!new RegExp(`^[A-Za-z0-9._-]{1,${SP_ID_MAX_LENGTH}}$`).test(spId))
         throw new UsageError(
           `--id ${spId}: letters, digits, '.', '_' and '-' only, at most ${SP_ID_MAX_LENGTH} characters`,
         );
-      if (await findServiceProvider(ctx.db, spId))
+      const existing = await findServiceProviderAnyCase(ctx.db, spId);
+      if (existing?.spId === spId)
         throw new UsageError(
-          `a service provider ${spId} exists already (sp rotate-secret gives it a new secret)`,
+          `a service provider ${spId} exists already (sp rotate-secret gives it a new secret, sp origin add and sp origin remove change its origins)`,
+        );
+      // ids are matched exactly on the wire: a case variant would be a second provider mistaken for the first
+      if (existing)
+        throw new UsageError(
+          `--id ${spId}: a service provider ${existing.spId} exists already, differing only by case; choose another id, or use ${existing.spId}`,
         );
       const created = await createServiceProvider(
         ctx.db,
@@ -637,6 +688,33 @@ async function execute(
     }
     case 'sp list':
       return { providers: await listServiceProviders(ctx.db) };
+    case 'sp origin add':
+    case 'sp origin remove': {
+      const changed = originsOf(values);
+      const spId = required(values, 'id');
+      const sp = await findServiceProvider(ctx.db, spId);
+      if (!sp) throw new UsageError(`no service provider ${spId}`);
+      let origins: string[];
+      if (command === 'sp origin add') {
+        const known = changed.filter((o) => sp.origins.includes(o));
+        if (known.length) throw new UsageError(`--origin ${known.join(', ')}: already an origin of ${spId}`);
+        origins = [...sp.origins, ...new Set(changed)];
+      } else {
+        const unknown = changed.filter((o) => !sp.origins.includes(o));
+        if (unknown.length)
+          throw new UsageError(
+            `--origin ${unknown.join(', ')}: not an origin of ${spId} (${sp.origins.join(', ')})`,
+          );
+        origins = sp.origins.filter((o) => !changed.includes(o));
+        if (!origins.length)
+          throw new UsageError(
+            `${spId} would have no origin left, and a provider without one can open no login request: add the new origin first (sp origin add)`,
+          );
+      }
+      await setOrigins(ctx.db, spId, origins);
+      const notes = command === 'sp origin add' ? originNotes(ctx.config, changed) : [];
+      return notes.length ? { sp_id: spId, origins, notes } : { sp_id: spId, origins };
+    }
     case 'sp rotate-secret': {
       const rotated = await rotateClientSecret(ctx.db, required(values, 'id'));
       if (!rotated) throw new UsageError(`no service provider ${required(values, 'id')}`);

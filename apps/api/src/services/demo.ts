@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { audit } from './audit.ts';
 import { createAccessCode, revokeAccessCodes } from './access-codes.ts';
 import { createLoginRequest } from './login-requests.ts';
-import { createServiceProvider, findServiceProvider } from './service-providers.ts';
+import { createServiceProvider, findServiceProvider, setOrigins } from './service-providers.ts';
 import { findUserByEmail, hashPassword, newUserRow } from './users.ts';
 
 /**
@@ -76,12 +76,7 @@ async function ensureProvider(ctx: SeedContext, origin: string) {
     return { clientId: created.clientId, clientSecret: created.clientSecret, created: true };
   }
   // PUBLIC_URL (or PORT) changed since the last run: the return page moved with it
-  if (!sp.origins.includes(origin))
-    await ctx.db
-      .updateTable('service_providers')
-      .set({ origins: JSON.stringify([...sp.origins, origin]) })
-      .where('sp_id', '=', sp.spId)
-      .execute();
+  if (!sp.origins.includes(origin)) await setOrigins(ctx.db, sp.spId, [...sp.origins, origin]);
   return { clientId: sp.clientId, created: false };
 }
 

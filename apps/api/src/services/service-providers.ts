@@ -1,4 +1,5 @@
 import { isStorableText } from '@frontdoor/contract';
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ServiceProvidersTable } from '../db/types.ts';
 import { randomToken, safeEqual, sha256 } from './crypto.ts';
@@ -38,6 +39,30 @@ export function originOf(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The provider whose id differs from spId only by case: ids are matched exactly on the wire
+ * (`MATHWORLD` finds no code of `mathworld`), so a case variant would be a second provider that
+ * people and products would take for the first.
+ */
+export async function findServiceProviderAnyCase(db: Db, spId: string): Promise<ServiceProvider | undefined> {
+  const row = await db
+    .selectFrom('service_providers')
+    .selectAll()
+    .where(sql<string>`lower(sp_id)`, '=', spId.toLowerCase())
+    .executeTakeFirst();
+  return row ? toProvider(row) : undefined;
+}
+
+/** Replaces a provider's origins (sp origin add/remove, the demo provider); false: no such provider. */
+export async function setOrigins(db: Db, spId: string, origins: string[]): Promise<boolean> {
+  const updated = await db
+    .updateTable('service_providers')
+    .set({ origins: JSON.stringify(origins) })
+    .where('sp_id', '=', spId)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }
 
 export const allowsReturnUrl = (sp: ServiceProvider, url: string): boolean => {
