@@ -846,7 +846,12 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         entries: expect.arrayContaining([expect.objectContaining({ user_id: user.id })]),
       });
 
+      // a session a sign-in wrote as the disable ran (on PostgreSQL its insert reads the account as
+      // on until the disable commits): unrevoked, hidden while the account is off, and not after
+      await t.db.updateTable('sessions').set({ revoked_at: null }).where('user_id', '=', user.id).execute();
+      expect(await signedIn()).toBe(false);
       expect(await run('user', 'enable', '--email', user.email)).toEqual({ enabled: true });
+      expect(await signedIn()).toBe(false);
       expect(await run('user', 'show', '--email', user.email)).toMatchObject({ disabledAt: null });
       const again = await signedInClient(t, user.id);
       expect(sessionSchema.parse((await again.get('/api/auth/sig')).json()).loggedin).toBe(true);

@@ -311,8 +311,9 @@ export async function signOutEverywhere(
  * Turns an account off (`user disable`: a teacher who left, a stolen laptop, an account under
  * investigation) and keeps its data: disabled_at is set, its sessions end (endAccountSessions), and
  * no session starts for it until `user enable` (services/sessions.ts createSession). An account
- * already off is ended again (nothing, unless a sign-in raced the first disable) without a second
- * audit entry. Returns how many live sessions ended.
+ * already off has its sessions revoked again without a second audit entry (one a sign-in wrote as
+ * the first disable ran goes too, uncounted: liveSession hid it already). Returns how many live
+ * sessions ended.
  */
 export async function disableUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<number> {
   const now = ctx.now();
@@ -338,16 +339,27 @@ export async function disableUser(ctx: AdminCtx & Pick<AppContext, 'config'>, us
   return ended;
 }
 
-/** Turns a disabled account on again (`user enable`); an account already on is left as it is. */
+/**
+ * Turns a disabled account on again (`user enable`); an account already on is left as it is. Any
+ * session of it that is not revoked was written while it was off (on PostgreSQL a sign-in's insert
+ * reads the account as on until the disable commits) and is hidden only by liveSession: it ends
+ * here, else the enable would sign that browser (a stolen laptop's) in again.
+ */
 export async function enableUser(ctx: AdminCtx, user: User): Promise<void> {
-  const res = await ctx.db
-    .updateTable('users')
-    .set({ disabled_at: null })
-    .where('id', '=', user.id)
-    .where('disabled_at', 'is not', null)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 1)
-    await audit(ctx, { event: 'account.enabled', userId: user.id, detail: { by: 'admin' } });
+  const now = ctx.now();
+  const enabled = await ctx.db.transaction().execute(async (trx) => {
+    await lockAccount(trx, user.id);
+    const res = await trx
+      .updateTable('users')
+      .set({ disabled_at: null })
+      .where('id', '=', user.id)
+      .where('disabled_at', 'is not', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await revokeUserSessions(trx, user.id, now);
+    return true;
+  });
+  if (enabled) await audit(ctx, { event: 'account.enabled', userId: user.id, detail: { by: 'admin' } });
 }
 
 /**
