@@ -12,6 +12,7 @@ import {
 } from '@frontdoor/contract';
 import type { AppContext } from '../context.ts';
 import { recordSignIn } from '../services/accounts.ts';
+import { audit } from '../services/audit.ts';
 import type { SendReset } from '../services/password-sign-in.ts';
 import { safeEqual } from '../services/crypto.ts';
 import { hostCookie } from '../services/host-cookie.ts';
@@ -232,12 +233,21 @@ export function interactionRoutes(scope: FastifyInstance, deps: InteractionDeps)
       const identity = await federation.complete(upstream, details.uid, callbackUrl);
       const { user, resolution } = await resolveUpstreamAccount(ctx.db, identity, ctx.now());
       log(request).info({ provider: upstream, userId: user.id, resolution }, 'upstream sign-in');
-      await recordSignIn(ctx, user, {
-        address: request.ip,
-        // a page the browser opened: the language menu's cookie, then the browser's languages
-        languages: [request.cookies[LANGUAGE_COOKIE], request.headers['accept-language']],
-        detail: { method: 'federated', provider: upstream, account: resolution },
-      });
+      // an account turned off is refused at the callback (no session starts): no sign-in to record
+      if (user.disabled_at === null)
+        await recordSignIn(ctx, user, {
+          address: request.ip,
+          // a page the browser opened: the language menu's cookie, then the browser's languages
+          languages: [request.cookies[LANGUAGE_COOKIE], request.headers['accept-language']],
+          detail: { method: 'federated', provider: upstream, account: resolution },
+        });
+      else
+        await audit(ctx, {
+          event: 'sign-in.failed',
+          userId: user.id,
+          address: request.ip,
+          detail: { method: 'federated', provider: upstream, reason: 'disabled' },
+        });
       accountId = user.id;
     } catch (error) {
       // which request failed and the provider's status (never its code or tokens): a provider that is

@@ -435,6 +435,18 @@ function suite(dialect: Dialect, skip: boolean) {
         .where('revoked_at', 'is', null)
         .execute();
       expect(sessions).toEqual([]);
+      // the log shows the refused attempt, never a sign-in that did not happen
+      const signIns = await h.db
+        .selectFrom('audit_log')
+        .select(['event', 'detail'])
+        .where('user_id', '=', userId)
+        .where('event', 'in', ['sign-in', 'sign-in.failed'])
+        .orderBy('id')
+        .execute();
+      expect(signIns.map((e) => [e.event, JSON.parse(e.detail)]).at(-1)).toEqual([
+        'sign-in.failed',
+        { method: 'federated', provider: 'Clever', reason: 'disabled' },
+      ]);
 
       expect(await admin('user', 'enable', '--id', userId)).toEqual({ enabled: true });
       const again = await upstreamLoop(h, 'Clever', who);

@@ -261,22 +261,33 @@ export async function completeSignIn(
   }
   const user = await findUserById(ctx.db, userId);
   if (!user) return { refused: 'upstream' };
-  let session: string;
-  try {
-    session = await replaceSession(ctx.db, input.previousSessions, user.id, now, {
+  const session = await unlessDisabled(() =>
+    replaceSession(ctx.db, input.previousSessions, user.id, now, {
       via: 'callback',
       address: input.address,
-    });
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'accountDisabled') return { refused: 'disabled' };
-    throw err;
-  }
+    }),
+  );
+  if (typeof session !== 'string') return session;
   await ctx.db
     .updateTable('federation_states')
     .set({ session_id: sha256(session) })
     .where('state', '=', state)
     .execute();
   return { session, loginCsrf: row.login_csrf };
+}
+
+/**
+ * A session started by `start`, or the refusal of an account an operator turned off meanwhile
+ * (`user disable` between the sign-in and its session): the callback shows that page, never the
+ * API's error.
+ */
+async function unlessDisabled<T>(start: () => Promise<T>): Promise<T | { refused: 'disabled' }> {
+  try {
+    return await start();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'accountDisabled') return { refused: 'disabled' };
+    throw err;
+  }
 }
 
 /**
@@ -318,11 +329,14 @@ async function signInAgain(
     .where('created_at', '>', row.used_at)
     .executeTakeFirst();
   if (newer) return { refused: 'state' };
-  const session = await restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, {
-    via: 'callback',
-    address: input.address,
-  });
-  if (!session) return { refused: 'state' };
+  const session = await unlessDisabled(() =>
+    restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, {
+      via: 'callback',
+      address: input.address,
+    }),
+  );
+  if (session === null) return { refused: 'state' };
+  if (typeof session !== 'string') return session;
   await ctx.db
     .updateTable('federation_states')
     .set({ session_id: sha256(session) })

@@ -651,9 +651,26 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
         .where('user_id', '=', pupil.id)
         .execute();
       expect(sessions).toEqual([]);
+      // the log shows refused attempts, never a sign-in that did not happen
+      const events = async () =>
+        (
+          await t.db
+            .selectFrom('audit_log')
+            .select(['event', 'detail'])
+            .where('user_id', '=', pupil.id)
+            .orderBy('id')
+            .execute()
+        )
+          .filter((e) => e.event.startsWith('sign-in'))
+          .map((e) => [e.event, JSON.parse(e.detail)]);
+      expect(await events()).toEqual([
+        ['sign-in.failed', { method: 'access-code', reason: 'disabled' }],
+        ['sign-in.failed', { method: 'access-code', reason: 'disabled' }],
+      ]);
 
       await admin('user', 'enable', '--id', pupil.id);
       expect((await signIn()).statusCode).toBe(302);
+      expect((await events()).at(-1)).toEqual(['sign-in', { method: 'access-code' }]);
     });
   });
 });

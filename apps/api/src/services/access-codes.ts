@@ -453,12 +453,14 @@ async function lookUpGuess(
     // only a forgiving code starts the count again: a guesser typing their own code between guesses
     // would otherwise never reach the warn line
     if (forgives) await ctx.limits.counters.clear(typos);
+    // an account turned off is refused at auth/cookie (no session starts): no sign-in to record
+    const disabled = student.disabled_at !== null;
     await audit(ctx, {
-      event: 'sign-in',
+      event: disabled ? 'sign-in.failed' : 'sign-in',
       userId: row.user_id,
       spId: row.sp_id,
       address: input.address,
-      detail: { method: 'access-code' },
+      detail: { method: 'access-code', ...(disabled && { reason: 'disabled' }) },
     });
     return {
       cookieHash: await createCookieHash(
