@@ -194,11 +194,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(
       /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL.*, got notaurl$/,
     );
-    // one slash: no host, and pg took `127.0.0.1/fd` for the database's name
-    for (const DATABASE_URL of ['postgresql:/127.0.0.1/fd', 'postgres:fd', 'postgres:///fd'])
+    // one slash (or three and a path): no host, and pg took `127.0.0.1/fd` for the database's name
+    for (const DATABASE_URL of ['postgresql:/127.0.0.1/fd', 'postgres:fd', 'postgres:///127.0.0.1/fd'])
       expect(() => loadConfig({ DATABASE_URL })).toThrow(
         `DATABASE_URL names no database server: write it as postgres://user@host:5432/database (two slashes before the host), got ${DATABASE_URL}`,
       );
+    // three slashes and a database: this machine's server (PGHOST, else localhost), as pg reads it
+    expect(loadConfig({ DATABASE_URL: 'postgres:///fd' }).databaseUrl).toBe('postgres:///fd');
     // a Unix socket named by its directory has its host in the query
     expect(loadConfig({ DATABASE_URL: 'postgres:///fd?host=/var/run/postgresql' }).databaseUrl).toBe(
       'postgres:///fd?host=/var/run/postgresql',

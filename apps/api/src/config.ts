@@ -566,9 +566,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       problems.push(
         `DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://db.example.org:5432/frontdoor (with a user: postgres://user:password@…), got ${withoutCredentials(databaseUrl)}`,
       );
-    // pg reads a URL with no host (one slash: postgresql:/db.test/fd) as the database `db.test/fd` on
-    // this machine, and the start failed later as a wrong user, password or database name
-    else if (!server.hostname && !server.searchParams.has('host'))
+    // pg reads a URL with one slash (postgresql:/db.test/fd) as the database `db.test/fd` on this
+    // machine, and the start failed later as a wrong user, password or database name; three slashes
+    // (postgres:///fd) are the usual way to name this machine's server (PGHOST, else localhost)
+    else if (
+      !server.hostname &&
+      !server.searchParams.has('host') &&
+      !/^postgres(?:ql)?:\/\/\/[^/]+$/i.test(databaseUrl.split('?')[0] ?? '')
+    )
       problems.push(
         `DATABASE_URL names no database server: write it as postgres://user@host:5432/database (two slashes before the host), got ${withoutCredentials(databaseUrl)}`,
       );
