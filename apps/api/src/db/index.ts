@@ -43,6 +43,7 @@ import * as m023 from './migrations/023_outbox_template.ts';
 import * as m024 from './migrations/024_callback_session.ts';
 import * as m025 from './migrations/025_user_disabled.ts';
 import * as m026 from './migrations/026_instance_secrets.ts';
+import * as m027 from './migrations/027_session_sign_in.ts';
 
 export type Db = Kysely<Database>;
 
@@ -486,6 +487,7 @@ const migrations = (secret: string): Record<string, Migration> => ({
   '024_callback_session': m024,
   '025_user_disabled': m025,
   '026_instance_secrets': m026,
+  '027_session_sign_in': m027,
 });
 
 /** The names of this release's migrations, oldest first (the secret plays no part in them). */

@@ -159,6 +159,13 @@ export interface SessionsTable {
   revoked_at: number | null;
   /** Last use, written at most every SESSION_SEEN_REFRESH_MS; idle past SESSION_IDLE_MS, the session ends. */
   last_seen_at: number;
+  /**
+   * How it started (migration 027), the product token's `amr`: `pwd`, `access_code` or the
+   * provider's name; null for sessions started before.
+   */
+  sign_in_method: Generated<string | null>;
+  /** The product whose access code started it (the token's `sign_in_sp`), else null. */
+  sign_in_sp: Generated<string | null>;
 }
 
 export interface SubscriptionsTable {

@@ -96,7 +96,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     jwks: keys.jwks,
     cookies: { keys: keys.cookieKeys, long: cookieOptions, short: cookieOptions },
     claims: {
-      openid: ['sub'],
+      // amr: how the person signed in (a password, which provider), in the ID token the portal's
+      // callback reads for its session (portal-login.ts exchange), so the product token can say it
+      openid: ['sub', 'amr'],
       email: ['email', 'email_verified'],
       profile: ['given_name', 'family_name'],
     },

@@ -313,6 +313,10 @@ function suite(dialect: Dialect, skip: boolean) {
         ['sign-in', { method: 'password' }],
         ['session.started', { via: 'callback' }],
       ]);
+      // a password, through the authorization server: the products learn how it signed in
+      const { token } = await whatProductsLearn(browser);
+      expect(token.amr).toEqual(['pwd']);
+      expect(token.sign_in_sp).toBeUndefined();
     });
 
     it("user delete leaves no sign-in history with an address: the account's audit rows keep their events without one, and no authorization-server row names it", async () => {
@@ -1520,6 +1524,8 @@ function suite(dialect: Dialect, skip: boolean) {
         const expected = expectedIdentity(provider, who);
         expect(signature.identities).toEqual([expected]);
         expect(token.identities).toEqual([expected]);
+        // how the session started: the provider it came through
+        expect(token.amr).toEqual([provider]);
         if (provider === 'MicrosoftPersonal') expect(expected.tenant).toBe(MICROSOFT_PERSONAL_TENANT);
         // an untrusted provider's email never becomes the account's own
         expect(signature.email).toEqual(

@@ -168,8 +168,11 @@ export class PortalCodeExchange {
     return this.#config;
   }
 
-  /** Exchanges the code of the callback URL; returns the signed-in account id (ID token sub). */
-  async exchange(callbackQuery: string, state: string): Promise<string> {
+  /**
+   * Exchanges the code of the callback URL; returns the signed-in account id (ID token sub) and how
+   * it signed in (its `amr`: `pwd` or the upstream provider's name, interactions.ts), or null.
+   */
+  async exchange(callbackQuery: string, state: string): Promise<{ userId: string; method: string | null }> {
     const config = await this.#configuration();
     const currentUrl = new URL(this.portal.redirectUri);
     currentUrl.search = callbackQuery;
@@ -178,9 +181,10 @@ export class PortalCodeExchange {
       expectedState: state,
       idTokenExpected: true,
     });
-    const sub = tokens.claims()?.sub;
-    if (!sub) throw new Error('the authorization server returned no subject');
-    return sub;
+    const claims = tokens.claims();
+    if (!claims?.sub) throw new Error('the authorization server returned no subject');
+    const method = Array.isArray(claims.amr) && typeof claims.amr[0] === 'string' ? claims.amr[0] : null;
+    return { userId: claims.sub, method };
   }
 }
 
@@ -249,9 +253,9 @@ export async function completeSignIn(
     log.warn({ error }, 'sign-in failed');
     return { refused: 'upstream' };
   }
-  let userId: string;
+  let signedIn: { userId: string; method: string | null };
   try {
-    userId = await exchange.exchange(input.search, state);
+    signedIn = await exchange.exchange(input.search, state);
   } catch (err) {
     const { temporary, status } = upstreamFailure('token', err);
     log.warn({ err, status, temporary }, 'code exchange failed');
@@ -259,11 +263,12 @@ export async function completeSignIn(
     await releaseClaim(ctx.db, 'federation_states', (used) => used.where('state', '=', state), now);
     return { refused: 'busy' };
   }
-  const user = await findUserById(ctx.db, userId);
+  const user = await findUserById(ctx.db, signedIn.userId);
   if (!user) return { refused: 'upstream' };
   const session = await unlessDisabled(() =>
     replaceSession(ctx.db, input.previousSessions, user.id, now, {
       via: 'callback',
+      method: signedIn.method,
       address: input.address,
     }),
   );
@@ -330,10 +335,7 @@ async function signInAgain(
     .executeTakeFirst();
   if (newer) return { refused: 'state' };
   const session = await unlessDisabled(() =>
-    restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, {
-      via: 'callback',
-      address: input.address,
-    }),
+    restartSession(ctx.db, lost, input.previousSessions, now, ctx.config.sessionIdleMs, input.address),
   );
   if (session === null) return { refused: 'state' };
   if (typeof session !== 'string') return session;

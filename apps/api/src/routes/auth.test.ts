@@ -177,6 +177,27 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       }
     });
 
+    /** The claims of a token verified as the product `audience` verifies it (its sp_id, docs/identity.md). */
+    async function verifiedAs(
+      c: Awaited<ReturnType<typeof signedInClient>>,
+      token: string,
+      audience: string,
+    ) {
+      const jwks = (await c.get(PRODUCT_JWKS_PATH)).json();
+      const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
+        algorithms: ['ES256'],
+        issuer: t.ctx.config.publicUrl,
+        audience,
+        currentDate: new Date(t.clock.now()),
+      });
+      return payload;
+    }
+    async function tokenFrom(c: Awaited<ReturnType<typeof signedInClient>>, headers: Record<string, string>) {
+      const session = sessionSchema.parse((await c.get('/api/auth/sig', headers)).json());
+      if (!session.loggedin) throw new Error('not signed in');
+      return session.payload;
+    }
+
     it('returns the signature and a verifiable product token for a session', async () => {
       const user = await seedUser(t, { email: 'sig@school.test', roles: { teacher: [1, 2] } });
       const c = await signedInClient(t, user.id);
@@ -197,6 +218,79 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const payload = await productTokenClaims(t, c, session.payload.token);
       expect(payload.sub).toBe(user.id);
       expect(payload.identities).toEqual([]);
+      // a session that does not say how it started (one of before migration 027) claims no method
+      expect(payload.amr).toBeUndefined();
+      expect(payload.sign_in_sp).toBeUndefined();
+    });
+
+    it("a password session's token says so: amr ['pwd'], no sign_in_sp", async () => {
+      const user = await seedUser(t, { email: 'sig-pwd@school.test' });
+      const c = t.client();
+      const login = await c.post('/api/cognito/login', {
+        email: 'sig-pwd@school.test',
+        password: TEST_PASSWORD,
+      });
+      expect(login.statusCode).toBe(200);
+      const { token } = await tokenFrom(c, {});
+      const claims = await productTokenClaims(t, c, token);
+      expect(claims.sub).toBe(user.id);
+      expect(claims.amr).toEqual(['pwd']);
+      expect(claims.sign_in_sp).toBeUndefined();
+    });
+
+    it("auth/sig from product A's origin mints aud [A, 'frontdoor-products'] and azp A; jwtVerify with B's audience refuses it", async () => {
+      await seedServiceProvider(t, 'sig-product-a', ['https://a.products.test']);
+      await seedServiceProvider(t, 'sig-product-b', ['https://b.products.test']);
+      const user = await seedUser(t, { email: 'sig-aud@school.test' });
+      const c = await signedInClient(t, user.id);
+      const { token, signature } = await tokenFrom(c, { origin: 'https://a.products.test' });
+      const claims = await verifiedAs(c, token, 'sig-product-a');
+      expect(claims.aud).toEqual(['sig-product-a', PRODUCT_TOKEN_AUDIENCE]);
+      expect(claims.azp).toBe('sig-product-a');
+      // B, verifying its own id as the docs say, refuses the token handed to A
+      await expect(verifiedAs(c, token, 'sig-product-b')).rejects.toMatchObject({
+        code: 'ERR_JWT_CLAIM_VALIDATION_FAILED',
+        claim: 'aud',
+      });
+      // a product still verifying the shared audience keeps working until a later release drops it
+      expect((await productTokenClaims(t, c, token)).sub).toBe(user.id);
+      // the signature the browser gets is as before
+      expect(Object.keys(signature)).toEqual(['user']);
+    });
+
+    it("from the portal's own origin: aud 'frontdoor-products' only", async () => {
+      // the demo product registers the portal's own origin: still no product of the portal's pages
+      const portal = new URL(t.ctx.config.publicUrl).origin;
+      await seedServiceProvider(t, 'sig-portal-demo', [portal]);
+      const user = await seedUser(t, { email: 'sig-portal@school.test' });
+      const c = await signedInClient(t, user.id);
+      const asked: Record<string, string>[] = [
+        { origin: portal },
+        {},
+        { origin: 'https://nobody.products.test' },
+      ];
+      for (const headers of asked) {
+        const claims = await productTokenClaims(t, c, (await tokenFrom(c, headers)).token);
+        expect(claims.aud).toBe(PRODUCT_TOKEN_AUDIENCE);
+        expect(claims.azp).toBeUndefined();
+      }
+    });
+
+    it('from an origin two products registered: no product in aud, no azp (which one asks, nothing tells)', async () => {
+      await seedServiceProvider(t, 'sig-shared-1', ['https://shared.products.test']);
+      await seedServiceProvider(t, 'sig-shared-2', [
+        'https://other.products.test',
+        'https://shared.products.test',
+      ]);
+      const user = await seedUser(t, { email: 'sig-shared@school.test' });
+      const c = await signedInClient(t, user.id);
+      const claims = await productTokenClaims(
+        t,
+        c,
+        (await tokenFrom(c, { origin: 'https://shared.products.test' })).token,
+      );
+      expect(claims.aud).toBe(PRODUCT_TOKEN_AUDIENCE);
+      expect(claims.azp).toBeUndefined();
     });
 
     it("carries the account's linked identities, as the provider asserted them, in the signature and the token", async () => {
@@ -614,6 +708,20 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
       const link = { hash: redeemed.payload.cookie_hash, return_url: returnUrl, token };
       expect((await t.client().get(url(link))).statusCode).toBe(400);
       expect((await c.get(url(link))).statusCode).toBe(302);
+    });
+
+    it("an access code's session: the token says so (amr ['access_code']) and whose code it was (sign_in_sp), to every product", async () => {
+      const link = await signInLink('browser-amr');
+      const c = browserClient('browser-amr');
+      expect((await c.get(url(link))).statusCode).toBe(302);
+      const session = sessionSchema.parse(
+        (await c.get('/api/auth/sig', { origin: 'https://other.test' })).json(),
+      );
+      if (!session.loggedin) throw new Error('not signed in');
+      const claims = await productTokenClaims(t, c, session.payload.token);
+      expect(claims.amr).toEqual(['access_code']);
+      expect(claims.sign_in_sp).toBe('cookieland');
+      expect(claims.azp).toBe('otherland');
     });
 
     it("a pupil's access code while the account is turned off (user disable): 403 accountDisabled, a page in the browser's language, no session; user enable lets it in", async () => {

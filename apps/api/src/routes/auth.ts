@@ -13,6 +13,7 @@ import { emailStatusOf, findUserByEmail, setIsStudent } from '../services/users.
 import { sessionsToEnd, setSessionCookie } from '../services/sessions.ts';
 import { redeemCookieHash } from '../services/cookie-hashes.ts';
 import { findLoginParams } from '../services/login-requests.ts';
+import { productOfOrigin } from '../services/service-providers.ts';
 import { csrfCookie, keepsNoCookies } from '../services/host-cookie.ts';
 import { refusePage } from '../identity/pages.ts';
 
@@ -46,7 +47,11 @@ export const authRoutes =
     });
 
     app.get(`/${apiPaths.sig}`, async (request) => {
-      const view = await sessionView(ctx, await currentUser(ctx, request));
+      const signedIn = await currentUser(ctx, request);
+      const product = signedIn
+        ? await productOfOrigin(ctx.db, request.headers.origin, ctx.config.publicUrl)
+        : null;
+      const view = await sessionView(ctx, signedIn, product);
       return { status: 'success', ...view };
     });
 

@@ -71,8 +71,17 @@ const prefixed = (prefix: string, claims: Record<string, unknown>) =>
  * user id with its own (masq_email, …), identities (masq_identities) = the upstream identities linked
  * to each, as the signature lists them. It lives PRODUCT_TOKEN_TTL_MS, never past
  * the session's end or its idle end (a lab's short SESSION_IDLE_MINUTES); it is no session credential.
+ * Asked from a product's origin (productOfOrigin), its aud names that product too and azp names it, so
+ * a product that verifies its own sp_id as audience refuses a token handed to another; the shared
+ * PRODUCT_TOKEN_AUDIENCE stays in aud for products that still verify it (docs/identity.md). amr says how
+ * the session started (sessions.ts signInOf) and sign_in_sp whose access code started it.
  */
-async function productToken(ctx: AppContext, signedIn: SignedIn, signature: Signature): Promise<string> {
+async function productToken(
+  ctx: AppContext,
+  signedIn: SignedIn,
+  signature: Signature,
+  product: string | null,
+): Promise<string> {
   const sign = await tokenSigner(ctx);
   const now = ctx.now();
   // a token that carries a masquerade ends with it
@@ -81,12 +90,15 @@ async function productToken(ctx: AppContext, signedIn: SignedIn, signature: Sign
   const expiresAt = Math.min(now + PRODUCT_TOKEN_TTL_MS, sessionEndsAt, idleEndsAt, masqEndsAt);
   return sign({
     iss: ctx.config.publicUrl,
-    aud: PRODUCT_TOKEN_AUDIENCE,
+    aud: product ? [product, PRODUCT_TOKEN_AUDIENCE] : PRODUCT_TOKEN_AUDIENCE,
+    ...(product ? { azp: product } : {}),
     sub: signedIn.user.id,
     iat: Math.floor(now / 1000),
     exp: Math.floor(expiresAt / 1000),
     jti: randomUUID(),
     sid: signedIn.session.id,
+    ...(signedIn.session.signInMethod ? { amr: [signedIn.session.signInMethod] } : {}),
+    ...(signedIn.session.signInSp ? { sign_in_sp: signedIn.session.signInSp } : {}),
     ...personClaims(signature.user),
     identities: signature.user.identities ?? [],
     ...(signedIn.masq && signature.masq
@@ -99,11 +111,19 @@ async function productToken(ctx: AppContext, signedIn: SignedIn, signature: Sign
   });
 }
 
-export async function sessionView(ctx: AppContext, signedIn: SignedIn | null): Promise<Session> {
+/** auth/sig's answer; product: the sp_id of the product asking (productOfOrigin), null for the portal's pages. */
+export async function sessionView(
+  ctx: AppContext,
+  signedIn: SignedIn | null,
+  product: string | null = null,
+): Promise<Session> {
   if (!signedIn) return { loggedin: false, payload: null };
   const signature: Signature = {
     user: await signatureOf(ctx.db, signedIn.user),
     ...(signedIn.masq ? { masq: await signatureOf(ctx.db, signedIn.masq) } : {}),
   };
-  return { loggedin: true, payload: { token: await productToken(ctx, signedIn, signature), signature } };
+  return {
+    loggedin: true,
+    payload: { token: await productToken(ctx, signedIn, signature, product), signature },
+  };
 }

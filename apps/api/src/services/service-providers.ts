@@ -70,6 +70,31 @@ export const allowsReturnUrl = (sp: ServiceProvider, url: string): boolean => {
   return origin !== null && sp.origins.includes(origin);
 };
 
+/**
+ * The product a browser's call comes from, by its Origin header: the sp_id of the one service
+ * provider that registered that origin (`sp create --origin`), for the product token's `aud` and
+ * `azp`. Null from the portal's own origin (its pages, the demo product /dev/sp), from an origin no
+ * product registered, with no Origin, and from an origin two products registered (which of them
+ * is asking, nothing tells).
+ */
+export async function productOfOrigin(
+  db: Db,
+  originHeader: string | undefined,
+  publicUrl: string,
+): Promise<string | null> {
+  const origin = originHeader ? originOf(originHeader) : null;
+  if (!origin || origin === new URL(publicUrl).origin) return null;
+  // origins is a JSON list of origins; LIKE only narrows (its `_` matches any character), the
+  // parsed list decides
+  const rows = await db
+    .selectFrom('service_providers')
+    .selectAll()
+    .where('origins', 'like', `%${JSON.stringify(origin)}%`)
+    .execute();
+  const products = rows.map(toProvider).filter((sp) => sp.origins.includes(origin));
+  return products.length === 1 ? (products[0]?.spId ?? null) : null;
+}
+
 /** Client secrets are 32 random bytes, so a plain sha256 is enough to store them. */
 export async function createServiceProvider(
   db: Db,

@@ -60,7 +60,7 @@ describe.each(DIALECTS)('session lifetimes on $dialect', ({ dialect, skip }) => 
     async () => {
       const user = await seedUser(t, { email: 'disabled-signs-in@school.test' });
       await t.db.updateTable('users').set({ disabled_at: t.clock.now() }).where('id', '=', user.id).execute();
-      const start = { via: 'cookie', address: '198.51.100.9' } as const;
+      const start = { via: 'cookie', spId: 'math', address: '198.51.100.9' } as const;
       await expect(replaceSession(t.db, [], user.id, t.clock.now(), start)).rejects.toMatchObject({
         statusCode: 403,
         code: 'accountDisabled',

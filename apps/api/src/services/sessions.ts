@@ -29,11 +29,17 @@ export interface SessionRecord {
   expiresAt: number;
   /** When it idles out unless used again (its last use, as recorded, + the idle time). */
   idleEndsAt: number;
+  /** How it started (SignInMethod), null for a session started before migration 027. */
+  signInMethod: string | null;
+  /** The product whose access code started it, else null. */
+  signInSp: string | null;
 }
 
 export interface CreateSessionOptions {
   now: number;
   ttlMs?: number;
+  /** How it starts (replaceSession: signInOf), kept for the product token's `amr` and `sign_in_sp`. */
+  signIn?: { method: string | null; spId: string | null };
 }
 
 /**
@@ -47,7 +53,7 @@ export async function createSession(db: Db, userId: string, opts: CreateSessionO
   try {
     const res = await db
       .insertInto('sessions')
-      .columns(['id', 'user_id', 'created_at', 'expires_at', 'last_seen_at'])
+      .columns(['id', 'user_id', 'created_at', 'expires_at', 'last_seen_at', 'sign_in_method', 'sign_in_sp'])
       .expression((eb) =>
         eb
           .selectFrom('users')
@@ -57,6 +63,8 @@ export async function createSession(db: Db, userId: string, opts: CreateSessionO
             eb.val(opts.now).as('created_at'),
             eb.val(opts.now + (opts.ttlMs ?? SESSION_TTL_MS)).as('expires_at'),
             eb.val(opts.now).as('last_seen_at'),
+            eb.val(opts.signIn?.method ?? null).as('sign_in_method'),
+            eb.val(opts.signIn?.spId ?? null).as('sign_in_sp'),
           ])
           .where('users.id', '=', userId)
           .where('users.disabled_at', 'is', null),
@@ -129,6 +137,8 @@ export async function readSession(
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     idleEndsAt: (seen ? now : row.last_seen_at) + (idleMs ?? SESSION_IDLE_MS),
+    signInMethod: row.sign_in_method,
+    signInSp: row.sign_in_sp,
   };
 }
 
@@ -143,12 +153,27 @@ export async function isSessionActive(db: Db, id: string, now: number, idleMs?: 
   return row !== undefined;
 }
 
-/** How a browser came by its session, for the audit log. */
-export interface SessionStart {
-  via: 'password' | 'callback' | 'cookie';
-  address: string;
-  spId?: string | null;
-}
+/**
+ * How a browser came by its session, for the audit log and the product token (`amr`, `sign_in_sp`):
+ * a password, a provider's callback (which provider), an access code's cookie (whose product's code).
+ */
+export type SessionStart = { address: string } & (
+  | { via: 'password' }
+  /** method: the ID token's `amr` (`pwd` or the provider's name); null for a session of before 027 */
+  | { via: 'callback'; method: string | null }
+  | { via: 'cookie'; spId: string }
+);
+
+/**
+ * The session's sign-in method, the token's `amr` (docs/identity.md): RFC 8176's `pwd` for a password;
+ * RFC 8176 has no value for a class code nor for a federated sign-in, so `access_code` and the
+ * provider's name (`Google`, `Clever`, …).
+ */
+const signInOf = (start: SessionStart): { method: string | null; spId: string | null } => {
+  if (start.via === 'password') return { method: 'pwd', spId: null };
+  if (start.via === 'callback') return { method: start.method, spId: null };
+  return { method: 'access_code', spId: start.spId };
+};
 
 /**
  * Signs a browser in as userId: the session it held before ends (on a shared classroom device,
@@ -165,14 +190,14 @@ export async function replaceSession(
   start: SessionStart,
 ): Promise<string> {
   await revokeSessions(db, previousTokens, now);
-  const token = await createSession(db, userId, { now });
+  const token = await createSession(db, userId, { now, signIn: signInOf(start) });
   await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
   await audit(
     { db, now: () => now },
     {
       event: 'session.started',
       userId,
-      spId: start.spId,
+      spId: start.via === 'cookie' ? start.spId : null,
       address: start.address,
       detail: { via: start.via },
     },
@@ -183,8 +208,9 @@ export async function replaceSession(
 /**
  * Signs a browser in again with the session `sessionId` whose cookie never reached it (the answer
  * that set it was lost): if that session is still live (liveSession: not signed out, not expired,
- * not idle), it ends and a new one of its account starts in its place (replaceSession), whose
- * token is returned; else null. Of two racing calls only the one that ends it goes on.
+ * not idle), it ends and a new one of its account starts in its place (replaceSession), started as
+ * it was (a callback, its sign-in method), whose token is returned; else null. Of two racing calls
+ * only the one that ends it goes on.
  */
 export async function restartSession(
   db: Db,
@@ -192,11 +218,11 @@ export async function restartSession(
   previousTokens: string[],
   now: number,
   idleMs: number,
-  start: SessionStart,
+  address: string,
 ): Promise<string | null> {
   const lost = await db
     .selectFrom('sessions')
-    .select('user_id')
+    .select(['user_id', 'sign_in_method'])
     .where('id', '=', sessionId)
     .where(liveSession(now, idleMs))
     .executeTakeFirst();
@@ -208,7 +234,11 @@ export async function restartSession(
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(ended.numUpdatedRows) !== 1) return null;
-  return replaceSession(db, previousTokens, lost.user_id, now, start);
+  return replaceSession(db, previousTokens, lost.user_id, now, {
+    via: 'callback',
+    method: lost.sign_in_method,
+    address,
+  });
 }
 
 /** Ends the sessions of these cookie tokens (sessionsToEnd), those still live. */
