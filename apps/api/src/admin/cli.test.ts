@@ -755,34 +755,40 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  /**
+   * An account signed in, with a grant of the authorization server issued to it: what `user sign-out`
+   * and `user disable` end. `grants()` lists that grant while it is left.
+   */
+  async function signedInWithGrant(email: string) {
+    const user = await seedUser(t, { email });
+    const client = await signedInClient(t, user.id);
+    const signedIn = async () => sessionSchema.parse((await client.get('/api/auth/sig')).json()).loggedin;
+    const grantId = `grant-of-${email}`;
+    await t.db
+      .insertInto('oidc_payloads')
+      .values({
+        id: grantId,
+        type: 'Grant',
+        payload: JSON.stringify({ accountId: user.id }),
+        grant_id: null,
+        user_code: null,
+        uid: null,
+        expires_at: t.clock.now() + 60_000,
+        consumed_at: null,
+      })
+      .execute();
+    const grants = () => t.db.selectFrom('oidc_payloads').select('id').where('id', '=', grantId).execute();
+    return { user, signedIn, grants };
+  }
+
   it.skipIf(skip)(
     "user sign-out ends the account's portal sessions and the authorization server's grants and tokens, audited",
     async () => {
-      const user = await seedUser(t, { email: 'leaving-teacher@cli.test' });
-      const client = await signedInClient(t, user.id);
-      const signedIn = async () => sessionSchema.parse((await client.get('/api/auth/sig')).json()).loggedin;
+      const { user, signedIn, grants } = await signedInWithGrant('leaving-teacher@cli.test');
       expect(await signedIn()).toBe(true);
-      await t.db
-        .insertInto('oidc_payloads')
-        .values({
-          id: 'leaving-grant',
-          type: 'Grant',
-          payload: JSON.stringify({ accountId: user.id }),
-          grant_id: null,
-          user_code: null,
-          uid: null,
-          expires_at: t.clock.now() + 60_000,
-          consumed_at: null,
-        })
-        .execute();
       expect(await run('user', 'sign-out', '--email', user.email)).toEqual({ sessionsEnded: 1 });
       expect(await signedIn()).toBe(false);
-      const grants = await t.db
-        .selectFrom('oidc_payloads')
-        .select('id')
-        .where('id', '=', 'leaving-grant')
-        .execute();
-      expect(grants).toEqual([]);
+      expect(await grants()).toEqual([]);
       expect(await run('user', 'sign-out', '--id', user.id)).toEqual({ sessionsEnded: 0 });
       const { entries } = await run('audit', 'list', '--id', user.id);
       expect((entries as { event: string }[]).map((e) => e.event)).toContain('account.signed-out');
@@ -792,22 +798,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
   it.skipIf(skip)(
     "user disable ends the account's sessions and the authorization server's payloads and keeps it out until user enable, audited once",
     async () => {
-      const user = await seedUser(t, { email: 'disabled-teacher@cli.test' });
-      const client = await signedInClient(t, user.id);
-      const signedIn = async () => sessionSchema.parse((await client.get('/api/auth/sig')).json()).loggedin;
-      await t.db
-        .insertInto('oidc_payloads')
-        .values({
-          id: 'disabled-grant',
-          type: 'Grant',
-          payload: JSON.stringify({ accountId: user.id }),
-          grant_id: null,
-          user_code: null,
-          uid: null,
-          expires_at: t.clock.now() + 60_000,
-          consumed_at: null,
-        })
-        .execute();
+      const { user, signedIn, grants } = await signedInWithGrant('disabled-teacher@cli.test');
       await expect(run('user', 'disable', '--email', user.email)).rejects.toThrow('--yes is required');
       expect(await signedIn()).toBe(true);
       expect(await run('user', 'disable', '--email', user.email, '--yes')).toEqual({
@@ -815,12 +806,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
         sessionsEnded: 1,
       });
       expect(await signedIn()).toBe(false);
-      const grants = await t.db
-        .selectFrom('oidc_payloads')
-        .select('id')
-        .where('id', '=', 'disabled-grant')
-        .execute();
-      expect(grants).toEqual([]);
+      expect(await grants()).toEqual([]);
       const disabledAt = new Date(t.clock.now()).toISOString();
       expect(await run('user', 'show', '--id', user.id)).toMatchObject({ disabledAt, liveSessions: 0 });
       const { users } = await run('user', 'list', '--limit', '10000');

@@ -155,17 +155,6 @@ describe.each(DIALECTS)('password sign-in upgrades old hashes on $dialect', ({ d
     expect((await login('argon2i@school.test', TEST_PASSWORD)).statusCode).toBe(200);
     expect(await storedHash('argon2i@school.test')).toMatch(CURRENT);
   });
-});
-
-describe.each(DIALECTS)('password sign-in of an account turned off on $dialect', ({ dialect, skip }) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    if (!skip) t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
-  const login = (email: string, password: string) =>
-    t.client().post('/api/cognito/login', { email, password });
 
   it.skipIf(skip)(
     'a wrong password is the usual counted 401; only the right one hears 403 accountDisabled, and no session starts, even after a reset; user enable lets it in',
