@@ -1086,7 +1086,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       const config = {
         ...t.ctx.config,
         publicUrl: 'https://login.school.test',
-        corsOrigins: ['https://listed.school.test'],
+        corsOrigins: ['https://listed.school.test', 'https://listed2.school.test'],
       };
       const create = (id: string, ...origins: string[]) => {
         const { positionals, values } = parseAdminArgs([
@@ -1103,7 +1103,7 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
       const portal = new URL(config.publicUrl).origin;
       expect(await create('cors-fine', 'https://listed.school.test/', portal)).not.toHaveProperty('notes');
       expect(
-        (await create('cors-missing', 'https://listed.school.test', 'https://unlisted.school.test')).notes,
+        (await create('cors-missing', 'https://listed2.school.test', 'https://unlisted.school.test')).notes,
       ).toEqual([
         'https://unlisted.school.test is not in this command\'s CORS_ORIGINS (the server\'s must hold it): its pages cannot read auth/sig until it is (docs/identity.md, "Integrating a product")',
       ]);
@@ -1292,6 +1292,35 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'sp create and sp origin add note an origin another product has too (its tokens name no product); sp origin remove takes one stored before hosts were checked',
+    async () => {
+      await run('sp', 'create', '--id', 'first-of-two', '--name', 'One', '--origin', 'https://shared.test');
+      const shared =
+        'https://shared.test is also an origin of first-of-two: tokens asked from its pages name no product (aud \'frontdoor-products\' alone), so no product there can verify its own sp_id; give each product an origin of its own (docs/identity.md, "Integrating a product")';
+      const second = await run(
+        ...['sp', 'create', '--id', 'second-of-two', '--name', 'Two', '--origin', 'https://shared.test'],
+      );
+      expect(second.notes).toContainEqual(shared);
+      await run('sp', 'create', '--id', 'third-of-two', '--name', 'Three', '--origin', 'https://own.test');
+      expect(
+        (await run('sp', 'origin', 'add', '--id', 'third-of-two', '--origin', 'https://shared.test')).notes,
+      ).toContainEqual(shared.replace('first-of-two', 'first-of-two, second-of-two'));
+      // a wildcard stored as typed before `sp create` refused it: removable still
+      await t.db
+        .updateTable('service_providers')
+        .set({ origins: JSON.stringify(['https://own.test', 'https://*.own.test']) })
+        .where('sp_id', '=', 'third-of-two')
+        .execute();
+      expect(
+        await run('sp', 'origin', 'remove', '--id', 'third-of-two', '--origin', 'https://*.own.test'),
+      ).toEqual({ sp_id: 'third-of-two', origins: ['https://own.test'] });
+      await expect(
+        run('sp', 'origin', 'add', '--id', 'third-of-two', '--origin', 'https://*.own.test'),
+      ).rejects.toThrow('is not a host name');
+    },
+  );
+
   it.skipIf(skip)('sp create refuses an id differing only by case', async () => {
     await run('sp', 'create', '--id', 'mathlab', '--name', 'Math', '--origin', 'https://mathlab.test');
     await expect(
@@ -1301,7 +1330,9 @@ describe.each(DIALECTS)('admin commands on $dialect', ({ dialect, skip }) => {
     );
     await expect(
       run('sp', 'create', '--id', 'mathlab', '--name', 'Math', '--origin', 'https://mathlab.test'),
-    ).rejects.toThrow('a service provider mathlab exists already');
+    ).rejects.toThrow(
+      'a service provider mathlab exists already (sp rotate-secret gives it a new secret, sp origin add and sp origin remove change its origins)',
+    );
     expect((await run('sp', 'list')).providers).not.toContainEqual(
       expect.objectContaining({ spId: 'MathLab' }),
     );

@@ -96,7 +96,7 @@ export const COMMANDS: Record<
   'sp origin remove': {
     usage: '--id <sp_id> --origin <origin> [--origin <origin> ...]',
     summary:
-      'Stops a service provider returning to origins → {sp_id, origins}; a login request already open keeps its return address until it ends (an hour). Its last origin is refused: with none it could open no login request (add the new one first).',
+      "Stops a service provider returning to origins → {sp_id, origins}: a class code's sign-in to them stops at once (auth/cookie checks again), while a password or provider sign-in already under way may still return there within its hour. Its last origin is refused: with none it could open no login request (add the new one first).",
   },
   'sp rotate-secret': {
     usage: '--id <sp_id>',
@@ -413,7 +413,7 @@ function dayStart(values: Values, name: 'inactive-since'): number | undefined {
  * --origin, each an http(s) origin on a host name, as stored (scheme://host[:port]). A wildcard
  * (`https://*.example.org`) was stored as typed and matched no page but its literal self.
  */
-function originsOf(values: Values): string[] {
+function originsOf(values: Values, { checkHost = true } = {}): string[] {
   const given = values.origin ?? [];
   if (!given.length) throw new UsageError('--origin is required (repeatable)');
   return given.map((o) => {
@@ -425,7 +425,11 @@ function originsOf(values: Values): string[] {
     const host = new URL(origin).hostname;
     // an IPv6 address ([::1]) is valid as the URL parser wrote it; a name is labels of letters,
     // digits and '-' (an IDN already in its xn-- form), none empty
-    if (!host.startsWith('[') && !/^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(host))
+    if (
+      checkHost &&
+      !host.startsWith('[') &&
+      !/^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(host)
+    )
       throw new UsageError(
         `--origin ${o}: ${host} is not a host name (letters, digits and '-' between dots, no '*': an origin names one site, so register each one)`,
       );
@@ -610,6 +614,26 @@ function originNotes(config: AdminContext['config'], origins: string[]): string[
     });
 }
 
+/**
+ * A note for each origin another provider registered too: a token asked from a page of that origin
+ * names no product (services/service-providers.ts productOfOrigin), so neither can verify its own
+ * sp_id as the token's audience (docs/identity.md).
+ */
+async function sharedOriginNotes(ctx: AdminContext, spId: string, origins: string[]): Promise<string[]> {
+  const others = (await listServiceProviders(ctx.db)).filter((sp) => sp.spId !== spId);
+  // the portal's own pages name no product whoever else registered their origin (the demo product)
+  const portal = new URL(ctx.config.publicUrl).origin;
+  return origins.flatMap((origin) => {
+    if (origin === portal) return [];
+    const holders = others.filter((sp) => sp.origins.includes(origin)).map((sp) => sp.spId);
+    return holders.length
+      ? [
+          `${origin} is also an origin of ${holders.join(', ')}: tokens asked from its pages name no product (aud 'frontdoor-products' alone), so no product there can verify its own sp_id; give each product an origin of its own (docs/identity.md, "Integrating a product")`,
+        ]
+      : [];
+  });
+}
+
 async function execute(
   ctx: AdminContext,
   positionals: string[],
@@ -640,7 +664,7 @@ async function execute(
         { spId, name: required(values, 'name'), origins },
         ctx.now(),
       );
-      const notes = originNotes(ctx.config, origins);
+      const notes = [...originNotes(ctx.config, origins), ...(await sharedOriginNotes(ctx, spId, origins))];
       return notes.length ? { ...created, notes } : created;
     }
     case 'login create': {
@@ -690,7 +714,8 @@ async function execute(
       return { providers: await listServiceProviders(ctx.db) };
     case 'sp origin add':
     case 'sp origin remove': {
-      const changed = originsOf(values);
+      // one stored before hosts were checked (a wildcard) can still be removed
+      const changed = originsOf(values, { checkHost: command === 'sp origin add' });
       const spId = required(values, 'id');
       const sp = await findServiceProvider(ctx.db, spId);
       if (!sp) throw new UsageError(`no service provider ${spId}`);
@@ -712,7 +737,10 @@ async function execute(
           );
       }
       await setOrigins(ctx.db, spId, origins);
-      const notes = command === 'sp origin add' ? originNotes(ctx.config, changed) : [];
+      const notes =
+        command === 'sp origin add'
+          ? [...originNotes(ctx.config, changed), ...(await sharedOriginNotes(ctx, spId, changed))]
+          : [];
       return notes.length ? { sp_id: spId, origins, notes } : { sp_id: spId, origins };
     }
     case 'sp rotate-secret': {
