@@ -55,14 +55,13 @@ export async function findServiceProviderAnyCase(db: Db, spId: string): Promise<
   return row ? toProvider(row) : undefined;
 }
 
-/** Replaces a provider's origins (sp origin add/remove, the demo provider); false: no such provider. */
-export async function setOrigins(db: Db, spId: string, origins: string[]): Promise<boolean> {
-  const updated = await db
+/** Replaces a provider's origins (sp origin add/remove, the demo provider). */
+export async function setOrigins(db: Db, spId: string, origins: string[]): Promise<void> {
+  await db
     .updateTable('service_providers')
     .set({ origins: JSON.stringify(origins) })
     .where('sp_id', '=', spId)
-    .executeTakeFirst();
-  return updated.numUpdatedRows > 0n;
+    .execute();
 }
 
 export const allowsReturnUrl = (sp: ServiceProvider, url: string): boolean => {
