@@ -13,6 +13,7 @@ import {
   server,
   signedInSession,
 } from '../../test/render.tsx';
+import { en as postLoginText } from './locales.ts';
 
 vi.mock('../shared/browser.ts', () => ({ goToUrl: vi.fn() }));
 const NOTHING_STORED = Object.values(SUBSCRIPTION_IDS).map((id) => ({ id, subscribed: false }));
@@ -257,12 +258,13 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     expect(bodies).toEqual([{ subscriptionChanges: NOTHING_STORED }]);
   });
 
-  it('stored preferences that cannot be read: the boxes start unticked and Done sends only the ticked topics', async () => {
+  it('stored preferences that cannot be read: the page says so, the boxes start unticked and Done sends only the ticked topics', async () => {
     server.use(http.get(api(apiPaths.subscription), () => fail(503, 'serverBusy')));
     const bodies = savedBodies();
     sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
     const user = userEvent.setup();
     renderRoute('/post-login', { shell: false });
+    expect(await screen.findByText(postLoginText.preferences_unread)).toBeInTheDocument();
     await user.click(await screen.findByRole('checkbox', { name: 'K12' }));
     expect(screen.getByRole('checkbox', { name: 'College & University' })).not.toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Done' }));

@@ -9,6 +9,8 @@ export const en = {
   sign_in_again: 'Sign in again',
   preferences_title: 'Email preferences',
   preferences_intro: 'Which topics would you like to hear about from us?',
+  preferences_unread:
+    'Your saved choices could not be loaded. A topic you tick is added; the others stay as they were.',
   pref_k12: 'K12',
   pref_careerTechnicalEducation: 'Career & Technical Education',
   pref_collegeUniversity: 'College & University',
@@ -28,6 +30,8 @@ export const es: PostLoginCatalog = {
   sign_in_again: 'Volver a iniciar sesión',
   preferences_title: 'Preferencias de correo',
   preferences_intro: '¿Sobre qué temas te gustaría recibir noticias?',
+  preferences_unread:
+    'No se pudieron cargar tus preferencias guardadas. Un tema que marques se añade; los demás quedan como estaban.',
   pref_k12: 'Educación K12',
   pref_careerTechnicalEducation: 'Educación técnica y profesional',
   pref_collegeUniversity: 'Universidad y educación superior',
@@ -45,6 +49,8 @@ export const fr: PostLoginCatalog = {
   sign_in_again: 'Se reconnecter',
   preferences_title: 'Préférences d’e-mail',
   preferences_intro: 'Sur quels sujets souhaitez-vous recevoir nos nouvelles ?',
+  preferences_unread:
+    'Vos choix enregistrés n’ont pas pu être chargés. Un sujet que vous cochez est ajouté, les autres restent tels quels.',
   pref_k12: 'Primaire et secondaire (K12)',
   pref_careerTechnicalEducation: 'Enseignement technique et professionnel',
   pref_collegeUniversity: 'Enseignement supérieur',
@@ -62,6 +68,8 @@ export const pt: PostLoginCatalog = {
   sign_in_again: 'Entrar novamente',
   preferences_title: 'Preferências de e-mail',
   preferences_intro: 'Sobre quais temas você gostaria de receber novidades?',
+  preferences_unread:
+    'Não foi possível carregar suas escolhas salvas. Um tema que você marcar é adicionado; os outros ficam como estavam.',
   pref_k12: 'Educação básica (K12)',
   pref_careerTechnicalEducation: 'Educação técnica e profissional',
   pref_collegeUniversity: 'Ensino superior',
@@ -79,6 +87,7 @@ export const zh: PostLoginCatalog = {
   sign_in_again: '重新登录',
   preferences_title: '邮件偏好',
   preferences_intro: '您希望收到哪些主题的资讯？',
+  preferences_unread: '无法加载您已保存的选择。您勾选的主题会被添加，其他主题保持不变。',
   pref_k12: 'K12 基础教育',
   pref_careerTechnicalEducation: '职业与技术教育',
   pref_collegeUniversity: '高等教育',
@@ -96,6 +105,8 @@ export const ar: PostLoginCatalog = {
   sign_in_again: 'تسجيل الدخول مرة أخرى',
   preferences_title: 'تفضيلات البريد الإلكتروني',
   preferences_intro: 'ما الموضوعات التي تودّ أن تصلك أخبارها؟',
+  preferences_unread:
+    'تعذّر تحميل اختياراتك المحفوظة. يُضاف الموضوع الذي تختاره، وتبقى المواضيع الأخرى كما هي.',
   pref_k12: 'التعليم من الروضة حتى الثانوية (K12)',
   pref_careerTechnicalEducation: 'التعليم المهني والتقني',
   pref_collegeUniversity: 'الكليات والجامعات',
@@ -113,6 +124,8 @@ export const de: PostLoginCatalog = {
   sign_in_again: 'Erneut anmelden',
   preferences_title: 'E-Mail-Einstellungen',
   preferences_intro: 'Über welche Themen möchten Sie von uns informiert werden?',
+  preferences_unread:
+    'Ihre gespeicherten Einstellungen konnten nicht geladen werden. Ein Thema, das Sie ankreuzen, wird hinzugefügt; die anderen bleiben, wie sie sind.',
   pref_k12: 'Allgemeinbildende Schulen (K12)',
   pref_careerTechnicalEducation: 'Berufliche Bildung',
   pref_collegeUniversity: 'Hochschule und Universität',
