@@ -278,6 +278,39 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
+    'an unconfirmed sign-up past its retention leaves no client address in the audit log; a live account keeps its own',
+    async () => {
+      const now = t.clock.now();
+      const abandoned = await seedUser(t, { email: 'gone-signup@school.test', confirmed: false });
+      const kept = await seedUser(t, { email: 'kept-signup@school.test' });
+      await t.db
+        .updateTable('users')
+        .set({ created_at: now - 31 * DAY_MS, description: 'student' })
+        .where('id', 'in', [abandoned.id, kept.id])
+        .execute();
+      const at = { ...t.ctx, now: () => now - 31 * DAY_MS };
+      for (const userId of [abandoned.id, kept.id])
+        await audit(at, {
+          event: 'code.failed',
+          userId,
+          address: '198.51.100.7',
+          detail: { purpose: 'verify' },
+        });
+      expect((await pruneExpired(t.ctx)).users).toBe(1);
+      const entries = await t.db
+        .selectFrom('audit_log')
+        .select(['user_id', 'address'])
+        .where('user_id', 'in', [abandoned.id, kept.id])
+        .orderBy('id')
+        .execute();
+      expect(entries).toEqual([
+        { user_id: abandoned.id, address: null },
+        { user_id: kept.id, address: '198.51.100.7' },
+      ]);
+    },
+  );
+
+  it.skipIf(skip)(
     "deletes a backlog in statements of at most PRUNE_BATCH_ROWS rows, whatever the table's key",
     async () => {
       const now = t.clock.now();

@@ -80,12 +80,12 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
   const unconfirmed = now - RETENTION_MS.unconfirmedSignups;
   return {
     // a sign-up (it has a description; an administrator's account has none) nobody confirmed, no code
-    // mailed to it for the retention either; its codes and sessions go with it
+    // mailed to it for the retention either; its codes and sessions go with it, and its audit
+    // entries keep their events but, as at `user delete`, no client address: a child's history by IP
     users: await inBatches((limit) =>
-      db
-        .deleteFrom('users')
-        .where('id', 'in', (eb) =>
-          eb
+      db.transaction().execute(async (trx) => {
+        const ids = (
+          await trx
             .selectFrom('users')
             .select('id')
             .where('confirmed', '=', 0)
@@ -101,9 +101,23 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
                 ),
               ),
             )
-            .limit(limit),
-        )
-        .executeTakeFirst(),
+            .limit(limit)
+            .execute()
+        ).map((row) => row.id);
+        if (ids.length)
+          await trx
+            .updateTable('audit_log')
+            .set({ address: null })
+            .where('user_id', 'in', ids)
+            .where('address', 'is not', null)
+            .execute();
+        // still unconfirmed: a confirmation that came meanwhile keeps its account
+        return trx
+          .deleteFrom('users')
+          .where('id', 'in', ids.length ? ids : [''])
+          .where('confirmed', '=', 0)
+          .executeTakeFirst();
+      }),
     ),
     sessions: await inBatches((limit) =>
       db
