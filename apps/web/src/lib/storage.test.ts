@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '@frontdoor/contract';
+import { recordCodeSent } from '../features/shared/code-sent.ts';
 import {
   clearLoginData,
   confirmSignIn,
@@ -61,10 +62,15 @@ describe('browser storage (§3)', () => {
     expect(getRememberedEmail()).toBeNull();
   });
 
-  it('forgets the email once a sign-in succeeds: the next person on the device does not see it', () => {
+  it('forgets the email once a sign-in succeeds: the next person on the device does not see it, nor whose code was sent', () => {
     rememberEmail('ada@school.example');
+    recordCodeSent('verification', 'ada@school.example');
+    recordCodeSent('reset', 'ada@school.example');
+    sessionStorage.setItem('unrelated', 'kept');
     confirmSignIn('email');
     expect(sessionStorage.getItem(STORAGE_KEYS.email)).toBeNull();
+    expect(Object.keys(sessionStorage).filter((key) => key.startsWith(STORAGE_KEYS.codeSent))).toEqual([]);
+    expect(sessionStorage.getItem('unrelated')).toBe('kept');
     expect(localStorage.getItem(STORAGE_KEYS.lastSignInMethod)).toBe('email');
   });
 

@@ -81,7 +81,21 @@ export function clearLoginData(): void {
 
 export const getRememberedEmail = (): string | null => read(session, STORAGE_KEYS.email) || null;
 export const rememberEmail = (email: string): void => write(session, STORAGE_KEYS.email, email);
-export const forgetEmail = (): void => write(session, STORAGE_KEYS.email, null);
+/**
+ * Forgets the address a flow left in this tab and the resend cooldowns noted for it (code-sent.ts:
+ * each key names an address by a digest, which a class list could match): on a shared device the
+ * next person reads this tab's storage.
+ */
+export function forgetEmail(): void {
+  write(session, STORAGE_KEYS.email, null);
+  try {
+    const store = session();
+    const noted = Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
+    for (const key of noted) if (key.startsWith(`${STORAGE_KEYS.codeSent}:`)) store.removeItem(key);
+  } catch {
+    // storage unavailable: nothing was noted there
+  }
+}
 
 /**
  * The login page's 'Last used' method (never who): a sign-in's method waits in sessionStorage (this
