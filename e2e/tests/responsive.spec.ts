@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
+import { createUser } from '../fixtures/admin.ts';
+import { STRONG_PASSWORD } from '../fixtures/emails.ts';
 import { PAGE_VISITS, expectNoHorizontalScroll, rememberEmail } from '../fixtures/pages.ts';
 import { catalogs, en, providerButton, shellText } from '../fixtures/text.ts';
 
@@ -100,6 +102,47 @@ test.describe('at 200 % text size, WCAG 1.4.4', () => {
     await skip.focus();
     const shown = await skip.boundingBox();
     expect(shown && shown.y).toBeGreaterThanOrEqual(0);
+  });
+
+  test("320 px: a mailed code's 8 digits and a class code's 6 stay in view in their field", async ({
+    page,
+    visitContext,
+  }) => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    await doubleText(page);
+    for (const [name, code] of [
+      ['code', '12345678'],
+      ['access-code', '123456'],
+    ] as const) {
+      await PAGE_VISITS.find((v) => v.name === name)?.visit(page, visitContext);
+      const field = page.getByRole('textbox').first();
+      await field.fill(code);
+      const hidden = await field.evaluate((input) => input.scrollWidth - input.clientWidth);
+      expect(hidden, `${name}: digits beyond the field's edge (px)`).toBeLessThanOrEqual(0);
+    }
+  });
+
+  test('320 px in German: the code, validate and password pages do not scroll sideways', async ({
+    page,
+    visitContext,
+  }) => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    await doubleText(page);
+    const email = visitContext.email('ada');
+    await rememberEmail(page, email);
+    await page.goto('/code?locale=de');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expectNoHorizontalScroll(page, 'code');
+    await page.goto(`/validate?em=${encodeURIComponent(email)}&vc=12345678&locale=de`);
+    await page.getByRole('button', { name: catalogs.validate.de.submit }).waitFor();
+    await expectNoHorizontalScroll(page, 'validate');
+    await createUser({ email, password: STRONG_PASSWORD });
+    await page.goto('/email?locale=de');
+    await page.getByLabel(catalogs.email.de.email_label, { exact: true }).fill(email);
+    await page.getByRole('button', { name: catalogs.email.de.submit, exact: true }).click();
+    await page.waitForURL(/\/sign-in\//);
+    await page.getByRole('heading', { name: catalogs.signIn.de.title }).waitFor();
+    await expectNoHorizontalScroll(page, 'sign-in');
   });
 
   test('390 px: the show/hide button stays inside the password field', async ({ page }) => {

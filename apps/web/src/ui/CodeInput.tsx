@@ -78,7 +78,7 @@ export function CodeInput({
 
   return (
     <FieldFrame label={label} hint={hint} error={error} ids={ids}>
-      <div className={styles.control}>
+      <div className={`${styles.control} ${styles.codeControl}`}>
         <input
           {...ids.aria}
           ref={setRefs}
