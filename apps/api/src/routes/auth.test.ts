@@ -776,7 +776,22 @@ describe.each(DIALECTS)('auth/* on $dialect', ({ dialect, skip }) => {
         ['sign-in.failed', { method: 'access-code', reason: 'disabled' }],
       ]);
 
+      // a link refused while the account was off opens nothing once it is on again: enable spends it
+      const refusedLink = await c.get(`/api/accessCodes/login/${code}/cookieland`);
+      const linkToken = await createLoginRequest(
+        t.db,
+        { spId: 'cookieland', url: returnUrl, isTeacher: false },
+        t.clock.now(),
+      );
+      const stale = url({
+        hash: refusedLink.json().payload.cookie_hash,
+        return_url: returnUrl,
+        token: linkToken,
+      });
+      expect((await c.get(stale)).statusCode).toBe(403);
+
       await admin('user', 'enable', '--id', pupil.id);
+      expect((await c.get(stale)).json()).toMatchObject({ code: 'cookieHashInvalid' });
       expect((await signIn()).statusCode).toBe(302);
       expect((await events()).at(-1)).toEqual(['sign-in', { method: 'access-code' }]);
     });

@@ -278,16 +278,19 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
   );
 
   it.skipIf(skip)(
-    'an unconfirmed sign-up past its retention leaves no client address in the audit log; a live account keeps its own',
+    'an unconfirmed sign-up past its retention leaves no client address in the audit log; a live account keeps its own, and one turned off stays',
     async () => {
       const now = t.clock.now();
       const abandoned = await seedUser(t, { email: 'gone-signup@school.test', confirmed: false });
       const kept = await seedUser(t, { email: 'kept-signup@school.test' });
+      // one an operator turned off (`user disable` keeps its data) stays, unconfirmed as it is
+      const disabled = await seedUser(t, { email: 'disabled-signup@school.test', confirmed: false });
       await t.db
         .updateTable('users')
         .set({ created_at: now - 31 * DAY_MS, description: 'student' })
-        .where('id', 'in', [abandoned.id, kept.id])
+        .where('id', 'in', [abandoned.id, kept.id, disabled.id])
         .execute();
+      await t.db.updateTable('users').set({ disabled_at: now }).where('id', '=', disabled.id).execute();
       const at = { ...t.ctx, now: () => now - 31 * DAY_MS };
       for (const userId of [abandoned.id, kept.id])
         await audit(at, {
@@ -297,6 +300,9 @@ describe.each(DIALECTS)('pruneExpired on $dialect', ({ dialect, skip }) => {
           detail: { purpose: 'verify' },
         });
       expect((await pruneExpired(t.ctx)).users).toBe(1);
+      expect(await t.db.selectFrom('users').select('id').where('id', '=', disabled.id).execute()).toEqual([
+        { id: disabled.id },
+      ]);
       const entries = await t.db
         .selectFrom('audit_log')
         .select(['user_id', 'address'])

@@ -80,7 +80,7 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
   const unconfirmed = now - RETENTION_MS.unconfirmedSignups;
   return {
     // a sign-up (it has a description; an administrator's account has none) nobody confirmed, no code
-    // mailed to it for the retention either; its codes and sessions go with it, and its audit
+    // mailed to it for the retention either, not turned off; its codes and sessions go with it, and its audit
     // entries keep their events but, as at `user delete`, no client address: a child's history by IP
     users: await inBatches((limit) =>
       db.transaction().execute(async (trx) => {
@@ -90,6 +90,8 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
             .select('id')
             .where('confirmed', '=', 0)
             .where('description', 'is not', null)
+            // one an operator turned off is kept, data and all, as `user disable` promises
+            .where('disabled_at', 'is', null)
             .where('created_at', '<=', unconfirmed)
             .where(({ not, exists, selectFrom }) =>
               not(

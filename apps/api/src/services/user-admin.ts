@@ -270,9 +270,10 @@ export async function deleteUser(ctx: AdminCtx & Pick<AppContext, 'config'>, use
 }
 
 /**
- * Ends an account's live sessions, as a password reset ends them, and deletes the authorization
- * server's grants, codes and tokens issued to it, as at its deletion: what `user sign-out` and
- * `user disable` do, in their transaction. Returns how many live sessions ended.
+ * Ends an account's live sessions, as a password reset ends them, deletes the authorization
+ * server's grants, codes and tokens issued to it, as at its deletion, and spends the class-code
+ * links (cookie hashes) not yet redeemed: what `user sign-out`, `user disable` and `user enable` do,
+ * in their transaction. Returns how many live sessions ended.
  */
 async function endAccountSessions(trx: Db, userId: string, now: number, idleMs: number): Promise<number> {
   const live = await trx
@@ -283,6 +284,12 @@ async function endAccountSessions(trx: Db, userId: string, now: number, idleMs: 
     .executeTakeFirstOrThrow();
   await revokeUserSessions(trx, userId, now);
   await deleteAccountPayloads(trx, userId);
+  await trx
+    .updateTable('cookie_hashes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
   return Number(live.n);
 }
 
@@ -340,12 +347,13 @@ export async function disableUser(ctx: AdminCtx & Pick<AppContext, 'config'>, us
 }
 
 /**
- * Turns a disabled account on again (`user enable`); an account already on is left as it is. Any
- * session of it that is not revoked was written while it was off (on PostgreSQL a sign-in's insert
- * reads the account as on until the disable commits) and is hidden only by liveSession: it ends
- * here, else the enable would sign that browser (a stolen laptop's) in again.
+ * Turns a disabled account on again (`user enable`); an account already on is left as it is. What
+ * a sign-in began while it was off ends here (endAccountSessions), else the enable would finish it
+ * for that browser (a stolen laptop's): a session written as the disable ran (on PostgreSQL a
+ * sign-in's insert reads the account as on until the disable commits), hidden only by liveSession;
+ * an authorization code issued to it; a class-code link refused at auth/cookie, still unspent.
  */
-export async function enableUser(ctx: AdminCtx, user: User): Promise<void> {
+export async function enableUser(ctx: AdminCtx & Pick<AppContext, 'config'>, user: User): Promise<void> {
   const now = ctx.now();
   const enabled = await ctx.db.transaction().execute(async (trx) => {
     await lockAccount(trx, user.id);
@@ -356,7 +364,7 @@ export async function enableUser(ctx: AdminCtx, user: User): Promise<void> {
       .where('disabled_at', 'is not', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    await revokeUserSessions(trx, user.id, now);
+    await endAccountSessions(trx, user.id, now, ctx.config.sessionIdleMs);
     return true;
   });
   if (enabled) await audit(ctx, { event: 'account.enabled', userId: user.id, detail: { by: 'admin' } });
