@@ -1,4 +1,4 @@
-import type { DeleteResult } from 'kysely';
+import { DeleteResult } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { utcDay } from './access-codes.ts';
 import { DAY_MS } from './limits.ts';
@@ -80,45 +80,55 @@ export async function pruneExpired(ctx: Pick<AppContext, 'db' | 'now'>): Promise
   const unconfirmed = now - RETENTION_MS.unconfirmedSignups;
   return {
     // a sign-up (it has a description; an administrator's account has none) nobody confirmed, no code
-    // mailed to it for the retention either, not turned off; its codes and sessions go with it, and its audit
-    // entries keep their events but, as at `user delete`, no client address: a child's history by IP
+    // mailed to it for the retention either, not turned off; its codes and sessions go with it, and
+    // its audit entries keep their events but, as at `user delete`, no client address: a child's
+    // history by IP. The delete comes first and decides, in one statement (a confirmation, a code or
+    // a disable committed meanwhile keeps the account); on SQLite a transaction that opens with a
+    // write waits for the writer, where one that read first would fail beside another writer
     users: await inBatches((limit) =>
       db.transaction().execute(async (trx) => {
-        const ids = (
-          await trx
-            .selectFrom('users')
-            .select('id')
-            .where('confirmed', '=', 0)
-            .where('description', 'is not', null)
-            // one an operator turned off is kept, data and all, as `user disable` promises
-            .where('disabled_at', 'is', null)
-            .where('created_at', '<=', unconfirmed)
-            .where(({ not, exists, selectFrom }) =>
-              not(
-                exists(
-                  selectFrom('email_codes')
-                    .select('email_codes.id')
-                    .whereRef('email_codes.user_id', '=', 'users.id')
-                    .where('email_codes.created_at', '>', unconfirmed),
+        const gone = await trx
+          .deleteFrom('users')
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('users')
+              .select('id')
+              .where('confirmed', '=', 0)
+              .where('description', 'is not', null)
+              .where('disabled_at', 'is', null)
+              .where('created_at', '<=', unconfirmed)
+              .where(({ not, exists, selectFrom }) =>
+                not(
+                  exists(
+                    selectFrom('email_codes')
+                      .select('email_codes.id')
+                      .whereRef('email_codes.user_id', '=', 'users.id')
+                      .where('email_codes.created_at', '>', unconfirmed),
+                  ),
                 ),
-              ),
-            )
-            .limit(limit)
-            .execute()
-        ).map((row) => row.id);
-        if (ids.length)
-          await trx
+              )
+              .limit(limit),
+          )
+          .returning('id')
+          .execute();
+        const ids = gone.map((row) => row.id);
+        // in statements of at most `limit` entries, as every prune statement
+        while (ids.length) {
+          const res = await trx
             .updateTable('audit_log')
             .set({ address: null })
-            .where('user_id', 'in', ids)
-            .where('address', 'is not', null)
-            .execute();
-        // still unconfirmed: a confirmation that came meanwhile keeps its account
-        return trx
-          .deleteFrom('users')
-          .where('id', 'in', ids.length ? ids : [''])
-          .where('confirmed', '=', 0)
-          .executeTakeFirst();
+            .where('id', 'in', (eb) =>
+              eb
+                .selectFrom('audit_log')
+                .select('id')
+                .where('user_id', 'in', ids)
+                .where('address', 'is not', null)
+                .limit(limit),
+            )
+            .executeTakeFirst();
+          if (Number(res.numUpdatedRows) < limit) break;
+        }
+        return new DeleteResult(BigInt(ids.length));
       }),
     ),
     sessions: await inBatches((limit) =>
