@@ -216,7 +216,7 @@ export const COMMANDS: Record<
   prune: {
     usage: '',
     summary:
-      'Deletes rows dead longer than their retention (expired or used codes and links, ended sessions, audit entries past a year, sign-ups nobody confirmed after 30 days; services/pruning.ts), as the server does hourly → {<table>: rows deleted}.',
+      'Deletes rows dead longer than their retention (expired or used codes and links, ended sessions, audit entries past a year, sign-ups nobody confirmed after 30 days, unless turned off; services/pruning.ts), as the server does hourly → {<table>: rows deleted}.',
   },
   'realm set': {
     usage: '--domain <domain> --type Managed|Federated|Unknown',
