@@ -114,7 +114,9 @@ test.describe('at 200 % text size, WCAG 1.4.4', () => {
       ['code', '12345678'],
       ['access-code', '123456'],
     ] as const) {
-      await PAGE_VISITS.find((v) => v.name === name)?.visit(page, visitContext);
+      const visit = PAGE_VISITS.find((v) => v.name === name);
+      expect(visit, name).toBeDefined();
+      await visit?.visit(page, visitContext);
       const field = page.getByRole('textbox').first();
       await field.fill(code);
       const hidden = await field.evaluate((input) => input.scrollWidth - input.clientWidth);

@@ -88,10 +88,14 @@ export const rememberEmail = (email: string): void => write(session, STORAGE_KEY
  */
 export function forgetEmail(): void {
   write(session, STORAGE_KEYS.email, null);
+  const isCodeSent = (key: string) => key.startsWith(`${STORAGE_KEYS.codeSent}:`);
+  // noted in this page load's memory where storage refused them
+  const kept = unstored.get(session);
+  for (const key of kept?.keys() ?? []) if (isCodeSent(key)) kept?.delete(key);
   try {
     const store = session();
     const noted = Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
-    for (const key of noted) if (key.startsWith(`${STORAGE_KEYS.codeSent}:`)) store.removeItem(key);
+    for (const key of noted) if (isCodeSent(key)) store.removeItem(key);
   } catch {
     // storage unavailable: nothing was noted there
   }

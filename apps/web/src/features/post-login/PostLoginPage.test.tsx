@@ -317,4 +317,15 @@ describe('PostLoginPage (/post-login, /post-login/{csrf})', () => {
     expect(await screen.findByText(messages.notSignedIn)).toBeInTheDocument();
     expect(screen.getByRole('alert')).toContainElement(screen.getByRole('link', { name: 'Sign in again' }));
   });
+
+  it("a teacher's preferences opened by no one signed in: only the way to sign in, not that saved choices could not be loaded", async () => {
+    server.use(
+      http.get(api(apiPaths.sig), () => HttpResponse.json({ loggedin: false, payload: null })),
+      http.get(api(apiPaths.subscription), () => fail(401, 'notSignedIn')),
+    );
+    sessionStorage.setItem(STORAGE_KEYS.loginParams, JSON.stringify(teacher));
+    renderRoute('/post-login', { shell: false });
+    expect(await screen.findByText(messages.notSignedIn)).toBeInTheDocument();
+    expect(screen.queryByText(postLoginText.preferences_unread)).toBeNull();
+  });
 });

@@ -112,7 +112,7 @@ export default function PostLoginPage() {
       <PageCard title={t('preferences_title')} lead={t('preferences_intro')}>
         {errorNotice}
         {/* the boxes then show no stored choice: saying so keeps them from reading as the person's */}
-        {storedQuery.isError && <Alert tone="info">{t('preferences_unread')}</Alert>}
+        {storedQuery.isError && !visitor && !shown && <Alert tone="info">{t('preferences_unread')}</Alert>}
         <form
           method="post"
           className={styles.form}
