@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
-import { expect, test } from '../fixtures/index.ts';
+import { appTookOver, expect, test } from '../fixtures/index.ts';
 import { continueWithEmail, signInWithPassword } from '../fixtures/flows.ts';
 import { createUser } from '../fixtures/admin.ts';
 import { STRONG_PASSWORD, uniqueEmail } from '../fixtures/emails.ts';
@@ -28,11 +28,17 @@ test.describe('a shared device keeps no address (spec §7 provider authorize url
         locale: 'en-US',
       });
       const page = context.pages()[0] ?? (await context.newPage());
+      // this page is not the fixture's, whose goto waits for the app to take over: typed into the
+      // prerendered field while the app hydrates, the address met the remembered one and doubled
+      const visit = async (path: string) => {
+        await page.goto(path);
+        await appTookOver(page);
+      };
       const navigations: string[] = [];
       page.on('request', (request) => {
         if (request.isNavigationRequest()) navigations.push(`${request.method()} ${request.url()}`);
       });
-      await page.goto('/email');
+      await visit('/email');
       await continueWithEmail(page, email);
       await expect(page).toHaveURL(/\/sign-in\/[^/?#]+$/);
       expect(navigations).toContain(`POST ${PORTAL_URL}/oidc/oauth2/authorize`);
@@ -44,7 +50,7 @@ test.describe('a shared device keeps no address (spec §7 provider authorize url
       await page.goForward();
       await expect(page).toHaveURL(/\/sign-in\//);
 
-      await page.goto('/email');
+      await visit('/email');
       await continueWithEmail(page, email);
       await signInWithPassword(page, email, STRONG_PASSWORD);
       await expect(page).toHaveURL(/\/post-login(\/|$)/);
